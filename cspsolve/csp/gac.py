@@ -1,0 +1,95 @@
+"""Generalised arc consistency (GAC) by a revise queue over the constraint graph.
+
+This is AC-3 (Mackworth 1977, "Consistency in networks of relations", *Artificial Intelligence*
+8(1):99-118) generalised to n-ary constraints (GAC-3, Mackworth 1977b; see also Bessière,
+"Constraint propagation", *Handbook of Constraint Programming*, 2006, §3.3), organised by
+variable: the queue holds variables, each with the constraints it must be revised against.
+When a revise narrows a variable, only the neighbours (in the constraint graph) whose supports
+can change, as told by :meth:`Constraint.may_lose_support`, are queued again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+
+from cspsolve.csp.domains import Domain
+from cspsolve.csp.model import CSP, Constraint, Domains
+from cspsolve.results import Stats
+
+__all__ = ["propagate"]
+
+
+def propagate(
+    csp: CSP,
+    domains: Domains,
+    changed: Mapping[Hashable, Domain] | None = None,
+    stats: Stats | None = None,
+) -> bool:
+    """Make ``domains`` generalised arc consistent, in place.
+
+    Parameters
+    ----------
+    csp : CSP
+        The constraint network.
+    domains : dict
+        The current domain of every variable; narrowed in place.
+    changed : mapping of variable to Domain, optional
+        The variables narrowed since ``domains`` was last consistent, each with its domain
+        before narrowing; only arcs into their neighbours that may have lost support are revised
+        at first. ``None`` revises every arc (initial propagation).
+    stats : Stats, optional
+        ``propagations`` counts the calls of ``revise``.
+
+    Returns
+    -------
+    bool
+        False when some domain was wiped out (no solution extends ``domains``), else True.
+    """
+    pending: dict[Hashable, dict[Constraint, None]] = {}
+    if changed is None:
+        for v in csp.variables:
+            if domains[v].is_empty():
+                return False
+            pending[v] = dict.fromkeys(csp.constraints_on[v])
+    else:
+        for v, before in changed.items():
+            d = domains[v]
+            if d.is_empty():
+                return False
+            _queue_neighbours(csp, pending, v, before, d)
+    revisions = 0
+    while pending:
+        var = next(iter(pending))
+        arcs = pending.pop(var)
+        old = domains[var]
+        new = old
+        for c in arcs:
+            new = c.revise(var, new, domains)
+            revisions += 1
+        if new is old:
+            continue
+        if new.is_empty():
+            if stats is not None:
+                stats.propagations += revisions
+            return False
+        if new == old:
+            continue
+        domains[var] = new
+        _queue_neighbours(csp, pending, var, old, new)
+    if stats is not None:
+        stats.propagations += revisions
+    return True
+
+
+def _queue_neighbours(
+    csp: CSP,
+    pending: dict[Hashable, dict[Constraint, None]],
+    var: Hashable,
+    old: Domain,
+    new: Domain,
+) -> None:
+    """Queue ``(neighbour, constraint)`` for every neighbour of ``var`` that may lose support."""
+    for other, constraints in csp.arcs[var]:
+        for c in constraints:
+            if c.may_lose_support(var, old, new, other):
+                pending.setdefault(other, {})[c] = None

@@ -1,0 +1,165 @@
+"""Constraint networks: :class:`Constraint`, :class:`Relation` and :class:`CSP`.
+
+The constraint graph of a :class:`CSP` is a :class:`networkx.Graph` with one node per variable
+and an edge wherever two variables share a constraint; the edge attribute ``"constraints"``
+lists those constraints. GAC propagation (:mod:`cspsolve.csp.gac`) walks its neighbourhoods.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import networkx as nx
+
+from cspsolve.csp.domains import Domain, ExplicitDomain
+
+__all__ = ["CSP", "Constraint", "Domains", "Relation"]
+
+Domains = dict[Hashable, Domain]
+"""The current domain of every variable: one search node of a CSP."""
+
+
+class Constraint(ABC):
+    """A constraint over the variables of ``scope``.
+
+    Subclasses give :meth:`revise` (the GAC propagator) and :meth:`is_satisfied` (the check of a
+    full assignment, used by the adapters and by tests).
+
+    Parameters
+    ----------
+    scope : sequence of hashable
+        The variables the constraint is on, in the order :meth:`is_satisfied` takes their values.
+    """
+
+    def __init__(self, scope: Sequence[Hashable]) -> None:
+        self.scope: tuple[Hashable, ...] = tuple(scope)
+
+    @abstractmethod
+    def revise(self, var: Hashable, domain: Domain, domains: Mapping[Hashable, Domain]) -> Domain:
+        """Remove from ``domain`` (of ``var``) the values that have no support in this constraint.
+
+        A *support* of a value ``a`` of ``var`` is an assignment of the other variables of the
+        scope, each from its domain in ``domains``, that satisfies the constraint together with
+        ``a`` (Mackworth 1977, "Consistency in networks of relations", *Artificial Intelligence*
+        8(1); generalised to n-ary constraints by Mohr & Masini 1988).
+
+        Returns
+        -------
+        Domain
+            ``domain`` itself when nothing was removed, otherwise the smaller domain (possibly
+            empty).
+        """
+
+    @abstractmethod
+    def is_satisfied(self, values: Sequence[Any]) -> bool:
+        """True when the values (in scope order) satisfy the constraint."""
+
+    def may_lose_support(
+        self, changed: Hashable, old: Domain, new: Domain, other: Hashable
+    ) -> bool:
+        """Whether narrowing ``changed`` from ``old`` to ``new`` can take supports from ``other``.
+
+        GAC re-queues ``(other, self)`` only when this is true. The default, always true, is
+        safe; constraints that know better (e.g. the crossing of two nonogram lines, which looks
+        at one cell) say so to save work.
+        """
+        return True
+
+
+class Relation(Constraint):
+    """A binary constraint given by a predicate, for explicit domains.
+
+    Parameters
+    ----------
+    x, y : hashable
+        The two variables.
+    predicate : callable
+        ``predicate(a, b)`` is true when ``x = a`` and ``y = b`` are compatible.
+    """
+
+    def __init__(self, x: Hashable, y: Hashable, predicate: Callable[[Any, Any], bool]) -> None:
+        super().__init__((x, y))
+        self.predicate = predicate
+
+    def revise(self, var: Hashable, domain: Domain, domains: Mapping[Hashable, Domain]) -> Domain:
+        """Keep the values of ``var`` with a supporting value in the other variable's domain.
+
+        Raises
+        ------
+        TypeError
+            If a domain is not an :class:`ExplicitDomain`.
+        """
+        x, y = self.scope
+        other = domains[y if var == x else x]
+        if not isinstance(domain, ExplicitDomain) or not isinstance(other, ExplicitDomain):
+            raise TypeError("Relation needs explicit domains")
+        if var == x:
+            return domain.keep(a for a in domain if any(self.predicate(a, b) for b in other))
+        return domain.keep(b for b in domain if any(self.predicate(a, b) for a in other))
+
+    def is_satisfied(self, values: Sequence[Any]) -> bool:
+        """True when ``predicate(*values)``."""
+        a, b = values
+        return bool(self.predicate(a, b))
+
+
+class CSP:
+    """A constraint satisfaction problem: variables, their initial domains, constraints.
+
+    Parameters
+    ----------
+    domains : mapping of hashable to Domain
+        Every variable with its initial domain; the mapping's order is the variables' order
+        (used to break ties in variable selection).
+    constraints : iterable of Constraint
+        Each constraint's scope must name known variables.
+
+    Raises
+    ------
+    ValueError
+        If a constraint names an unknown variable.
+
+    Attributes
+    ----------
+    graph : networkx.Graph
+        The constraint graph: variables as nodes, an edge ``u - v`` whenever ``u`` and ``v``
+        share a constraint, with the list of those constraints in the edge attribute
+        ``"constraints"``.
+    """
+
+    def __init__(
+        self, domains: Mapping[Hashable, Domain], constraints: Iterable[Constraint]
+    ) -> None:
+        self.domains: Domains = dict(domains)
+        self.variables: tuple[Hashable, ...] = tuple(self.domains)
+        self.constraints: list[Constraint] = list(constraints)
+        self.constraints_on: dict[Hashable, list[Constraint]] = {v: [] for v in self.variables}
+        self.graph: nx.Graph = nx.Graph()
+        self.graph.add_nodes_from(self.variables)
+        for c in self.constraints:
+            for v in c.scope:
+                if v not in self.constraints_on:
+                    raise ValueError(f"constraint on unknown variable {v!r}")
+                self.constraints_on[v].append(c)
+            for u, v in itertools.combinations(c.scope, 2):
+                if self.graph.has_edge(u, v):
+                    self.graph[u][v]["constraints"].append(c)
+                else:
+                    self.graph.add_edge(u, v, constraints=[c])
+        # Adjacency as plain lists of (neighbour, constraints): the GAC queue walks it often.
+        self.arcs: dict[Hashable, list[tuple[Hashable, list[Constraint]]]] = {
+            v: [(w, data["constraints"]) for w, data in self.graph[v].items()]
+            for v in self.variables
+        }
+
+    def is_solution(self, assignment: Mapping[Hashable, Any]) -> bool:
+        """True when ``assignment`` gives every variable a value of its initial domain and the
+        values satisfy every constraint."""
+        if set(assignment) != set(self.variables):
+            return False
+        if any(assignment[v] not in d for v, d in self.domains.items()):
+            return False
+        return all(c.is_satisfied([assignment[v] for v in c.scope]) for c in self.constraints)

@@ -1,0 +1,114 @@
+"""Time and node limits, cancellation and progress reporting for solver runs.
+
+A solver takes a :class:`Limits` (what the caller allows) and calls :meth:`Limits.start` to get a
+:class:`Budget` (the running account), which it asks :meth:`Budget.exhausted` once per expanded
+node.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cspsolve.results import Stats, Status
+
+__all__ = ["Budget", "Limits"]
+
+ProgressCallback = Callable[[Stats], None]
+"""Called with the live :class:`Stats` of a run, at most every ``progress_interval`` seconds."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a solver run is allowed.
+
+    Parameters
+    ----------
+    time_limit : float, optional
+        Wall-clock seconds; ``None`` means no limit.
+    max_nodes : int, optional
+        Largest number of expanded nodes; ``None`` means no limit.
+    cancel : threading.Event, optional
+        When set (from any thread), the run stops with status ``cancelled``.
+    progress : callable, optional
+        Receives the live :class:`~cspsolve.results.Stats` now and then.
+    progress_interval : float
+        Seconds between two progress calls.
+
+    Raises
+    ------
+    ValueError
+        If a limit is negative.
+    """
+
+    time_limit: float | None = None
+    max_nodes: int | None = None
+    cancel: threading.Event | None = None
+    progress: ProgressCallback | None = None
+    progress_interval: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and self.time_limit < 0:
+            raise ValueError(f"time limit must be >= 0, got {self.time_limit}")
+        if self.max_nodes is not None and self.max_nodes < 0:
+            raise ValueError(f"node limit must be >= 0, got {self.max_nodes}")
+
+    def start(self, stats: Stats) -> Budget:
+        """Start the clock for one run that counts into ``stats``."""
+        return Budget(self, stats)
+
+
+class Budget:
+    """The running account of one solver run against its :class:`Limits`.
+
+    Parameters
+    ----------
+    limits : Limits
+        What the run is allowed.
+    stats : Stats
+        The run's counters; ``stats.expanded`` is compared with the node limit and
+        ``stats.seconds`` is kept up to date by :meth:`exhausted` and :meth:`finish`.
+    """
+
+    __slots__ = ("_deadline", "_last_progress", "limits", "started", "stats")
+
+    def __init__(self, limits: Limits, stats: Stats) -> None:
+        self.limits = limits
+        self.stats = stats
+        self.started = time.perf_counter()
+        self._deadline = (
+            self.started + limits.time_limit if limits.time_limit is not None else float("inf")
+        )
+        self._last_progress = self.started
+
+    def remaining(self) -> float | None:
+        """Seconds left before the time limit, or ``None`` when there is none."""
+        if self.limits.time_limit is None:
+            return None
+        return max(0.0, self._deadline - time.perf_counter())
+
+    def exhausted(self) -> Status | None:
+        """Return ``LIMIT`` or ``CANCELLED`` if the run must stop now, else ``None``.
+
+        Also reports progress when it is due.
+        """
+        now = time.perf_counter()
+        self.stats.seconds = now - self.started
+        limits = self.limits
+        if limits.cancel is not None and limits.cancel.is_set():
+            return Status.CANCELLED
+        if now > self._deadline:
+            return Status.LIMIT
+        if limits.max_nodes is not None and self.stats.expanded >= limits.max_nodes:
+            return Status.LIMIT
+        if limits.progress is not None and now - self._last_progress >= limits.progress_interval:
+            self._last_progress = now
+            limits.progress(self.stats)
+        return None
+
+    def finish(self) -> Stats:
+        """Stop the clock and return the final stats."""
+        self.stats.seconds = time.perf_counter() - self.started
+        return self.stats

@@ -1,0 +1,151 @@
+"""Outcome types shared by every solver: :class:`Status`, :class:`Stats`, :class:`Result`."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+S = TypeVar("S")
+
+__all__ = ["Result", "Stats", "Status"]
+
+
+class Status(enum.StrEnum):
+    """How a solver run ended.
+
+    The string values are the ones written in JSON output.
+    """
+
+    SOLVED = "solved"
+    """A solution was found; optimality is not claimed."""
+    OPTIMAL = "optimal"
+    """A solution was found and proven optimal."""
+    UNSOLVABLE = "unsolvable"
+    """Proven: there is no solution."""
+    LIMIT = "limit"
+    """A time or node limit was reached before an answer."""
+    CANCELLED = "cancelled"
+    """The run was cancelled from outside before an answer."""
+
+    @property
+    def has_solution(self) -> bool:
+        """True for :attr:`SOLVED` and :attr:`OPTIMAL`."""
+        return self in (Status.SOLVED, Status.OPTIMAL)
+
+
+@dataclass
+class Stats:
+    """Counters every solver fills in.
+
+    Attributes
+    ----------
+    expanded : int
+        Search nodes whose children were generated.
+    generated : int
+        Search nodes created (children, including ones later pruned).
+    max_frontier : int
+        Largest number of nodes waiting in the frontier (open list or stack) at once.
+    depth : int
+        Depth of the solution node (0 for the root), or of the deepest node reached.
+    cost : float
+        Path cost of the solution (number of moves, presses...), 0 when not applicable.
+    seconds : float
+        Wall-clock time of the run, in seconds.
+    propagations : int
+        Calls of a constraint's ``revise`` (GAC) or line solver.
+    backtracks : int
+        Dead ends met by depth-first search (a wipe-out after propagation).
+    probes : int
+        Trial assignments made by probing.
+    extra : dict of str to float
+        Solver-specific counters.
+    """
+
+    expanded: int = 0
+    generated: int = 0
+    max_frontier: int = 0
+    depth: int = 0
+    cost: float = 0
+    seconds: float = 0.0
+    propagations: int = 0
+    backtracks: int = 0
+    probes: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the counters as a JSON-ready dict (``extra`` merged in, zero extras kept)."""
+        out: dict[str, Any] = {
+            "expanded": self.expanded,
+            "generated": self.generated,
+            "max_frontier": self.max_frontier,
+            "depth": self.depth,
+            "cost": self.cost,
+            "seconds": round(self.seconds, 6),
+            "propagations": self.propagations,
+            "backtracks": self.backtracks,
+            "probes": self.probes,
+        }
+        out.update(self.extra)
+        return out
+
+
+@dataclass
+class Result(Generic[S]):
+    """What a solver returns.
+
+    Attributes
+    ----------
+    status : Status
+        How the run ended.
+    solution : S or None
+        The solution found, ``None`` unless ``status.has_solution``.
+    stats : Stats
+        Counters of the run.
+    method : str
+        Name of the method that produced the result (``"mac"``, ``"cpsat"``...).
+    heuristic : str or None
+        Name of the heuristic used, if any.
+    proof : dict
+        Facts proven about the answer, e.g. ``{"unique": True}`` or ``{"lower_bound": 51}``.
+    message : str
+        Human explanation, e.g. why a puzzle is unsolvable.
+    """
+
+    status: Status
+    solution: S | None = None
+    stats: Stats = field(default_factory=Stats)
+    method: str = ""
+    heuristic: str | None = None
+    proof: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+
+    def to_json(self, encode: Callable[[S], Any] | None = None) -> dict[str, Any]:
+        """Return the result as a JSON-ready dict in the layout of DESIGN §3.
+
+        Parameters
+        ----------
+        encode : callable, optional
+            Turns the solution into JSON-ready data; the solution is used as is when omitted.
+
+        Returns
+        -------
+        dict
+            Keys ``status``, ``method``, ``heuristic``, ``solution``, ``proof``, ``stats``
+            (and ``message`` when there is one).
+        """
+        solution: Any = None
+        if self.solution is not None:
+            solution = encode(self.solution) if encode else self.solution
+        out: dict[str, Any] = {
+            "status": self.status.value,
+            "method": self.method,
+            "heuristic": self.heuristic,
+            "solution": solution,
+            "proof": dict(self.proof),
+            "stats": self.stats.to_json(),
+        }
+        if self.message:
+            out["message"] = self.message
+        return out

@@ -1,0 +1,1 @@
+"""Puzzle models for cspsolve, one package per puzzle kind (installed as ``cspsolve.models``)."""
