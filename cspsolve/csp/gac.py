@@ -24,6 +24,7 @@ def propagate(
     domains: Domains,
     changed: Mapping[Hashable, Domain] | None = None,
     stats: Stats | None = None,
+    conflicts: dict[Hashable, int] | None = None,
 ) -> bool:
     """Make ``domains`` generalised arc consistent, in place.
 
@@ -39,6 +40,9 @@ def propagate(
         at first. ``None`` revises every arc (initial propagation).
     stats : Stats, optional
         ``propagations`` counts the calls of ``revise``.
+    conflicts : dict, optional
+        Counts, per variable, the wipe-outs met while revising it (the weights of the
+        conflict-directed variable ordering in :mod:`cspsolve.csp.search`).
 
     Returns
     -------
@@ -71,6 +75,8 @@ def propagate(
         if new.is_empty():
             if stats is not None:
                 stats.propagations += revisions
+            if conflicts is not None:
+                conflicts[var] = conflicts.get(var, 0) + 1
             return False
         if new == old:
             continue

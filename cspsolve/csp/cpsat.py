@@ -1,0 +1,321 @@
+"""Adapter from an explicit :class:`~cspsolve.csp.model.CSP` to OR-Tools CP-SAT.
+
+CP-SAT (Perron, Didier & Gay, "The CP-SAT-LP solver", CP 2023, LIPIcs 280; OR-Tools,
+https://developers.google.com/optimization) is a lazy-clause-generation solver: it is used here
+to cross-check the engine's own searches and to decide uniqueness independently of them.
+
+Every variable becomes one integer variable ranging over the *indices* of its domain values (so
+values may be any hashables), and every constraint becomes a table constraint
+(``add_allowed_assignments``) listing the index tuples whose values satisfy
+:meth:`~cspsolve.csp.model.Constraint.is_satisfied` - the extensional encoding of a constraint
+(Bessière, "Constraint propagation", *Handbook of Constraint Programming*, 2006, §3.4.2).
+
+Several solutions (``max_solutions=2`` decides uniqueness) are found the classic way: after each
+solution a constraint excluding it (at least one variable takes another value) is added and the
+model solved again.
+
+The helpers :func:`solve_model`, :func:`enumerate_solutions` and :func:`finish` are shared with
+the puzzle models' own CP-SAT models (e.g. ``cspsolve.models.nonogram.cpsat``), so that every
+CP-SAT run maps statuses, limits and counters the same way.
+
+OR-Tools is imported inside the functions that use it: importing it takes a noticeable part of a
+second, which the command line should not pay when CP-SAT is not used.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from cspsolve.csp.domains import ExplicitDomain
+from cspsolve.csp.model import CSP
+from cspsolve.limits import Budget, Limits
+from cspsolve.results import Result, Stats, Status
+
+__all__ = ["enumerate_solutions", "explicit_values", "finish", "solve_cpsat", "solve_model"]
+
+S = TypeVar("S")
+
+Assignment = dict[Hashable, Any]
+"""A value for every variable of a CSP (the same type as :data:`cspsolve.csp.search.Assignment`)."""
+
+_CANCEL_POLL = 0.02
+"""Seconds between two looks at the cancellation event while CP-SAT runs."""
+
+
+def solve_model(model: Any, budget: Budget, workers: int = 1) -> tuple[Any, Status | None]:
+    """Solve a CP-SAT model once within what is left of ``budget``.
+
+    Parameters
+    ----------
+    model : ortools.sat.python.cp_model.CpModel
+        The model (it may be extended and solved again afterwards).
+    budget : Budget
+        The run's account: its remaining time becomes CP-SAT's ``max_time_in_seconds``, its
+        cancellation event (if any) stops the search from a watcher thread, and the solver's
+        ``num_conflicts`` and ``num_branches`` are added to ``budget.stats.extra["conflicts"]``
+        and ``["branches"]``. The node limit does not apply: CP-SAT has no search nodes in the
+        engine's sense.
+    workers : int
+        CP-SAT's ``num_workers``; 1 makes runs deterministic.
+
+    Returns
+    -------
+    solver : ortools.sat.python.cp_model.CpSolver or None
+        The solver, to read the solution from; ``None`` when the budget was spent before
+        starting.
+    outcome : Status or None
+        ``SOLVED`` when a solution was found, ``None`` when the model is proven infeasible,
+        ``LIMIT`` or ``CANCELLED`` when the search stopped without an answer.
+
+    Raises
+    ------
+    RuntimeError
+        If CP-SAT rejects the model as invalid.
+    """
+    from ortools.sat.python import cp_model
+
+    stats = budget.stats
+    stats.extra.setdefault("conflicts", 0)
+    stats.extra.setdefault("branches", 0)
+    cancel = budget.limits.cancel
+    if cancel is not None and cancel.is_set():
+        return None, Status.CANCELLED
+    remaining = budget.remaining()
+    if remaining is not None and remaining <= 0:
+        return None, Status.LIMIT
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = remaining
+    done = threading.Event()
+    watcher: threading.Thread | None = None
+    if cancel is not None:
+        watcher = threading.Thread(
+            target=_watch, args=(cancel, done, solver), name="cpsat-cancel", daemon=True
+        )
+        watcher.start()
+    try:
+        status = solver.solve(model)
+    finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
+    stats.extra["conflicts"] += solver.num_conflicts
+    stats.extra["branches"] += solver.num_branches
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return solver, Status.SOLVED
+    if status == cp_model.INFEASIBLE:
+        return solver, None
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+    if cancel is not None and cancel.is_set():
+        return solver, Status.CANCELLED
+    return solver, Status.LIMIT
+
+
+def _watch(cancel: threading.Event, done: threading.Event, solver: Any) -> None:
+    """Stop ``solver`` as soon as ``cancel`` is set, until ``done`` is set."""
+    while not done.is_set():
+        if cancel.wait(_CANCEL_POLL):
+            solver.stop_search()
+            return
+
+
+def enumerate_solutions(
+    model: Any,
+    budget: Budget,
+    max_solutions: int,
+    read: Callable[[Any], S],
+    exclude: Callable[[S], bool],
+    workers: int = 1,
+) -> tuple[list[S], Status | None]:
+    """Find up to ``max_solutions`` solutions, excluding each one before solving again.
+
+    Parameters
+    ----------
+    model : ortools.sat.python.cp_model.CpModel
+        The model; the exclusion constraints are added to it.
+    budget : Budget
+        The run's account (see :func:`solve_model`).
+    max_solutions : int
+        How many solutions to look for.
+    read : callable
+        Reads a solution from the solver after a successful solve.
+    exclude : callable
+        Adds to the model a constraint that forbids the given solution; returns ``False`` when
+        nothing can be excluded because no other solution can exist (e.g. every variable has a
+        single value).
+    workers : int
+        CP-SAT's ``num_workers``.
+
+    Returns
+    -------
+    solutions : list
+        The solutions found, in order.
+    stopped : Status or None
+        ``LIMIT`` or ``CANCELLED`` when a limit stopped the enumeration early, else ``None``
+        (then fewer than ``max_solutions`` solutions means there are no more).
+    """
+    solutions: list[S] = []
+    while len(solutions) < max_solutions:
+        solver, outcome = solve_model(model, budget, workers)
+        if outcome is None:
+            break
+        if outcome is not Status.SOLVED:
+            return solutions, outcome
+        solution = read(solver)
+        solutions.append(solution)
+        if len(solutions) < max_solutions and not exclude(solution):
+            break
+    return solutions, None
+
+
+def finish(
+    budget: Budget,
+    method: str,
+    solutions: list[S],
+    max_solutions: int,
+    stopped: Status | None,
+) -> Result[S]:
+    """Build the result of an enumeration, as :func:`cspsolve.csp.search.mac` does.
+
+    ``stats.extra["solutions"]`` is the number of solutions found. With ``max_solutions >= 2``
+    and a solution, ``proof["unique"]`` is ``False`` when a second one was found, ``True`` when
+    none exists and ``None`` when a limit stopped the search first. The status is ``SOLVED``
+    whenever a solution was found, otherwise ``stopped`` or ``UNSOLVABLE``.
+    """
+    stats = budget.finish()
+    stats.extra["solutions"] = len(solutions)
+    proof: dict[str, Any] = {}
+    if max_solutions >= 2:
+        if len(solutions) >= 2:
+            proof["unique"] = False
+        elif solutions:
+            proof["unique"] = None if stopped else True
+    if solutions:
+        return Result(Status.SOLVED, solutions[0], stats, method, proof=proof)
+    return Result(stopped or Status.UNSOLVABLE, None, stats, method, proof=proof)
+
+
+def explicit_values(csp: CSP) -> dict[Hashable, tuple[Hashable, ...]]:
+    """Return the values of every variable's domain, in domain order.
+
+    Raises
+    ------
+    TypeError
+        If a domain is not an :class:`~cspsolve.csp.domains.ExplicitDomain`.
+    """
+    values: dict[Hashable, tuple[Hashable, ...]] = {}
+    for v, d in csp.domains.items():
+        if not isinstance(d, ExplicitDomain):
+            raise TypeError(
+                f"variable {v!r} has a {type(d).__name__}, not an ExplicitDomain: "
+                "only explicit CSPs can be handed to an external solver"
+            )
+        values[v] = d.values
+    return values
+
+
+def solve_cpsat(
+    csp: CSP,
+    limits: Limits | None = None,
+    max_solutions: int = 1,
+    *,
+    workers: int = 1,
+    max_table: int = 1_000_000,
+) -> Result[Assignment]:
+    """Solve an explicit CSP with CP-SAT, through one table constraint per constraint.
+
+    Parameters
+    ----------
+    csp : CSP
+        The problem; every domain must be an :class:`~cspsolve.csp.domains.ExplicitDomain`.
+    limits : Limits, optional
+        ``time_limit`` bounds the whole run (each solve gets the time still left) and ``cancel``
+        stops it; ``max_nodes`` and ``progress`` do not apply to CP-SAT.
+    max_solutions : int
+        Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
+    workers : int
+        CP-SAT's ``num_workers``. The default, 1, makes runs (and tests) deterministic; more
+        workers run CP-SAT's portfolio in parallel.
+    max_table : int
+        Largest product of domain sizes over one constraint's scope: each constraint is
+        tabulated by checking every combination of values.
+
+    Returns
+    -------
+    Result
+        ``solution`` is the first assignment found; status ``solved``, ``unsolvable`` (proven),
+        ``limit`` or ``cancelled``. ``stats.extra`` holds CP-SAT's ``conflicts`` and
+        ``branches`` (summed over the solves) and ``solutions``; ``proof["unique"]`` is set
+        when ``max_solutions >= 2``, as by :func:`cspsolve.csp.search.mac`. Method ``"cpsat"``.
+
+    Raises
+    ------
+    TypeError
+        If a domain is not explicit.
+    ValueError
+        If ``max_solutions < 1``, ``workers < 1``, or a constraint's table would exceed
+        ``max_table`` combinations.
+    """
+    if max_solutions < 1:
+        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    values = explicit_values(csp)
+    for c in csp.constraints:
+        size = math.prod(len(values[v]) for v in c.scope)
+        if size > max_table:
+            raise ValueError(
+                f"constraint on {list(c.scope)!r} has {size} value combinations, "
+                f"more than max_table={max_table}"
+            )
+    from ortools.sat.python import cp_model  # before the clock starts: the import is slow
+
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    if any(not vals for vals in values.values()) or any(
+        not c.scope and not c.is_satisfied(()) for c in csp.constraints
+    ):
+        return finish(budget, "cpsat", [], max_solutions, None)
+
+    model = cp_model.CpModel()
+    x = {
+        v: model.new_int_var(0, len(vals) - 1, f"x{k}")
+        for k, (v, vals) in enumerate(values.items())
+    }
+    for c in csp.constraints:
+        if not c.scope:
+            continue
+        domains = [tuple(enumerate(values[v])) for v in c.scope]
+        table = [
+            tuple(i for i, _ in combo)
+            for combo in itertools.product(*domains)
+            if c.is_satisfied([a for _, a in combo])
+        ]
+        model.add_allowed_assignments([x[v] for v in c.scope], table)
+
+    def read(solver: Any) -> Assignment:
+        return {v: values[v][solver.value(x[v])] for v in csp.variables}
+
+    index = {v: {a: i for i, a in enumerate(vals)} for v, vals in values.items()}
+
+    def exclude(solution: Assignment) -> bool:
+        differs: list[Any] = []
+        for v, vals in values.items():
+            if len(vals) < 2:
+                continue
+            d = model.new_bool_var(f"differs{len(differs)}")
+            model.add(x[v] != index[v][solution[v]]).only_enforce_if(d)
+            differs.append(d)
+        if not differs:
+            return False
+        model.add_bool_or(differs)
+        return True
+
+    solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
+    return finish(budget, "cpsat", solutions, max_solutions, stopped)

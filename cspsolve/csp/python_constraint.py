@@ -1,0 +1,113 @@
+"""Adapter from an explicit :class:`~cspsolve.csp.model.CSP` to python-constraint2.
+
+python-constraint (Niemeyer, 2005; maintained as python-constraint2 by Willemsen, van
+Werkhoven & van Nieuwpoort, https://github.com/python-constraint/python-constraint) is a pure
+Python backtracking solver with forward checking; its default ``OptimizedBacktrackingSolver``
+orders variables by degree, then by domain size (minimum remaining values). It serves as an
+independent, slow but simple, second opinion on small CSPs.
+
+Variables and values are handed to it as indices (``0..n-1``), so the CSP's variables and values
+may be any hashables, comparable or not; each constraint becomes a ``FunctionConstraint`` that
+maps the indices back to values and calls :meth:`~cspsolve.csp.model.Constraint.is_satisfied`.
+
+python-constraint has no time limit and no way to stop a search from outside: the limits are
+checked only before the search and *between* two solutions. A search that runs long before its
+first (or next) solution cannot be stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+
+from cspsolve.csp.cpsat import Assignment, explicit_values, finish
+from cspsolve.csp.model import CSP, Constraint
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats
+
+__all__ = ["solve_python_constraint"]
+
+
+class _Check:
+    """The predicate of a ``FunctionConstraint``: value indices in, ``is_satisfied`` out."""
+
+    __slots__ = ("constraint", "values")
+
+    def __init__(self, constraint: Constraint, values: Sequence[tuple[Hashable, ...]]) -> None:
+        self.constraint = constraint
+        self.values = values
+
+    def __call__(self, *indices: int) -> bool:
+        return bool(
+            self.constraint.is_satisfied(
+                [vals[i] for vals, i in zip(self.values, indices, strict=True)]
+            )
+        )
+
+
+def solve_python_constraint(
+    csp: CSP, limits: Limits | None = None, max_solutions: int = 1
+) -> Result[Assignment]:
+    """Solve an explicit CSP with python-constraint2's backtracking solver.
+
+    Parameters
+    ----------
+    csp : CSP
+        The problem; every domain must be an :class:`~cspsolve.csp.domains.ExplicitDomain`.
+    limits : Limits, optional
+        Time limit, node limit and cancellation, checked only before the search and between
+        two solutions (python-constraint cannot be interrupted); ``progress`` is not called.
+    max_solutions : int
+        Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
+
+    Returns
+    -------
+    Result
+        ``solution`` is the first assignment found; status ``solved``, ``unsolvable`` (the
+        search was exhausted), ``limit`` or ``cancelled``. ``stats.extra["solutions"]`` and
+        ``proof["unique"]`` as in :func:`cspsolve.csp.search.mac`. Method
+        ``"python-constraint"``.
+
+    Raises
+    ------
+    TypeError
+        If a domain is not explicit.
+    ValueError
+        If ``max_solutions < 1``.
+    """
+    if max_solutions < 1:
+        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+    values = explicit_values(csp)
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    method = "python-constraint"
+    stopped = budget.exhausted()
+    if stopped:
+        return finish(budget, method, [], max_solutions, stopped)
+    if any(not vals for vals in values.values()) or any(
+        not c.scope and not c.is_satisfied(()) for c in csp.constraints
+    ):
+        return finish(budget, method, [], max_solutions, None)
+    if not csp.variables:
+        return finish(budget, method, [{}], max_solutions, None)
+
+    from constraint import FunctionConstraint, Problem
+
+    problem = Problem()
+    number = {v: k for k, v in enumerate(csp.variables)}
+    for v, k in number.items():
+        problem.addVariable(k, list(range(len(values[v]))))
+    for c in csp.constraints:
+        if c.scope:
+            check = _Check(c, [values[v] for v in c.scope])
+            problem.addConstraint(FunctionConstraint(check), [number[v] for v in c.scope])
+
+    solutions: list[Assignment] = []
+    found: Iterator[dict[int, int]] = problem.getSolutionIter()
+    for indices in found:
+        solutions.append({v: values[v][indices[k]] for v, k in number.items()})
+        if len(solutions) >= max_solutions:
+            break
+        stopped = budget.exhausted()
+        if stopped:
+            break
+    return finish(budget, method, solutions, max_solutions, stopped)
