@@ -1,0 +1,141 @@
+"""An independent CP-SAT model of the nonogram, to cross-check the engine's answers.
+
+One Boolean variable per cell (1 = filled). Each row and each column must spell a word of the
+regular language of its clue ``(b1, ..., bk)``::
+
+    0* 1^b1 0+ 1^b2 0+ ... 0+ 1^bk 0*
+
+which is stated with one ``add_automaton`` constraint over the line's cells: the *regular*
+constraint of Pesant 2004, "A regular language membership constraint for finite sequences of
+variables", *Principles and Practice of Constraint Programming (CP 2004)*, LNCS 3258, pp.
+482-495 - nonograms are the example of that paper. CP-SAT (Perron, Didier & Gay, "The CP-SAT-LP
+solver", CP 2023) propagates it and learns clauses.
+
+Uniqueness (``max_solutions=2``) is decided by adding, after the first solution, the clause
+"some cell differs from it" and solving again.
+
+OR-Tools is imported inside the functions, not at module import (start-up time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cspsolve.csp.cpsat import enumerate_solutions, finish
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats
+
+from .board import Clue, Grid, Nonogram
+
+__all__ = ["automaton", "solve"]
+
+
+def automaton(clue: Clue) -> tuple[int, list[int], list[tuple[int, int, int]]]:
+    """The deterministic automaton of a clue's language ``0* 1^b1 0+ ... 1^bk 0*``.
+
+    The states are positions in the word ``1^b1 0 1^b2 0 ... 0 1^bk`` (state ``s``: its first
+    ``s`` letters have been read); reading the next letter of the word moves from ``s`` to
+    ``s + 1``, and a ``0`` may repeat in place at the start (state 0), after each gap's
+    mandatory ``0``, and at the end.
+
+    Parameters
+    ----------
+    clue : Clue
+        Run lengths; ``()`` for an empty line.
+
+    Returns
+    -------
+    start : int
+        The initial state, 0.
+    finals : list of int
+        The single accepting state, the length of the word.
+    transitions : list of (int, int, int)
+        ``(state, letter, next state)`` triples.
+
+    Examples
+    --------
+    >>> automaton((2,))
+    (0, [2], [(0, 0, 0), (0, 1, 1), (1, 1, 2), (2, 0, 2)])
+    """
+    word: list[int] = []
+    for b in clue:
+        if word:
+            word.append(0)
+        word.extend([1] * b)
+    end = len(word)
+    transitions: list[tuple[int, int, int]] = []
+    for s in range(end + 1):
+        if s == 0 or s == end or word[s - 1] == 0:
+            transitions.append((s, 0, s))
+        if s < end:
+            transitions.append((s, word[s], s + 1))
+    return 0, [end], transitions
+
+
+def solve(
+    puzzle: Nonogram,
+    limits: Limits | None = None,
+    max_solutions: int = 1,
+    workers: int = 1,
+) -> Result[Grid]:
+    """Solve a nonogram with CP-SAT: one Boolean per cell, one automaton per line.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    limits : Limits, optional
+        ``time_limit`` bounds the whole run (a second solve gets the time left) and ``cancel``
+        stops it; ``max_nodes`` and ``progress`` do not apply to CP-SAT.
+    max_solutions : int
+        1 to solve, 2 to decide uniqueness.
+    workers : int
+        CP-SAT's ``num_workers``; the default 1 makes runs deterministic.
+
+    Returns
+    -------
+    Result
+        The grid (rows of ``#`` and ``.``, top to bottom); status ``solved``, ``unsolvable``
+        (proven, e.g. contradictory clues), ``limit`` or ``cancelled``. ``proof["unique"]``
+        when ``max_solutions >= 2`` (``None`` if a limit stopped the second solve);
+        ``stats.extra`` holds ``conflicts`` and ``branches`` (summed over solves) and
+        ``solutions``. Method ``"cpsat"``.
+
+    Raises
+    ------
+    ValueError
+        If ``max_solutions < 1`` or ``workers < 1``.
+    """
+    if max_solutions < 1:
+        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    from ortools.sat.python import cp_model  # before the clock starts: the import is slow
+
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    height, width = puzzle.height, puzzle.width
+    model = cp_model.CpModel()
+    cells = [[model.new_bool_var(f"c{i}_{j}") for j in range(width)] for i in range(height)]
+    for i, clue in enumerate(puzzle.rows):
+        start, finals, transitions = automaton(clue)
+        model.add_automaton(cells[i], start, finals, transitions)
+    for j, clue in enumerate(puzzle.columns):
+        start, finals, transitions = automaton(clue)
+        model.add_automaton([cells[i][j] for i in range(height)], start, finals, transitions)
+
+    def read(solver: Any) -> Grid:
+        return tuple("".join("#" if solver.boolean_value(c) else "." for c in row) for row in cells)
+
+    def exclude(grid: Grid) -> bool:
+        model.add_bool_or(
+            [
+                ~cells[i][j] if ch == "#" else cells[i][j]
+                for i, line in enumerate(grid)
+                for j, ch in enumerate(line)
+            ]
+        )
+        return True
+
+    solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
+    return finish(budget, "cpsat", solutions, max_solutions, stopped)
