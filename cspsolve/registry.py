@@ -1,0 +1,167 @@
+"""Puzzle kinds and the model packages that implement them.
+
+Each kind is a package under :mod:`cspsolve.models` exposing the interface of
+:class:`PuzzleKind`; it is imported only when asked for, so the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from cspsolve.errors import InputError
+from cspsolve.limits import Limits
+from cspsolve.results import Result
+
+__all__ = ["KINDS", "PuzzleEntry", "PuzzleKind", "detect", "get", "load"]
+
+KINDS: dict[str, str] = {
+    "nonogram": "cspsolve.models.nonogram",
+}
+"""Kind name → module implementing :class:`PuzzleKind`."""
+
+
+class PuzzleEntry(Protocol):
+    """One puzzle read from a file."""
+
+    @property
+    def id(self) -> int | str | None:
+        """Its id inside a multi-puzzle file (``None`` for single-puzzle files)."""
+        ...
+
+    @property
+    def puzzle(self) -> Any:
+        """The puzzle object."""
+        ...
+
+    @property
+    def line(self) -> int:
+        """1-based line where the puzzle starts."""
+        ...
+
+
+class PuzzleKind(Protocol):
+    """What a model package offers the command line and batch tools."""
+
+    NAME: str
+    METHODS: tuple[str, ...]
+    DEFAULT_METHOD: str
+
+    def sniff(self, name: str, text: str) -> str | None:
+        """The file format of ``text`` (named ``name``) if it is this kind's, else ``None``."""
+        ...
+
+    def read(self, path: str | Path, fmt: str | None = None) -> Sequence[PuzzleEntry]:
+        """Every puzzle of a file; raises :class:`~cspsolve.errors.InputError`."""
+        ...
+
+    def select(self, entries: Sequence[Any], key: str, source: str) -> PuzzleEntry:
+        """The puzzle named ``key`` (``FILE#KEY``); raises InputError."""
+        ...
+
+    def solve(self, puzzle: Any, method: str, limits: Limits | None, unique: bool) -> Result[Any]:
+        """Solve one puzzle."""
+        ...
+
+    def verify(self, puzzle: Any, limits: Limits | None) -> dict[str, Any]:
+        """Cross-check a search answer against CP-SAT (keys ``search``, ``cpsat``, ``agree``)."""
+        ...
+
+    def encode(self, solution: Any) -> Any:
+        """The JSON form of a solution (DESIGN §3)."""
+        ...
+
+    def describe(self, puzzle: Any) -> str:
+        """A short description, e.g. ``25x25``."""
+        ...
+
+    def draw(self, puzzle: Any, solution: Any) -> str:
+        """The solution drawn as text for a terminal."""
+        ...
+
+
+def get(kind: str) -> PuzzleKind:
+    """Import and return the model of ``kind``.
+
+    Raises
+    ------
+    ValueError
+        If the kind is unknown.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+    return cast(PuzzleKind, importlib.import_module(KINDS[kind]))
+
+
+def _head(path: Path) -> str:
+    """The first 64 KiB of a file as text, for sniffing (undecodable bytes replaced)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(1 << 16).decode("utf-8", errors="replace")
+    except OSError as e:
+        raise InputError(str(path), None, e.strerror or "cannot read the file") from None
+
+
+def detect(path: Path) -> str:
+    """The kind of a puzzle file, from its extension and content.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or no kind recognises it.
+    """
+    if not path.exists():
+        raise InputError(str(path), None, "no such file")
+    if path.is_dir():
+        raise InputError(str(path), None, "is a folder, not a puzzle file")
+    head = _head(path)
+    for kind in KINDS:
+        if get(kind).sniff(path.name, head):
+            return kind
+    raise InputError(
+        str(path), None, f"cannot tell the puzzle kind; name it with --kind ({', '.join(KINDS)})"
+    )
+
+
+def split_selector(spec: str) -> tuple[Path, str | None]:
+    """Split ``FILE#KEY`` into the file and the key (``None`` when there is none).
+
+    A ``#`` belongs to the file name when a file of that whole name exists.
+    """
+    path = Path(spec)
+    if "#" in spec and not path.exists():
+        name, _, key = spec.rpartition("#")
+        return Path(name), key
+    return path, None
+
+
+def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
+    """Read the puzzles named by ``FILE`` or ``FILE#KEY``.
+
+    Parameters
+    ----------
+    spec : str
+        A file name, optionally followed by ``#KEY`` to pick one puzzle of a multi-puzzle file.
+    kind : str, optional
+        Forces the puzzle kind instead of detecting it.
+
+    Returns
+    -------
+    tuple of (str, list)
+        The kind and the puzzles read.
+
+    Raises
+    ------
+    InputError
+        On any problem with the file; ValueError for an unknown kind.
+    """
+    path, key = split_selector(spec)
+    if kind is None:
+        kind = detect(path)
+    model = get(kind)
+    entries = list(model.read(path))
+    if key is not None:
+        entries = [model.select(entries, key, str(path))]
+    return kind, entries
