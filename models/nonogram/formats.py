@@ -1,0 +1,612 @@
+"""Read and write nonogram puzzle files.
+
+Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md §4):
+
+``non``
+    Steve Simpson's ``.non`` (as extended by mikix/nonogram-db): ``key value`` lines, ``width``
+    and ``height`` before ``rows`` and ``columns``, comma-separated clues, optional ``goal``.
+``nin``
+    Jakub Wilk's ``.nin``: a line ``W H``, then H row clues, then W column clues,
+    space-separated.
+``tournament``
+    TAAI/TCGA/ICGA files: many puzzles, each a line ``$N`` then S column clues and S row clues
+    (an S x S puzzle; S = 25 in the tournaments), numbers separated by tabs or spaces.
+``picross``
+    pierre-dejoue/picross-solver native ``.txt``: ``GRID <name>``, ``ROWS``, ``COLUMNS``, clues
+    written ``[ 3 1 ]``, ``#`` comment lines; several grids per file.
+
+An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). Every
+problem in a file raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
+exception escapes :func:`parse` or :func:`read`. Only ``.non`` is written (:func:`write_non`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+
+from cspsolve.errors import InputError
+
+from .board import Clue, Grid, Nonogram, line_errors
+
+__all__ = ["FORMATS", "Entry", "parse", "read", "select", "sniff", "write_non"]
+
+FORMATS = ("non", "nin", "tournament", "picross")
+"""The format names accepted by :func:`parse` and :func:`read`."""
+
+_MAX_SIZE = 100_000
+"""Largest width, height or run length accepted (guards against absurd allocations)."""
+
+_INTEGER = re.compile(r"-?[0-9]+")
+_PUZZLE_NUMBER = re.compile(r"\$([0-9]+)")
+_NIN_HEADER = re.compile(r"[0-9]+\s+[0-9]+")
+_NON_KEY = re.compile(r"(width|height)\s+\S.*|rows|columns", re.IGNORECASE)
+_CLUE_LIKE = re.compile(r"[0-9][0-9,\s]*")
+_NON_UNIQUE_KEYS = ("width", "height", "rows", "columns", "title", "goal")
+
+_Placed = tuple[Clue, int]
+"""A clue and the 1-based line it was written on."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle read from a file.
+
+    Parameters
+    ----------
+    id : int or str or None
+        ``None`` in single-puzzle files, ``N`` for a tournament puzzle ``$N``, the grid name for a
+        picross-solver ``GRID <name>``.
+    puzzle : Nonogram
+        The clues (and title and goal when the file gives them).
+    line : int
+        1-based line where the puzzle starts in its file.
+    """
+
+    id: int | str | None
+    puzzle: Nonogram
+    line: int
+
+
+# --- shared helpers ---------------------------------------------------------------------------
+
+
+def _split_lines(text: str) -> list[str]:
+    """Split ``text`` into lines without their ends (LF or CRLF), dropping a leading BOM."""
+    text = text.removeprefix("\ufeff")
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the text ended with a line end: no further line
+    return lines
+
+
+def _last_line(lines: list[str]) -> int:
+    """Line number used for problems found at the end of the file."""
+    return max(1, len(lines))
+
+
+def _whole_number(token: str, what: str, source: str, line: int) -> int:
+    """Read ``token`` as an ASCII whole number in ``0.._MAX_SIZE``."""
+    shown = token if len(token) <= 20 else token[:20] + "..."
+    if not _INTEGER.fullmatch(token):
+        raise InputError(source, line, f"{what} {shown!r} is not a whole number")
+    if token.startswith("-"):
+        raise InputError(source, line, f"{what} {shown} is negative")
+    if len(token.lstrip("0")) > len(str(_MAX_SIZE)) or int(token) > _MAX_SIZE:
+        raise InputError(source, line, f"{what} {shown} is too large (at most {_MAX_SIZE})")
+    return int(token)
+
+
+def _size(token: str, what: str, source: str, line: int) -> int:
+    """Read a width or height: a whole number from 1 to ``_MAX_SIZE``."""
+    value = _whole_number(token, what, source, line)
+    if value == 0:
+        raise InputError(source, line, f"{what} must be at least 1")
+    return value
+
+
+def _clue(body: str, sep: str | None, source: str, line: int) -> Clue:
+    """Parse one clue: numbers separated by ``sep`` (whitespace when None); blank or ``0`` = ()."""
+    body = body.strip()
+    if not body:
+        return ()
+    tokens = [t.strip() for t in body.split(sep)]
+    if tokens == ["0"]:
+        return ()
+    runs = tuple(_whole_number(t, "run length", source, line) for t in tokens)
+    if 0 in runs:
+        raise InputError(
+            source, line, "run length 0 in a clue (a lone 0 is the empty clue; runs are >= 1)"
+        )
+    return runs
+
+
+def _read_clues(
+    lines: list[str],
+    start: int,
+    count: int,
+    what: str,
+    sep: str | None,
+    source: str,
+    ends_section: Callable[[str], bool] | None = None,
+) -> tuple[list[_Placed], int]:
+    """Read ``count`` clue lines from index ``start``; return them and the index after them.
+
+    A line for which ``ends_section`` is true (a header) or the end of the file before ``count``
+    clues is an error at that line.
+    """
+    placed: list[_Placed] = []
+    i = start
+    while len(placed) < count:
+        if i >= len(lines) or (ends_section is not None and ends_section(lines[i])):
+            at = i + 1 if i < len(lines) else _last_line(lines)
+            raise InputError(source, at, f"expected {count} {what} clues, found {len(placed)}")
+        placed.append((_clue(lines[i], sep, source, i + 1), i + 1))
+        i += 1
+    return placed, i
+
+
+def _build(
+    source: str,
+    line: int,
+    rows: list[_Placed],
+    columns: list[_Placed],
+    title: str = "",
+    goal: Grid | None = None,
+) -> Nonogram:
+    """Make a :class:`Nonogram`, reporting a clue that cannot fit at the line it came from."""
+    for what, placed, length in (("row", rows, len(columns)), ("column", columns, len(rows))):
+        if len(placed) > _MAX_SIZE:
+            raise InputError(source, line, f"more than {_MAX_SIZE} {what}s")
+        for k, (clue, at) in enumerate(placed, 1):
+            problem = line_errors(clue, length)
+            if problem:
+                raise InputError(source, at, f"{what} {k}: {problem}")
+    try:
+        return Nonogram(
+            rows=tuple(c for c, _ in rows),
+            columns=tuple(c for c, _ in columns),
+            title=title,
+            goal=goal,
+        )
+    except ValueError as err:
+        raise InputError(source, line, str(err)) from err
+
+
+# --- .non -------------------------------------------------------------------------------------
+
+
+def _unquote(value: str) -> str:
+    """Strip one pair of surrounding double quotes, if any."""
+    if len(value) >= 2 and value.startswith('"') and value.endswith('"'):
+        return value[1:-1]
+    return value
+
+
+def _is_non_header(line: str) -> bool:
+    """Whether a line of a ``.non`` file is a ``key ...`` line (starts with a letter)."""
+    stripped = line.lstrip()
+    return bool(stripped) and stripped[0].isalpha()
+
+
+def _non_goal(value: str, width: int, height: int, source: str, line: int) -> Grid:
+    """Turn a ``goal`` string of ``0``/``1`` (row-major) into a grid of ``#``/``.`` rows."""
+    if any(ch not in "01" for ch in value):
+        raise InputError(source, line, "goal must hold only 0 and 1")
+    if len(value) != width * height:
+        raise InputError(
+            source,
+            line,
+            f"goal has {len(value)} cells, expected {width}x{height} = {width * height}",
+        )
+    cells = value.replace("0", ".").replace("1", "#")
+    return tuple(cells[r * width : (r + 1) * width] for r in range(height))
+
+
+@dataclass
+class _NonState:
+    """What has been read of a ``.non`` file so far."""
+
+    seen: dict[str, int] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
+    sections: dict[str, list[_Placed]] = field(default_factory=dict)
+    title: str = ""
+    goal: str | None = None
+
+
+def _parse_non(lines: list[str], source: str) -> list[Entry]:
+    """Read a ``.non`` file: ``key value`` lines, ``rows`` and ``columns`` sections."""
+    state = _NonState()
+    start: int | None = None
+    i = 0
+    while i < len(lines):
+        lineno, stripped = i + 1, lines[i].strip()
+        i += 1
+        if not stripped:
+            continue
+        start = start or lineno
+        key, *rest = stripped.split(maxsplit=1)
+        key, value = key.lower(), rest[0] if rest else ""
+        if key in _NON_UNIQUE_KEYS:
+            if key in state.seen:
+                raise InputError(
+                    source, lineno, f"duplicate '{key}' (first on line {state.seen[key]})"
+                )
+            state.seen[key] = lineno
+        if key in ("width", "height"):
+            state.sizes[key] = _size(value, key, source, lineno)
+        elif key in ("rows", "columns"):
+            if len(state.sizes) < 2:
+                raise InputError(source, lineno, f"'width' and 'height' must come before '{key}'")
+            count = state.sizes["height" if key == "rows" else "width"]
+            state.sections[key], i = _read_clues(
+                lines, i, count, key[:-1], ",", source, _is_non_header
+            )
+        elif key == "title":
+            state.title = html.unescape(_unquote(value))
+        elif key == "goal":
+            state.goal = _unquote(value)
+        elif _CLUE_LIKE.fullmatch(stripped):
+            raise InputError(
+                source, lineno, "clue line outside a 'rows' or 'columns' section (too many clues?)"
+            )
+    end = _last_line(lines)
+    for key in ("width", "height", "rows", "columns"):
+        if key not in state.seen:
+            raise InputError(source, end, f"no '{key}' section")
+    goal = None
+    if state.goal is not None:
+        width, height = state.sizes["width"], state.sizes["height"]
+        goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
+    puzzle = _build(
+        source, start or 1, state.sections["rows"], state.sections["columns"], state.title, goal
+    )
+    return [Entry(None, puzzle, start or 1)]
+
+
+# --- .nin -------------------------------------------------------------------------------------
+
+
+def _parse_nin(lines: list[str], source: str) -> list[Entry]:
+    """Read a ``.nin`` file: ``W H``, then H row clues and W column clues."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise InputError(source, None, "empty file (no puzzle)")
+    tokens = lines[first].split()
+    if len(tokens) != 2:
+        raise InputError(source, first + 1, "expected 'W H' (width and height) on the first line")
+    width = _size(tokens[0], "width", source, first + 1)
+    height = _size(tokens[1], "height", source, first + 1)
+    rows, i = _read_clues(lines, first + 1, height, "row", None, source)
+    columns, i = _read_clues(lines, i, width, "column", None, source)
+    for k in range(i, len(lines)):
+        if lines[k].strip():
+            raise InputError(
+                source, k + 1, f"unexpected line after the {height} row and {width} column clues"
+            )
+    return [Entry(None, _build(source, first + 1, rows, columns), first + 1)]
+
+
+# --- tournament -------------------------------------------------------------------------------
+
+
+def _tournament_entry(number: int, at: int, block: list[tuple[str, int]], source: str) -> Entry:
+    """Build puzzle ``$number`` (header on line ``at``) from its clue lines."""
+    while block and not block[-1][0].strip():
+        block.pop()  # trailing blank lines separate blocks; write a final empty clue as 0
+    if not block or len(block) % 2:
+        raise InputError(
+            source,
+            at,
+            f"puzzle ${number} has {len(block)} clue lines; expected an even number "
+            "(S column clues then S row clues)",
+        )
+    placed = [(_clue(text, None, source, k), k) for text, k in block]
+    size = len(placed) // 2
+    puzzle = _build(source, at, rows=placed[size:], columns=placed[:size])
+    return Entry(number, puzzle, at)
+
+
+def _parse_tournament(lines: list[str], source: str) -> list[Entry]:
+    """Read a tournament file: blocks of ``$N`` then S column clues and S row clues."""
+    blocks: list[tuple[int, int, list[tuple[str, int]]]] = []
+    numbers: dict[int, int] = {}
+    for lineno, raw in enumerate(lines, 1):
+        stripped = raw.strip()
+        if stripped.startswith("$"):
+            match = _PUZZLE_NUMBER.fullmatch(stripped)
+            if match is None or len(match.group(1)) > 9:
+                raise InputError(source, lineno, f"expected '$N' (N a number), got {stripped!r}")
+            number = int(match.group(1))
+            if number in numbers:
+                raise InputError(
+                    source, lineno, f"duplicate puzzle ${number} (first on line {numbers[number]})"
+                )
+            numbers[number] = lineno
+            blocks.append((number, lineno, []))
+        elif blocks:
+            blocks[-1][2].append((raw, lineno))
+        elif stripped:
+            raise InputError(source, lineno, "expected a '$N' line before the clues")
+    if not blocks:
+        raise InputError(source, None, "no '$N' puzzle line in the file")
+    return [_tournament_entry(n, at, block, source) for n, at, block in blocks]
+
+
+# --- picross-solver .txt ----------------------------------------------------------------------
+
+
+@dataclass
+class _Grid:
+    """A picross-solver grid being read."""
+
+    name: str | None
+    line: int
+    sections: dict[str, tuple[int, list[_Placed]]] = field(default_factory=dict)
+
+
+def _finish_grid(grid: _Grid, end: int, source: str) -> Entry:
+    """Check that ``grid`` (ending at line ``end``) has both sections and build it."""
+    label = "the grid" if grid.name is None else f"grid {grid.name!r}"
+    for section in ("ROWS", "COLUMNS"):
+        if section not in grid.sections:
+            raise InputError(source, end, f"{label} has no '{section}' section")
+        at, placed = grid.sections[section]
+        if not placed:
+            raise InputError(source, at, f"'{section}' section of {label} has no clues")
+    rows, columns = grid.sections["ROWS"][1], grid.sections["COLUMNS"][1]
+    puzzle = _build(source, grid.line, rows, columns, title=grid.name or "")
+    return Entry(grid.name, puzzle, grid.line)
+
+
+def _parse_picross(lines: list[str], source: str) -> list[Entry]:
+    """Read a picross-solver ``.txt`` file: ``GRID``, ``ROWS`` and ``COLUMNS`` sections."""
+    entries: list[Entry] = []
+    grid: _Grid | None = None
+    section: str | None = None
+    for lineno, raw in enumerate(lines, 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        word, _, rest = stripped.partition(" ")
+        if word == "GRID":
+            if grid is not None:
+                entries.append(_finish_grid(grid, lineno, source))
+            grid, section = _Grid(rest.strip(), lineno), None
+        elif stripped in ("ROWS", "COLUMNS"):
+            grid = grid or _Grid(None, lineno)
+            if stripped in grid.sections:
+                raise InputError(source, lineno, f"duplicate '{stripped}' section")
+            grid.sections[stripped] = (lineno, [])
+            section = stripped
+        elif stripped.startswith("["):
+            if grid is None or section is None:
+                raise InputError(source, lineno, "clue before any 'ROWS' or 'COLUMNS' line")
+            if not stripped.endswith("]"):
+                raise InputError(source, lineno, "a clue must be written '[ 3 1 ]'")
+            clue = _clue(stripped[1:-1], None, source, lineno)
+            grid.sections[section][1].append((clue, lineno))
+        else:
+            shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
+            raise InputError(
+                source, lineno, f"unexpected line {shown!r} (expected GRID, ROWS, COLUMNS or [ ])"
+            )
+    if grid is None:
+        raise InputError(source, None, "no grid in the file (no 'GRID' or 'ROWS' line)")
+    entries.append(_finish_grid(grid, _last_line(lines), source))
+    return entries
+
+
+# --- public API -------------------------------------------------------------------------------
+
+_PARSERS: dict[str, Callable[[list[str], str], list[Entry]]] = {
+    "non": _parse_non,
+    "nin": _parse_nin,
+    "tournament": _parse_tournament,
+    "picross": _parse_picross,
+}
+
+
+def sniff(name: str, text: str) -> str | None:
+    """Guess the format of a file from its name and content.
+
+    Parameters
+    ----------
+    name : str
+        The file name; a ``.non`` or ``.nin`` extension decides.
+    text : str
+        The file content, used for other extensions.
+
+    Returns
+    -------
+    str or None
+        One of :data:`FORMATS`, or None when the format cannot be told.
+
+    Examples
+    --------
+    >>> sniff("a.txt", "$1\\n1\\n1\\n")
+    'tournament'
+    >>> sniff("a.txt", "# a comment\\nGRID Smile\\nROWS\\n[ 1 ]\\n")
+    'picross'
+    """
+    suffix = PurePath(name).suffix.lower()
+    if suffix in (".non", ".nin"):
+        return suffix[1:]
+    content = [line.strip() for line in _split_lines(text) if line.strip()]
+    if not content:
+        return None
+    if _PUZZLE_NUMBER.fullmatch(content[0]):
+        return "tournament"
+    first_real = next((line for line in content if not line.startswith("#")), "")
+    if first_real.split(maxsplit=1)[0:1] in (["GRID"], ["ROWS"], ["COLUMNS"]):
+        return "picross"
+    if any(_NON_KEY.fullmatch(line) for line in content):
+        return "non"
+    if _NIN_HEADER.fullmatch(content[0]):
+        return "nin"
+    return None
+
+
+def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+    """Read every puzzle of a file's text.
+
+    Parameters
+    ----------
+    text : str
+        The file content (LF or CRLF line ends, an optional BOM).
+    source : str
+        The file name, used in error messages and to sniff the format.
+    fmt : str, optional
+        One of :data:`FORMATS`; by default guessed with :func:`sniff`.
+
+    Returns
+    -------
+    list of Entry
+        The puzzles in file order (one for ``.non`` and ``.nin``).
+
+    Raises
+    ------
+    InputError
+        For an unknown format or anything wrong in the text, naming the line.
+    """
+    if not text.removeprefix("\ufeff").strip():
+        raise InputError(source, None, "empty file (no puzzle)")
+    if fmt is None:
+        fmt = sniff(source, text)
+        if fmt is None:
+            raise InputError(
+                source,
+                None,
+                "cannot tell the format; use a .non, .nin or .txt file (a .txt file is read as "
+                "a tournament file when it starts with '$N', as a picross-solver file when it "
+                "has GRID or ROWS lines)",
+            )
+    if fmt not in _PARSERS:
+        raise InputError(source, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    return _PARSERS[fmt](_split_lines(text), source)
+
+
+def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
+    """Read every puzzle of a file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file (UTF-8 text, LF or CRLF line ends, an optional BOM).
+    fmt : str, optional
+        One of :data:`FORMATS`; by default guessed with :func:`sniff`.
+
+    Returns
+    -------
+    list of Entry
+        The puzzles in file order.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, a directory, unreadable, binary, empty or malformed.
+    """
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(source, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(source, None, "is a directory, not a puzzle file") from None
+    except PermissionError:
+        raise InputError(source, None, "permission denied") from None
+    except (OSError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or str(err).splitlines()[0]
+        raise InputError(source, None, f"cannot read the file: {reason}") from None
+    if b"\0" in data:
+        raise InputError(source, None, "binary file (it holds NUL bytes), not puzzle text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(source, None, f"not UTF-8 text (bad byte at offset {err.start})") from None
+    return parse(text, source, fmt)
+
+
+def _describe(entries: list[Entry]) -> str:
+    """Say which puzzles ``entries`` holds, for an error message."""
+    if not entries:
+        return "it holds no puzzle"
+    more = f", ... ({len(entries)} in all)" if len(entries) > 5 else ""
+    if any(isinstance(e.id, int) for e in entries):
+        return f"it holds puzzles {', '.join(str(e.id) for e in entries[:5])}{more}"
+    names = ", ".join(repr(e.id) for e in entries[:5] if e.id is not None)
+    index = f"an index 1..{len(entries)}"
+    return f"it holds {names}{more}; or use {index}" if names else f"use {index}"
+
+
+def select(entries: list[Entry], key: str, source: str) -> Entry:
+    """Pick one puzzle of a file, as named by ``FILE#KEY``.
+
+    Parameters
+    ----------
+    entries : list of Entry
+        What :func:`read` returned.
+    key : str
+        ``str(id)`` of the wanted entry (``"5"`` for ``$5``, ``"Smile"`` for ``GRID Smile``); in a
+        file whose puzzles are named or unnamed (not numbered), also a 1-based index.
+    source : str
+        The file name, for the error message.
+
+    Returns
+    -------
+    Entry
+
+    Raises
+    ------
+    InputError
+        When no entry matches.
+    """
+    for entry in entries:
+        if entry.id is not None and str(entry.id) == key:
+            return entry
+    numbered = any(isinstance(e.id, int) for e in entries)
+    if not numbered and re.fullmatch(r"[0-9]{1,9}", key) and 1 <= int(key) <= len(entries):
+        return entries[int(key) - 1]
+    raise InputError(source, None, f"no puzzle {key!r} in file ({_describe(entries)})")
+
+
+def write_non(puzzle: Nonogram) -> str:
+    """Write ``puzzle`` in the ``.non`` format.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+
+    Returns
+    -------
+    str
+        The file text; :func:`parse` reads it back to an equal puzzle (title and goal included).
+
+    Examples
+    --------
+    >>> print(write_non(Nonogram(rows=[(1,), ()], columns=[(1,)])), end="")
+    width 1
+    height 2
+    <BLANKLINE>
+    rows
+    1
+    0
+    <BLANKLINE>
+    columns
+    1
+    """
+    out: list[str] = []
+    if puzzle.title:
+        escaped = html.escape(puzzle.title).replace("\r", "&#13;").replace("\n", "&#10;")
+        out.append(f'title "{escaped}"')
+    out += [f"width {puzzle.width}", f"height {puzzle.height}"]
+    for name, clues in (("rows", puzzle.rows), ("columns", puzzle.columns)):
+        out += ["", name]
+        out += [",".join(map(str, clue)) if clue else "0" for clue in clues]
+    if puzzle.goal is not None:
+        cells = "".join("1" if ch == "#" else "0" for row in puzzle.goal for ch in row)
+        out += ["", f'goal "{cells}"']
+    return "\n".join(out) + "\n"
