@@ -7,6 +7,9 @@ Elliott 1980, "Increasing tree search efficiency for constraint satisfaction pro
 *Artificial Intelligence* 14(3)). Every node is made GAC (:func:`propagate`) before it
 is tested or expanded, so a node whose domains are all single values is a solution.
 
+Limits are checked before each expansion, so ``Limits(max_nodes=n)`` expands at most ``n``
+nodes (the goal test of a node is not an expansion).
+
 ``max_solutions=2`` decides uniqueness: the search goes on after the first solution and
 ``proof["unique"]`` tells whether a second one exists (``None`` when a limit stopped it first).
 """
@@ -118,9 +121,6 @@ def mac(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Resul
     if propagate(csp, domains, None, stats):
         stack: list[tuple[Domains, dict[Hashable, Domain], int]] = [(domains, {}, 0)]
         while stack:
-            stopped = budget.exhausted()
-            if stopped:
-                break
             node, changed, depth = stack.pop()
             if changed and not propagate(csp, node, changed, stats, weights):
                 stats.backtracks += 1
@@ -132,6 +132,9 @@ def mac(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Resul
                 if len(solutions) >= max_solutions:
                     break
                 continue
+            stopped = budget.exhausted()
+            if stopped:
+                break
             stats.expanded += 1
             parts = node[var].split()
             stats.generated += len(parts)
@@ -181,9 +184,6 @@ def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) ->
         h = uncertainty(csp, domains)
         frontier: list[tuple[float, float, int, int, Domains]] = [(h, h, 0, 0, domains)]
         while frontier:
-            stopped = budget.exhausted()
-            if stopped:
-                break
             _, h, _, depth, node = heapq.heappop(frontier)
             stats.depth = max(stats.depth, depth)
             var = select_variable(csp, node, weights)
@@ -192,6 +192,9 @@ def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) ->
                 if len(solutions) >= max_solutions:
                     break
                 continue
+            stopped = budget.exhausted()
+            if stopped:
+                break
             stats.expanded += 1
             for part in node[var].split():
                 stats.generated += 1

@@ -271,7 +271,7 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
 
 
 def _parse_nin(lines: list[str], source: str) -> list[Entry]:
-    """Read a ``.nin`` file: ``W H``, then H row clues and W column clues."""
+    """Read a ``.nin`` file: ``W H``, then H row clues and W column clues (the rest ignored)."""
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise InputError(source, None, "empty file (no puzzle)")
@@ -281,12 +281,9 @@ def _parse_nin(lines: list[str], source: str) -> list[Entry]:
     width = _size(tokens[0], "width", source, first + 1)
     height = _size(tokens[1], "height", source, first + 1)
     rows, i = _read_clues(lines, first + 1, height, "row", None, source)
-    columns, i = _read_clues(lines, i, width, "column", None, source)
-    for k in range(i, len(lines)):
-        if lines[k].strip():
-            raise InputError(
-                source, k + 1, f"unexpected line after the {height} row and {width} column clues"
-            )
+    # Lines after the clues are ignored, as Wilk's own reader does: some published files
+    # (jwilk data142.nin) carry a damaged repeat of the puzzle after it.
+    columns, _ = _read_clues(lines, i, width, "column", None, source)
     return [Entry(None, _build(source, first + 1, rows, columns), first + 1)]
 
 

@@ -1,0 +1,91 @@
+"""Limits, cancellation, progress and the JSON form of results, on real searches."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from cspsolve.csp import CSP, ExplicitDomain, Relation, gac_astar, mac
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats, Status
+
+SEARCHES = [mac, gac_astar]
+
+
+def pigeonhole(n: int) -> CSP:
+    """n + 1 pigeons in n holes, pairwise different: unsolvable, and GAC does not see it."""
+    pigeons = [f"p{i}" for i in range(n + 1)]
+    domains = {p: ExplicitDomain(range(n)) for p in pigeons}
+    constraints = [Relation(a, b, lambda x, y: x != y) for a, b in zip(pigeons, pigeons[1:])]
+    constraints += [
+        Relation(a, b, lambda x, y: x != y) for i, a in enumerate(pigeons) for b in pigeons[i + 2 :]
+    ]
+    return CSP(domains, constraints)
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_exhausted_search_proves_unsolvable(search: object) -> None:
+    result = search(pigeonhole(4))  # type: ignore[operator]
+    assert result.status is Status.UNSOLVABLE
+    assert result.solution is None
+    assert result.stats.expanded > 0 and result.stats.backtracks > 0
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_node_limit(search: object) -> None:
+    result = search(pigeonhole(7), Limits(max_nodes=50))  # type: ignore[operator]
+    assert result.status is Status.LIMIT
+    assert result.stats.expanded == 50
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_time_limit(search: object) -> None:
+    result = search(pigeonhole(9), Limits(time_limit=0.2))  # type: ignore[operator]
+    assert result.status is Status.LIMIT
+    assert 0.2 <= result.stats.seconds < 2.0
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_cancellation_from_another_thread(search: object) -> None:
+    cancel = threading.Event()
+    timer = threading.Timer(0.1, cancel.set)
+    timer.start()
+    result = search(pigeonhole(9), Limits(cancel=cancel))  # type: ignore[operator]
+    timer.join()
+    assert result.status is Status.CANCELLED
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_progress_reports_live_stats(search: object) -> None:
+    seen: list[int] = []
+    limits = Limits(max_nodes=300, progress=lambda s: seen.append(s.expanded), progress_interval=0)
+    search(pigeonhole(7), limits)  # type: ignore[operator]
+    assert seen and seen == sorted(seen) and seen[-1] > 0
+
+
+def test_negative_limits_are_refused() -> None:
+    with pytest.raises(ValueError, match="time limit"):
+        Limits(time_limit=-1)
+    with pytest.raises(ValueError, match="node limit"):
+        Limits(max_nodes=-5)
+
+
+def test_result_json_layout() -> None:
+    result: Result[tuple[str, ...]] = Result(
+        Status.SOLVED, ("#.",), Stats(expanded=3, seconds=0.5), "mac", proof={"unique": True}
+    )
+    out = result.to_json(lambda grid: {"grid": list(grid)})
+    assert out["status"] == "solved"
+    assert out["solution"] == {"grid": ["#."]}
+    assert out["proof"] == {"unique": True}
+    assert set(out["stats"]) >= {
+        "expanded",
+        "generated",
+        "max_frontier",
+        "depth",
+        "cost",
+        "seconds",
+    }
+    assert out["stats"]["expanded"] == 3
+    assert Status.OPTIMAL.has_solution and not Status.LIMIT.has_solution

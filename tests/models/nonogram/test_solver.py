@@ -1,0 +1,135 @@
+"""The nonogram GAC model and its searches: answers checked by the independent checker and by
+brute force; the implicit line domain; limits and unsolvable clues."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cspsolve.csp import propagate
+from cspsolve.limits import Limits
+from cspsolve.models.nonogram.board import Nonogram, check, clue_of
+from cspsolve.models.nonogram.constraints import LineDomain, build_csp
+from cspsolve.models.nonogram.solver import solve
+from cspsolve.results import Status
+
+ENGINE_METHODS = ["gac-astar", "mac"]
+
+
+def puzzle_of(grid: list[str]) -> Nonogram:
+    width = len(grid[0])
+    return Nonogram(
+        [clue_of(ch == "#" for ch in row) for row in grid],
+        [clue_of(row[j] == "#" for row in grid) for j in range(width)],
+    )
+
+
+def grids(max_side: int) -> st.SearchStrategy[list[str]]:
+    return st.integers(1, max_side).flatmap(
+        lambda w: st.lists(
+            st.text(alphabet="#.", min_size=w, max_size=w), min_size=1, max_size=max_side
+        )
+    )
+
+
+def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:
+    """Every grid satisfying the clues, by enumeration (tiny puzzles only)."""
+    w, h = puzzle.width, puzzle.height
+    found = []
+    for cells in itertools.product(".#", repeat=w * h):
+        grid = tuple("".join(cells[r * w : (r + 1) * w]) for r in range(h))
+        if not check(puzzle, grid):
+            found.append(grid)
+    return found
+
+
+@pytest.mark.parametrize("method", ENGINE_METHODS)
+@settings(max_examples=60, deadline=None)
+@given(grid=grids(12))
+def test_random_grid_clues_are_solved(method: str, grid: list[str]) -> None:
+    puzzle = puzzle_of(grid)
+    result = solve(puzzle, method)
+    assert result.status is Status.SOLVED
+    assert result.solution is not None
+    assert check(puzzle, result.solution) == []
+
+
+@pytest.mark.parametrize("method", ENGINE_METHODS)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.DataObject) -> None:
+    """Rows from one grid, columns from another: unique, several or no solutions all occur."""
+    w, h = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 3))
+    if w * h > 12:
+        return
+    shape = st.lists(st.text(alphabet="#.", min_size=w, max_size=w), min_size=h, max_size=h)
+    rows, columns = data.draw(shape), data.draw(shape)
+    puzzle = Nonogram(
+        [clue_of(ch == "#" for ch in row) for row in rows],
+        [clue_of(row[j] == "#" for row in columns) for j in range(w)],
+    )
+    expected = all_solutions(puzzle)
+    result = solve(puzzle, method, unique=True)
+    if not expected:
+        assert result.status is Status.UNSOLVABLE
+        assert result.message
+    else:
+        assert result.status is Status.SOLVED
+        assert result.solution in expected
+        assert result.proof["unique"] == (len(expected) == 1)
+
+
+def test_contradictory_totals_are_a_result_not_an_error() -> None:
+    puzzle = Nonogram([(1,), (1,)], [(2,), (1,)])
+    result = solve(puzzle, "mac")
+    assert result.status is Status.UNSOLVABLE
+    assert "row clues fill 2 cells, the column clues 3" in result.message
+
+
+def test_node_limit_stops_a_search_that_needs_branching() -> None:
+    # Two interlocked diagonals: line logic alone fixes nothing.
+    puzzle = puzzle_of(["#.", ".#"])
+    assert solve(puzzle, "mac", Limits(max_nodes=0)).status is Status.LIMIT
+    assert solve(puzzle, "mac", Limits(max_nodes=1)).status is Status.SOLVED
+
+
+def test_line_domain_is_the_set_of_compatible_patterns() -> None:
+    clue, n = (2, 1), 5
+    domain = LineDomain.unknown(clue, n)
+    members = [m for m in range(1 << n) if m in domain]
+    assert members == [
+        m for m in range(1 << n) if clue_of(bool(m >> p & 1) for p in range(n)) == clue
+    ]
+    assert domain.size() == len(members) == 3
+    parts = [{m for m in members if m in part} for part in domain.split()]
+    assert len(parts) == 2 and parts[0] and parts[1]
+    assert parts[0] | parts[1] == set(members) and not parts[0] & parts[1]
+    fixed = domain.restrict(0, False, True)  # first cell empty leaves one pattern: .##.#
+    assert fixed.size() == 1 and fixed.value() == 0b10110  # bit p = cell p
+    assert domain.restrict(1, False, True).restrict(0, False, True).is_empty()
+
+
+def test_propagation_requeues_only_lines_crossing_changed_cells() -> None:
+    """After fixing one cell, only the crossing lines whose cells changed are revised."""
+    puzzle = puzzle_of(["#....", ".....", ".....", ".....", "....#"])
+    csp = build_csp(puzzle)
+    assert csp.graph.number_of_edges() == puzzle.width * puzzle.height
+    domains = dict(csp.domains)
+    assert propagate(csp, domains)
+    # Line logic cannot place the two single cells; every line is still open.
+    assert all(domains[v].size() > 1 for v in (("row", 0), ("col", 0)))
+    row0 = domains["row", 0]
+    assert isinstance(row0, LineDomain)
+    narrowed = row0.restrict(0, True, False)
+    domains["row", 0] = narrowed
+    from cspsolve.results import Stats
+
+    stats = Stats()
+    assert propagate(csp, domains, {("row", 0): row0}, stats)
+    solved = solve(puzzle, "mac")
+    assert solved.solution == ("#....", ".....", ".....", ".....", "....#")
+    # Far fewer revisions than re-queuing every neighbour of every changed line would make.
+    assert 0 < stats.propagations < 2 * puzzle.width * puzzle.height
