@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import pytest
@@ -17,9 +18,8 @@ def pigeonhole(n: int) -> CSP:
     """n + 1 pigeons in n holes, pairwise different: unsolvable, and GAC does not see it."""
     pigeons = [f"p{i}" for i in range(n + 1)]
     domains = {p: ExplicitDomain(range(n)) for p in pigeons}
-    constraints = [Relation(a, b, lambda x, y: x != y) for a, b in zip(pigeons, pigeons[1:])]
-    constraints += [
-        Relation(a, b, lambda x, y: x != y) for i, a in enumerate(pigeons) for b in pigeons[i + 2 :]
+    constraints = [
+        Relation(a, b, lambda x, y: x != y) for a, b in itertools.combinations(pigeons, 2)
     ]
     return CSP(domains, constraints)
 

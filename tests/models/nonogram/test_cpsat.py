@@ -9,13 +9,13 @@ import threading
 import time
 
 import pytest
-from cspsolve.models.nonogram import cpsat, explicit
-from cspsolve.models.nonogram.board import Clue, Grid, Nonogram, check, clue_of
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cspsolve.csp.search import mac
 from cspsolve.limits import Limits
+from cspsolve.models.nonogram import cpsat, explicit
+from cspsolve.models.nonogram.board import Clue, Grid, Nonogram, check, clue_of
 from cspsolve.results import Status
 
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
