@@ -313,6 +313,29 @@ def _print_verify(
         click.echo(f"  ! {problem}")
 
 
+@cli.command()
+@click.argument("source", metavar="IN[#KEY]")
+@click.argument("target", metavar="OUT", type=click.Path(dir_okay=False))
+@_kind_option
+def convert(source: str, target: str, kind: str | None) -> None:
+    """Convert one puzzle between file formats; OUT's extension names the format.
+
+    \b
+    Nonograms are written as .non or .nin:
+      cspsolve convert puzzles.txt#7 seven.non
+    """
+    loaded = _load(source, kind)
+    if loaded is None:
+        sys.exit(EXIT_BAD_INPUT)
+    found_kind, name, entries = loaded
+    if len(entries) > 1:
+        _fail(f"{name}: holds {len(entries)} puzzles; pick one with {name}#KEY")
+    try:
+        registry.get(found_kind).write(entries[0].puzzle, target)
+    except (ValueError, OSError) as e:
+        _fail(f"{target}: {e}")
+
+
 def main() -> None:
     """Entry point of the ``cspsolve`` console script."""
     try:

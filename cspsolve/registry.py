@@ -61,6 +61,10 @@ class PuzzleKind(Protocol):
         """The puzzle named ``key`` (``FILE#KEY``); raises InputError."""
         ...
 
+    def write(self, puzzle: Any, path: str | Path) -> None:
+        """Write a puzzle in the format its extension names; ValueError when none can."""
+        ...
+
     def solve(self, puzzle: Any, method: str, limits: Limits | None, unique: bool) -> Result[Any]:
         """Solve one puzzle."""
         ...

@@ -1,8 +1,8 @@
 """Nonograms (paint-by-number): clues, formats, the GAC model, CP-SAT cross-check.
 
 This package is the ``nonogram`` kind of :mod:`cspsolve.registry`: it exposes ``NAME``,
-``METHODS``, ``DEFAULT_METHOD``, ``sniff``, ``read``, ``select``, ``solve``, ``verify``,
-``encode``, ``describe`` and ``draw``.
+``METHODS``, ``DEFAULT_METHOD``, ``sniff``, ``read``, ``select``, ``write``, ``solve``,
+``verify``, ``encode``, ``describe`` and ``draw``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from cspsolve.render import labelled_grid
 
 from .board import Grid, Nonogram, check, clue_of
-from .formats import Entry, read, select, sniff, write_non
+from .formats import Entry, read, select, sniff, write, write_nin, write_non
 from .solver import DEFAULT_METHOD, METHODS, solve, verify
 
 __all__ = [
@@ -30,6 +30,8 @@ __all__ = [
     "sniff",
     "solve",
     "verify",
+    "write",
+    "write_nin",
     "write_non",
 ]
 

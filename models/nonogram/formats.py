@@ -17,7 +17,8 @@ Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md Â
 
 An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). Every
 problem in a file raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
-exception escapes :func:`parse` or :func:`read`. Only ``.non`` is written (:func:`write_non`).
+exception escapes :func:`parse` or :func:`read`. ``.non`` and ``.nin`` are written
+(:func:`write_non`, :func:`write_nin`; :func:`write` picks by file extension).
 """
 
 from __future__ import annotations
@@ -32,7 +33,17 @@ from cspsolve.errors import InputError
 
 from .board import Clue, Grid, Nonogram, line_errors
 
-__all__ = ["FORMATS", "Entry", "parse", "read", "select", "sniff", "write_non"]
+__all__ = [
+    "FORMATS",
+    "Entry",
+    "parse",
+    "read",
+    "select",
+    "sniff",
+    "write",
+    "write_nin",
+    "write_non",
+]
 
 FORMATS = ("non", "nin", "tournament", "picross")
 """The format names accepted by :func:`parse` and :func:`read`."""
@@ -607,3 +618,39 @@ def write_non(puzzle: Nonogram) -> str:
         cells = "".join("1" if ch == "#" else "0" for row in puzzle.goal for ch in row)
         out += ["", f'goal "{cells}"']
     return "\n".join(out) + "\n"
+
+
+def write_nin(puzzle: Nonogram) -> str:
+    """Write ``puzzle`` in the ``.nin`` format (title and goal are not part of it).
+
+    Examples
+    --------
+    >>> print(write_nin(Nonogram(rows=[(1,), ()], columns=[(1,)])), end="")
+    1 2
+    1
+    0
+    1
+    """
+    lines = [f"{puzzle.width} {puzzle.height}"]
+    lines += [" ".join(map(str, clue)) if clue else "0" for clue in puzzle.rows + puzzle.columns]
+    return "\n".join(lines) + "\n"
+
+
+WRITERS: dict[str, Callable[[Nonogram], str]] = {".non": write_non, ".nin": write_nin}
+"""File extension â†’ writer."""
+
+
+def write(puzzle: Nonogram, path: str | Path) -> None:
+    """Write ``puzzle`` to ``path`` in the format its extension names (``.non`` or ``.nin``).
+
+    Raises
+    ------
+    ValueError
+        If the extension names no format that can be written.
+    OSError
+        If the file cannot be written.
+    """
+    suffix = PurePath(path).suffix.lower()
+    if suffix not in WRITERS:
+        raise ValueError(f"cannot write {suffix or 'files without an extension'}; use .non or .nin")
+    Path(path).write_text(WRITERS[suffix](puzzle), encoding="utf-8")

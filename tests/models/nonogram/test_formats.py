@@ -613,3 +613,24 @@ def test_nin_ignores_lines_after_the_clues() -> None:
     """Wilk's reader stops after the clues; jwilk data142.nin relies on it (a damaged repeat)."""
     (entry,) = parse("2 1\n1\n1\n0\n425 20\nrubbish\n", "t.nin")
     assert entry.puzzle.rows == ((1,),) and entry.puzzle.columns == ((1,), ())
+
+
+@given(puzzles())
+def test_write_nin_round_trip(p: Nonogram) -> None:
+    [entry] = parse(formats.write_nin(p), "x.nin")
+    assert (entry.puzzle.rows, entry.puzzle.columns) == (p.rows, p.columns)
+    assert sniff("x.txt", formats.write_nin(p)) == "nin"
+
+
+@pytest.mark.parametrize("suffix", [".non", ".nin", ".NON"])
+def test_write_picks_the_format_by_extension(tmp_path: Path, suffix: str) -> None:
+    p = Nonogram(rows=[(2,), (1,)], columns=[(2,), (1,)], title="t")
+    target = tmp_path / f"out{suffix}"
+    formats.write(p, target)
+    [entry] = read(target)
+    assert (entry.puzzle.rows, entry.puzzle.columns) == (p.rows, p.columns)
+
+
+def test_write_refuses_unknown_extensions(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"cannot write \.xyz"):
+        formats.write(Nonogram(rows=[(1,)], columns=[(1,)]), tmp_path / "a.xyz")
