@@ -5,7 +5,7 @@ This is AC-3 (Mackworth 1977, "Consistency in networks of relations", *Artificia
 "Constraint propagation", *Handbook of Constraint Programming*, 2006, §3.3), organised by
 variable: the queue holds variables, each with the constraints it must be revised against.
 When a revise narrows a variable, only the neighbours (in the constraint graph) whose supports
-can change, as told by :meth:`Constraint.may_lose_support`, are queued again.
+can change, as told by :meth:`CSP.arcs_losing_support`, are queued again.
 """
 
 from __future__ import annotations
@@ -94,8 +94,6 @@ def _queue_neighbours(
     old: Domain,
     new: Domain,
 ) -> None:
-    """Queue ``(neighbour, constraint)`` for every neighbour of ``var`` that may lose support."""
-    for other, constraints in csp.arcs[var]:
-        for c in constraints:
-            if c.may_lose_support(var, old, new, other):
-                pending.setdefault(other, {})[c] = None
+    """Queue ``(neighbour, constraint)`` for every arc that may have lost support."""
+    for other, c in csp.arcs_losing_support(var, old, new):
+        pending.setdefault(other, {})[c] = None

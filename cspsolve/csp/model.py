@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -154,6 +154,20 @@ class CSP:
             v: [(w, data["constraints"]) for w, data in self.graph[v].items()]
             for v in self.variables
         }
+
+    def arcs_losing_support(
+        self, var: Hashable, old: Domain, new: Domain
+    ) -> Iterator[tuple[Hashable, Constraint]]:
+        """The arcs ``(other, constraint)`` to revise after ``var`` narrowed from ``old``.
+
+        The default walks the neighbours of ``var`` in the constraint graph and keeps the arcs
+        whose constraint says :meth:`Constraint.may_lose_support`. Models with many neighbours
+        per variable may override it to find the affected arcs directly.
+        """
+        for other, constraints in self.arcs[var]:
+            for c in constraints:
+                if c.may_lose_support(var, old, new, other):
+                    yield other, c
 
     def is_solution(self, assignment: Mapping[Hashable, Any]) -> bool:
         """True when ``assignment`` gives every variable a value of its initial domain and the

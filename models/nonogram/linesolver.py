@@ -38,7 +38,7 @@ def _runs_fillable(can_fill: int, length: int) -> int:
     """Bits ``s`` such that the ``length`` cells ``s .. s + length - 1`` may all be filled."""
     mask, span = can_fill, 1
     while span < length:
-        step = min(span, length - span)
+        step = span if span << 1 <= length else length - span
         mask &= mask >> step
         span += step
     return mask
@@ -48,24 +48,33 @@ def _smear(starts: int, length: int) -> int:
     """Bits covered by blocks of ``length`` cells starting at the bits of ``starts``."""
     cover, span = starts, 1
     while span < length:
-        step = min(span, length - span)
+        step = span if span << 1 <= length else length - span
         cover |= cover << step
         span += step
     return cover
 
 
-def _forward(clue: Sequence[int], can_fill: int, can_empty: int) -> list[int]:
-    """The sets ``F[0..k]`` on a padded line (see the module docstring)."""
+def _forward(clue: Sequence[int], runs: dict[int, int], can_empty: int) -> list[int]:
+    """The sets ``F[0..k]`` on a padded line (see the module docstring).
+
+    ``runs[b]`` is ``_runs_fillable(can_fill, b)`` for every block length ``b`` of the clue.
+    """
     empty = can_empty
     reach = [empty & (~(empty + 1) | 1)]
     for b in clue:
-        seeds = empty & (reach[-1] << (b + 1)) & (_runs_fillable(can_fill, b) << b)
+        seeds = empty & (reach[-1] << (b + 1)) & (runs[b] << b)
         reach.append(empty & (~(empty + seeds) | seeds))
     return reach
 
 
+_BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
 def _reverse(x: int, width: int) -> int:
-    return int(format(x, f"0{width}b")[::-1], 2)
+    """The ``width`` low bits of ``x`` in reverse order (byte-wise table look-up)."""
+    size = (width + 7) >> 3
+    flipped = x.to_bytes(size, "little").translate(_BYTE_REVERSED)
+    return int.from_bytes(flipped, "big") >> ((size << 3) - width)
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -87,26 +96,30 @@ def solve_line(clue: Clue, n: int, can_fill: int, can_empty: int) -> tuple[int, 
         The narrowed ``(can_fill, can_empty)``, or ``None`` when no fill pattern of ``clue``
         is compatible with the partial line. Results are cached.
     """
-    full = (1 << (n + 2)) - 1
+    width = n + 2
     fill = can_fill << 1
     empty = (can_empty << 1) | 1 | (1 << (n + 1))
-    fwd = _forward(clue, fill, empty)
+    lengths = set(clue)
+    runs = {b: _runs_fillable(fill, b) for b in lengths}
+    fwd = _forward(clue, runs, empty)
     if not fwd[-1] >> (n + 1) & 1:
         return None
-    width = n + 2
-    bwd = _forward(clue[::-1], _reverse(fill, width), _reverse(empty, width))
-    k = len(clue)
+    fill_rev = _reverse(fill, width)
+    bwd = _forward(
+        clue[::-1], {b: _runs_fillable(fill_rev, b) for b in lengths}, _reverse(empty, width)
+    )
     # G[t] = positions q with blocks t..k-1 placeable in q..n+1, cell q empty.
+    k = len(clue)
     back = [_reverse(bwd[k - t], width) for t in range(k + 1)]
     new_empty = 0
     for t in range(k + 1):
         new_empty |= fwd[t] & back[t]
     new_fill = 0
     for t, b in enumerate(clue):
-        starts = (fwd[t] << 1) & _runs_fillable(fill, b) & (back[t + 1] >> b)
+        starts = (fwd[t] << 1) & runs[b] & (back[t + 1] >> b)
         new_fill |= _smear(starts, b)
     inner = (1 << n) - 1
-    return (new_fill & full) >> 1 & inner, new_empty >> 1 & inner
+    return new_fill >> 1 & inner, new_empty >> 1 & inner
 
 
 @functools.lru_cache(maxsize=1 << 16)
