@@ -7,13 +7,14 @@ Exit codes: 0 every puzzle solved, 1 some puzzle proven unsolvable, 2 bad input 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -21,6 +22,9 @@ from cspsolve import registry
 from cspsolve.errors import InputError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["main"]
 
@@ -39,6 +43,27 @@ _EXIT_PRIORITY = (EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_UNSOLVABLE, EXIT_OK)
 
 def _worst(codes: list[int]) -> int:
     return min(codes, key=_EXIT_PRIORITY.index, default=EXIT_OK)
+
+
+_STATUS_STYLE = {
+    Status.SOLVED: "bold green",
+    Status.OPTIMAL: "bold green",
+    Status.UNSOLVABLE: "bold red",
+    Status.LIMIT: "bold yellow",
+    Status.CANCELLED: "bold yellow",
+}
+
+
+@functools.cache
+def _console() -> Console:
+    """The rich console for text output on stdout (plain text when piped)."""
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
+
+
+def _say(text: str, style: str | None = None) -> None:
+    _console().print(text, style=style)
 
 
 def _fail(message: str) -> NoReturn:
@@ -235,12 +260,12 @@ def _solve_file(
             record.update(result.to_json(model.encode))
             click.echo(json.dumps(record))
         else:
-            click.echo(f"{title}: {model.describe(entry.puzzle)}")
+            _say(f"{title}: {model.describe(entry.puzzle)}", "bold")
             if result.solution is not None:
-                click.echo(model.draw(entry.puzzle, result.solution))
+                _say(model.draw(entry.puzzle, result.solution))
             elif result.message:
-                click.echo(result.message)
-            click.echo(_summary(result))
+                _say(result.message)
+            _say(_summary(result), _STATUS_STYLE[result.status])
     return _worst(codes)
 
 
@@ -306,11 +331,12 @@ def _print_verify(
         click.echo(json.dumps(record))
         return
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
-    click.echo(f"{_title(source, entry, many)}: {model.describe(entry.puzzle)}: {verdict}")
-    click.echo(f"  search: {_summary(search)}")
-    click.echo(f"  cpsat:  {_summary(cpsat)}")
+    style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
+    _say(f"{_title(source, entry, many)}: {model.describe(entry.puzzle)}: {verdict}", style)
+    _say(f"  search: {_summary(search)}")
+    _say(f"  cpsat:  {_summary(cpsat)}")
     for problem in report["problems"]:
-        click.echo(f"  ! {problem}")
+        _say(f"  ! {problem}", "red")
 
 
 @cli.command()
