@@ -4,7 +4,9 @@ For every data set of ``../shared/data/nonogram`` (see its README.md) and every 
 table gives the puzzles solved, the total, median and worst seconds per puzzle, and the ratio
 of the method's total to CP-SAT's on the same puzzles. Every grid is checked with the
 independent ``board.check``; failures are counted (they must be 0). A puzzle that hits the
-per-puzzle time limit counts as unsolved, with the time it used.
+per-puzzle time limit counts as unsolved, with the time it used. Each method runs over each
+set in a fresh process, so no method profits from caches warmed by another (the line solver
+memoises its results).
 
 Two modes: the first solution (default), or ``--unique``, which also decides uniqueness by
 searching for a second solution (solved = uniqueness settled; the ``unique`` column counts
@@ -21,6 +23,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import platform
 import shlex
@@ -28,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,6 +98,19 @@ def time_method(puzzles: list[Nonogram], method: str, unique: bool, limit: float
     return timing
 
 
+def time_fresh(puzzles: list[Nonogram], method: str, unique: bool, limit: float) -> Timing:
+    """:func:`time_method` in a new process (imports warmed up first, caches cold)."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=warm_up) as pool:
+        return pool.submit(time_method, puzzles, method, unique, limit).result()
+
+
+def warm_up() -> None:
+    """Import every method's code (OR-Tools) so that it is not charged to the first puzzle."""
+    for method in METHODS:
+        solve(Nonogram(rows=((1,),), columns=((1,),)), method)
+
+
 def revision() -> str:
     """The git commit of the code measured (``-dirty`` when tracked files are modified)."""
     here = Path(__file__).resolve().parent
@@ -122,8 +139,6 @@ def main(argv: list[str] | None = None) -> None:
     )
     console.print(f"command: python {shlex.join(sys.argv)}")
     console.print(f"code: {revision()}")
-    for method in METHODS:  # warm up: imports (OR-Tools) are not charged to the first puzzle
-        solve(Nonogram(rows=((1,),), columns=((1,),)), method)
 
     mode = "uniqueness" if args.unique else "first solution"
     table = Table(title=f"nonogram, {mode}, time limit {args.time_limit:g} s per puzzle")
@@ -136,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
         skip = {"cpsat"} if name == "cauldron" and args.skip_cauldron_cpsat else set()
         timings = {}
         for method in (m for m in METHODS if m not in skip):
-            timings[method] = time_method(puzzles, method, args.unique, args.time_limit)
+            timings[method] = time_fresh(puzzles, method, args.unique, args.time_limit)
             progress.print(f"[dim]{name} {method}: {sum(timings[method].seconds):.1f} s[/dim]")
         reference = sum(timings["cpsat"].seconds) if "cpsat" in timings else None
         for i, (method, t) in enumerate(timings.items()):
