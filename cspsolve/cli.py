@@ -172,7 +172,7 @@ def cli() -> None:
     Examples:
       cspsolve solve instances/nonogram/jwilk-data000.nin
       cspsolve solve puzzles.txt#17 --format json
-      cspsolve verify instances/nonogram/dots.txt
+      cspsolve verify instances/nonogram/picross-flip.txt
 
     A FILE holding many puzzles (tournament files, picross-solver grids) is solved puzzle by
     puzzle; FILE#KEY picks one (by its $N number or GRID name). Exit codes: 0 solved,
@@ -207,6 +207,10 @@ def solve(
       mac                depth-first search maintaining GAC
       cpsat              OR-Tools CP-SAT, one automaton per line
       python-constraint  explicit pattern lists in python-constraint2 (small puzzles)
+
+    \b
+    Exit codes: 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit reached
+    without an answer; over many puzzles the first of 2, 3, 1 that occurs, else 0.
     """
     codes = []
     for spec in files:
@@ -283,9 +287,11 @@ def verify(
 ) -> None:
     """Solve by search and by CP-SAT, check both answers, and report whether they agree.
 
-    Both runs also decide uniqueness. Exit 0 when every puzzle's answers agree, 1 when a puzzle
-    is unsolvable (and both say so), 3 when a limit left agreement unsettled, 4 when the
-    answers disagree.
+    Both runs also decide uniqueness.
+
+    \b
+    Exit codes: 0 the answers agree, 1 both prove a puzzle unsolvable, 2 bad input or usage,
+    3 a limit left agreement unsettled, 4 the answers disagree.
     """
     codes = []
     for spec in files:
@@ -363,9 +369,23 @@ def convert(source: str, target: str, kind: str | None) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``cspsolve`` console script."""
+    """Entry point of the ``cspsolve`` console script.
+
+    Usage errors are one line on stderr (``cspsolve: ...``, exit 2), like bad input; an
+    unexpected exception is one line too (exit 70) unless ``CSPSOLVE_DEBUG`` is set.
+    """
     try:
-        cli.main(prog_name="cspsolve")
+        code = cli.main(prog_name="cspsolve", standalone_mode=False)
+    except click.UsageError as e:
+        no_args = getattr(click.exceptions, "NoArgsIsHelpError", ())
+        if isinstance(e, no_args) and e.ctx is not None:
+            click.echo(e.ctx.get_help(), err=True)
+        else:
+            hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+            click.echo(f"cspsolve: {e.format_message()}{hint}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.Abort:
+        sys.exit(130)
     except Exception as e:
         if os.environ.get("CSPSOLVE_DEBUG"):
             raise
@@ -375,3 +395,4 @@ def main() -> None:
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -10,9 +10,9 @@ Variables and values are handed to it as indices (``0..n-1``), so the CSP's vari
 may be any hashables, comparable or not; each constraint becomes a ``FunctionConstraint`` that
 maps the indices back to values and calls :meth:`~cspsolve.csp.model.Constraint.is_satisfied`.
 
-python-constraint has no time limit and no way to stop a search from outside: the limits are
-checked only before the search and *between* two solutions. A search that runs long before its
-first (or next) solution cannot be stopped.
+python-constraint has no time limit of its own. The limits are checked between two solutions
+and, every 1024 constraint checks, from inside the constraint predicates, which stop the search
+by raising an exception that the adapter catches.
 """
 
 from __future__ import annotations
@@ -21,22 +21,47 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from cspsolve.csp.cpsat import Assignment, explicit_values, finish
 from cspsolve.csp.model import CSP, Constraint
-from cspsolve.limits import Limits
-from cspsolve.results import Result, Stats
+from cspsolve.limits import Budget, Limits
+from cspsolve.results import Result, Stats, Status
 
 __all__ = ["solve_python_constraint"]
 
 
+class _StopSearchError(Exception):
+    """Raised from a constraint predicate to stop python-constraint's search."""
+
+    def __init__(self, status: Status) -> None:
+        super().__init__(status.value)
+        self.status = status
+
+
 class _Check:
-    """The predicate of a ``FunctionConstraint``: value indices in, ``is_satisfied`` out."""
+    """The predicate of a ``FunctionConstraint``: value indices in, ``is_satisfied`` out.
 
-    __slots__ = ("constraint", "values")
+    Every 1024 calls (counted over all predicates of a run) it asks the budget whether the run
+    must stop, and raises :class:`_StopSearchError` if so.
+    """
 
-    def __init__(self, constraint: Constraint, values: Sequence[tuple[Hashable, ...]]) -> None:
+    __slots__ = ("budget", "calls", "constraint", "values")
+
+    def __init__(
+        self,
+        constraint: Constraint,
+        values: Sequence[tuple[Hashable, ...]],
+        budget: Budget,
+        calls: list[int],
+    ) -> None:
         self.constraint = constraint
         self.values = values
+        self.budget = budget
+        self.calls = calls
 
     def __call__(self, *indices: int) -> bool:
+        self.calls[0] += 1
+        if not self.calls[0] & 1023:
+            stopped = self.budget.exhausted()
+            if stopped:
+                raise _StopSearchError(stopped)
         return bool(
             self.constraint.is_satisfied(
                 [vals[i] for vals, i in zip(self.values, indices, strict=True)]
@@ -54,8 +79,9 @@ def solve_python_constraint(
     csp : CSP
         The problem; every domain must be an :class:`~cspsolve.csp.domains.ExplicitDomain`.
     limits : Limits, optional
-        Time limit, node limit and cancellation, checked only before the search and between
-        two solutions (python-constraint cannot be interrupted); ``progress`` is not called.
+        Time limit and cancellation, checked between solutions and every 1024 constraint
+        checks; ``progress`` is called from those checks. The node limit does not apply
+        (python-constraint does not report its nodes).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
 
@@ -96,18 +122,23 @@ def solve_python_constraint(
     number = {v: k for k, v in enumerate(csp.variables)}
     for v, k in number.items():
         problem.addVariable(k, list(range(len(values[v]))))
+    calls = [0]
     for c in csp.constraints:
         if c.scope:
-            check = _Check(c, [values[v] for v in c.scope])
+            check = _Check(c, [values[v] for v in c.scope], budget, calls)
             problem.addConstraint(FunctionConstraint(check), [number[v] for v in c.scope])
 
     solutions: list[Assignment] = []
     found: Iterator[dict[int, int]] = problem.getSolutionIter()
-    for indices in found:
-        solutions.append({v: values[v][indices[k]] for v, k in number.items()})
-        if len(solutions) >= max_solutions:
-            break
-        stopped = budget.exhausted()
-        if stopped:
-            break
+    try:
+        for indices in found:
+            solutions.append({v: values[v][indices[k]] for v, k in number.items()})
+            if len(solutions) >= max_solutions:
+                break
+            stopped = budget.exhausted()
+            if stopped:
+                break
+    except _StopSearchError as e:
+        stopped = e.status
+    stats.extra["constraint_checks"] = calls[0]
     return finish(budget, method, solutions, max_solutions, stopped)

@@ -67,12 +67,15 @@ def solve(
     unique : bool
         Also decide whether the solution is unique, by searching for a second one;
         ``proof["unique"]`` is then true, false, or ``None`` when a limit stopped the search.
+        Without it, ``proof["unique"]`` is ``None`` (not checked).
 
     Returns
     -------
     Result of Grid
         Status ``solved`` with the grid, ``unsolvable`` (contradictory clues, with a
-        ``message``), ``limit`` or ``cancelled``.
+        ``message``), ``limit`` or ``cancelled``. The engine's methods report clues whose row
+        and column totals differ as unsolvable at once; CP-SAT and python-constraint are left
+        to find it out themselves, so that they stay independent checks.
 
     Raises
     ------
@@ -85,9 +88,7 @@ def solve(
         )
     wanted = 2 if unique else 1
     mismatch = sum_mismatch(puzzle)
-    if mismatch:
-        result: Result[Grid] = Result(Status.UNSOLVABLE, None, Stats(), method, message=mismatch)
-    elif method == "cpsat":
+    if method == "cpsat":
         from .cpsat import solve as solve_cpsat
 
         result = solve_cpsat(puzzle, limits, max_solutions=wanted)
@@ -95,14 +96,17 @@ def solve(
         from .explicit import solve_python_constraint
 
         result = solve_python_constraint(puzzle, limits, max_solutions=wanted)
+    elif mismatch:
+        result = Result(Status.UNSOLVABLE, None, Stats(), method)
     else:
         found = _ENGINE[method](build_csp(puzzle), limits, wanted)
         grid = grid_from_assignment(puzzle, found.solution) if found.solution else None
         result = Result(found.status, grid, found.stats, found.method, proof=found.proof)
-    if result.status is Status.UNSOLVABLE and not result.message:
-        result.message = "no grid satisfies every clue"
-    if unique and result.status is Status.UNSOLVABLE:
-        result.proof.setdefault("unique", False)
+    if result.status is Status.UNSOLVABLE:
+        result.message = mismatch or "no grid satisfies every clue"
+        if unique:
+            result.proof["unique"] = False
+    result.proof.setdefault("unique", None)
     return result
 
 
@@ -136,9 +140,7 @@ def verify(
     for result in (search, cpsat):
         if result.solution is not None:
             problems += [f"{result.method}: {p}" for p in check(puzzle, result.solution)]
-    unsettled = [
-        r.method for r in (search, cpsat) if "unique" not in r.proof or r.proof["unique"] is None
-    ]
+    unsettled = [r.method for r in (search, cpsat) if r.proof["unique"] is None]
     if unsettled and not problems:
         problems.append(f"not settled within the limits: {', '.join(unsettled)}")
         return {"search": search, "cpsat": cpsat, "agree": None, "problems": problems}
