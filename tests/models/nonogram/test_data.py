@@ -81,8 +81,8 @@ def test_default_method_solves_and_decides_uniqueness_like_cpsat(name: str) -> N
 
 
 def test_cauldron_512x512() -> None:
-    # Measured (2-core VM, other jobs running): about 38 s, of which 33 s in the search.
-    # DESIGN.md targets <= 1 s; the time limit here only guards against a hang.
+    # Slow: about 13 s here (2-core VM, commit 3626606; 38 s before 682db57), all of it
+    # propagation (no branching). DESIGN.md targets <= 1 s; the limit only guards a hang.
     (entry,) = read(SHARED / "large" / "cauldron.non")
     solved(entry.puzzle, limits=Limits(time_limit=300))
 
