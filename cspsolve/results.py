@@ -121,6 +121,49 @@ class Result(Generic[S]):
     proof: dict[str, Any] = field(default_factory=dict)
     message: str = ""
 
+    @classmethod
+    def from_solutions(
+        cls,
+        stats: Stats,
+        method: str,
+        solutions: list[S],
+        max_solutions: int,
+        stopped: Status | None,
+    ) -> Result[S]:
+        """The result of a search that enumerates up to ``max_solutions`` solutions.
+
+        Parameters
+        ----------
+        stats : Stats
+            The run's final counters; ``extra["solutions"]`` is set to ``len(solutions)``.
+        method : str
+            The method's name.
+        solutions : list
+            The solutions found, first first.
+        max_solutions : int
+            How many the search was asked for (2 decides uniqueness).
+        stopped : Status or None
+            ``LIMIT`` or ``CANCELLED`` when a limit stopped the search, else ``None``.
+
+        Returns
+        -------
+        Result
+            Status ``SOLVED`` with the first solution when there is one, else ``stopped`` or
+            ``UNSOLVABLE``. With ``max_solutions >= 2`` and a solution, ``proof["unique"]`` is
+            ``False`` when a second one was found, ``True`` when the search proved there is none,
+            and ``None`` when a limit stopped it first.
+        """
+        stats.extra["solutions"] = len(solutions)
+        proof: dict[str, Any] = {}
+        if max_solutions >= 2:
+            if len(solutions) >= 2:
+                proof["unique"] = False
+            elif solutions:
+                proof["unique"] = None if stopped else True
+        if solutions:
+            return cls(Status.SOLVED, solutions[0], stats, method, proof=proof)
+        return cls(stopped or Status.UNSOLVABLE, None, stats, method, proof=proof)
+
     def to_json(self, encode: Callable[[S], Any] | None = None) -> dict[str, Any]:
         """Return the result as a JSON-ready dict in the layout of DESIGN §3.
 

@@ -46,12 +46,24 @@ ERROR = re.compile(r"^cspsolve: .+$")
 # --- helpers ----------------------------------------------------------------------------------
 
 
+SAFE_PATH = ("-P",)
+"""Keep the working directory off ``sys.path``: from the repository root, ``import cspsolve``
+would otherwise find the source folder, which lacks ``cspsolve.models`` (it installs from
+``models/``)."""
+
+
 def run(*args: object, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
     """Run ``cspsolve ARGS...`` in a fresh interpreter and capture its output."""
     env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
     env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run(
-        [sys.executable, "-c", "from cspsolve.cli import main; main()", *map(str, args)],
+        [
+            sys.executable,
+            *SAFE_PATH,
+            "-c",
+            "from cspsolve.cli import main; main()",
+            *map(str, args),
+        ],
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -559,7 +571,11 @@ def test_import_is_light() -> None:
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT, check=False
+        [sys.executable, *SAFE_PATH, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []

@@ -14,9 +14,10 @@ Several solutions (``max_solutions=2`` decides uniqueness) are found the classic
 solution a constraint excluding it (at least one variable takes another value) is added and the
 model solved again.
 
-The helpers :func:`solve_model`, :func:`enumerate_solutions` and :func:`finish` are shared with
-the puzzle models' own CP-SAT models (e.g. ``cspsolve.models.nonogram.cpsat``), so that every
-CP-SAT run maps statuses, limits and counters the same way.
+The helpers :func:`solve_model` and :func:`enumerate_solutions` (with
+:meth:`cspsolve.results.Result.from_solutions`) are shared with the puzzle models' own CP-SAT
+models (e.g. ``cspsolve.models.nonogram.cpsat``), so that every CP-SAT run maps statuses,
+limits and counters the same way.
 
 OR-Tools is imported inside the functions that use it: importing it takes a noticeable part of a
 second, which the command line should not pay when CP-SAT is not used.
@@ -27,20 +28,17 @@ from __future__ import annotations
 import itertools
 import math
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from cspsolve.csp.domains import ExplicitDomain
-from cspsolve.csp.model import CSP
+from cspsolve.csp.model import CSP, Assignment, explicit_values
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-__all__ = ["enumerate_solutions", "explicit_values", "finish", "solve_cpsat", "solve_model"]
+__all__ = ["enumerate_solutions", "solve_cpsat", "solve_model"]
 
 S = TypeVar("S")
 
-Assignment = dict[Hashable, Any]
-"""A value for every variable of a CSP (the same type as :data:`cspsolve.csp.search.Assignment`)."""
 
 _CANCEL_POLL = 0.02
 """Seconds between two looks at the cancellation event while CP-SAT runs."""
@@ -174,52 +172,6 @@ def enumerate_solutions(
     return solutions, None
 
 
-def finish(
-    budget: Budget,
-    method: str,
-    solutions: list[S],
-    max_solutions: int,
-    stopped: Status | None,
-) -> Result[S]:
-    """Build the result of an enumeration, as :func:`cspsolve.csp.search.mac` does.
-
-    ``stats.extra["solutions"]`` is the number of solutions found. With ``max_solutions >= 2``
-    and a solution, ``proof["unique"]`` is ``False`` when a second one was found, ``True`` when
-    none exists and ``None`` when a limit stopped the search first. The status is ``SOLVED``
-    whenever a solution was found, otherwise ``stopped`` or ``UNSOLVABLE``.
-    """
-    stats = budget.finish()
-    stats.extra["solutions"] = len(solutions)
-    proof: dict[str, Any] = {}
-    if max_solutions >= 2:
-        if len(solutions) >= 2:
-            proof["unique"] = False
-        elif solutions:
-            proof["unique"] = None if stopped else True
-    if solutions:
-        return Result(Status.SOLVED, solutions[0], stats, method, proof=proof)
-    return Result(stopped or Status.UNSOLVABLE, None, stats, method, proof=proof)
-
-
-def explicit_values(csp: CSP) -> dict[Hashable, tuple[Hashable, ...]]:
-    """Return the values of every variable's domain, in domain order.
-
-    Raises
-    ------
-    TypeError
-        If a domain is not an :class:`~cspsolve.csp.domains.ExplicitDomain`.
-    """
-    values: dict[Hashable, tuple[Hashable, ...]] = {}
-    for v, d in csp.domains.items():
-        if not isinstance(d, ExplicitDomain):
-            raise TypeError(
-                f"variable {v!r} has a {type(d).__name__}, not an ExplicitDomain: "
-                "only explicit CSPs can be handed to an external solver"
-            )
-        values[v] = d.values
-    return values
-
-
 def solve_cpsat(
     csp: CSP,
     limits: Limits | None = None,
@@ -281,7 +233,7 @@ def solve_cpsat(
     if any(not vals for vals in values.values()) or any(
         not c.scope and not c.is_satisfied(()) for c in csp.constraints
     ):
-        return finish(budget, "cpsat", [], max_solutions, None)
+        return Result.from_solutions(budget.finish(), "cpsat", [], max_solutions, None)
 
     model = cp_model.CpModel()
     x = {
@@ -318,4 +270,4 @@ def solve_cpsat(
         return True
 
     solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
-    return finish(budget, "cpsat", solutions, max_solutions, stopped)
+    return Result.from_solutions(budget.finish(), "cpsat", solutions, max_solutions, stopped)

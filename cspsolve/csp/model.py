@@ -16,10 +16,13 @@ import networkx as nx
 
 from cspsolve.csp.domains import Domain, ExplicitDomain
 
-__all__ = ["CSP", "Constraint", "Domains", "Relation"]
+__all__ = ["CSP", "Assignment", "Constraint", "Domains", "Relation", "explicit_values"]
 
 Domains = dict[Hashable, Domain]
 """The current domain of every variable: one search node of a CSP."""
+
+Assignment = dict[Hashable, Any]
+"""A value for every variable of a CSP."""
 
 
 class Constraint(ABC):
@@ -177,3 +180,22 @@ class CSP:
         if any(assignment[v] not in d for v, d in self.domains.items()):
             return False
         return all(c.is_satisfied([assignment[v] for v in c.scope]) for c in self.constraints)
+
+
+def explicit_values(csp: CSP) -> dict[Hashable, tuple[Hashable, ...]]:
+    """Return the values of every variable's domain, in domain order.
+
+    Raises
+    ------
+    TypeError
+        If a domain is not an :class:`~cspsolve.csp.domains.ExplicitDomain`.
+    """
+    values: dict[Hashable, tuple[Hashable, ...]] = {}
+    for v, d in csp.domains.items():
+        if not isinstance(d, ExplicitDomain):
+            raise TypeError(
+                f"variable {v!r} has a {type(d).__name__}, not an ExplicitDomain: "
+                "only explicit CSPs can be handed to an external solver"
+            )
+        values[v] = d.values
+    return values

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
 
-from cspsolve.csp.cpsat import Assignment, explicit_values, finish
-from cspsolve.csp.model import CSP, Constraint
+from cspsolve.csp.model import CSP, Assignment, Constraint, explicit_values
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -108,13 +107,13 @@ def solve_python_constraint(
     method = "python-constraint"
     stopped = budget.exhausted()
     if stopped:
-        return finish(budget, method, [], max_solutions, stopped)
+        return Result.from_solutions(budget.finish(), method, [], max_solutions, stopped)
     if any(not vals for vals in values.values()) or any(
         not c.scope and not c.is_satisfied(()) for c in csp.constraints
     ):
-        return finish(budget, method, [], max_solutions, None)
+        return Result.from_solutions(budget.finish(), method, [], max_solutions, None)
     if not csp.variables:
-        return finish(budget, method, [{}], max_solutions, None)
+        return Result.from_solutions(budget.finish(), method, [{}], max_solutions, None)
 
     from constraint import FunctionConstraint, Problem
 
@@ -141,4 +140,4 @@ def solve_python_constraint(
     except _StopSearchError as e:
         stopped = e.status
     stats.extra["constraint_checks"] = calls[0]
-    return finish(budget, method, solutions, max_solutions, stopped)
+    return Result.from_solutions(budget.finish(), method, solutions, max_solutions, stopped)

@@ -20,18 +20,14 @@ import heapq
 import itertools
 import math
 from collections.abc import Hashable
-from typing import Any
 
 from cspsolve.csp.domains import Domain, log_size
 from cspsolve.csp.gac import propagate
-from cspsolve.csp.model import CSP, Domains
-from cspsolve.limits import Budget, Limits
+from cspsolve.csp.model import CSP, Assignment, Domains
+from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 __all__ = ["Assignment", "gac_astar", "mac", "select_variable"]
-
-Assignment = dict[Hashable, Any]
-"""A value for every variable of a CSP."""
 
 
 def select_variable(
@@ -68,26 +64,6 @@ def _branch(
     child = dict(domains)
     child[var] = part
     return child, {var: domains[var]}
-
-
-def _finish(
-    budget: Budget,
-    method: str,
-    solutions: list[Assignment],
-    max_solutions: int,
-    stopped: Status | None,
-) -> Result[Assignment]:
-    stats = budget.finish()
-    stats.extra["solutions"] = len(solutions)
-    proof: dict[str, Any] = {}
-    if max_solutions >= 2:
-        if len(solutions) >= 2:
-            proof["unique"] = False
-        elif solutions:
-            proof["unique"] = None if stopped else True
-    if solutions:
-        return Result(Status.SOLVED, solutions[0], stats, method, proof=proof)
-    return Result(stopped or Status.UNSOLVABLE, None, stats, method, proof=proof)
 
 
 def mac(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Result[Assignment]:
@@ -140,7 +116,7 @@ def mac(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Resul
             stats.generated += len(parts)
             stack.extend((*_branch(node, var, p), depth + 1) for p in reversed(parts))
             stats.max_frontier = max(stats.max_frontier, len(stack))
-    return _finish(budget, "mac", solutions, max_solutions, stopped)
+    return Result.from_solutions(budget.finish(), "mac", solutions, max_solutions, stopped)
 
 
 def uncertainty(csp: CSP, domains: Domains) -> float:
@@ -205,4 +181,4 @@ def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) ->
                 hc = uncertainty(csp, child)
                 heapq.heappush(frontier, (depth + 1 + hc, hc, -next(tie), depth + 1, child))
             stats.max_frontier = max(stats.max_frontier, len(frontier))
-    return _finish(budget, "gac-astar", solutions, max_solutions, stopped)
+    return Result.from_solutions(budget.finish(), "gac-astar", solutions, max_solutions, stopped)

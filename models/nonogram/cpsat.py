@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cspsolve.csp.cpsat import enumerate_solutions, finish
+from cspsolve.csp.cpsat import enumerate_solutions
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
@@ -138,4 +138,4 @@ def solve(
         return True
 
     solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
-    return finish(budget, "cpsat", solutions, max_solutions, stopped)
+    return Result.from_solutions(budget.finish(), "cpsat", solutions, max_solutions, stopped)

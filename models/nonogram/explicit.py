@@ -19,9 +19,8 @@ import math
 from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
-from cspsolve.csp.cpsat import Assignment
 from cspsolve.csp.domains import Domain, ExplicitDomain
-from cspsolve.csp.model import CSP, Relation
+from cspsolve.csp.model import CSP, Assignment, Relation
 from cspsolve.csp.python_constraint import solve_python_constraint as _solve_explicit
 from cspsolve.limits import Limits
 from cspsolve.results import Result
