@@ -98,17 +98,17 @@ def _limits(
     )
 
 
-def _summary(result: Result[Any]) -> str:
+def _summary(result: Result[Any], unique_asked: bool) -> str:
+    """One line of status and counters; the uniqueness verdict when it was asked for."""
     s = result.stats
-    parts = [
-        f"{result.status.value} by {result.method} in {s.seconds:.3f} s",
-        f"expanded {s.expanded:,}",
-        f"backtracks {s.backtracks:,}",
-        f"propagations {s.propagations:,}",
-    ]
-    if "unique" in result.proof:
+    counters: dict[str, float] = {"expanded": s.expanded, "backtracks": s.backtracks}
+    counters |= {"propagations": s.propagations, **s.extra}
+    counters.pop("solutions", None)
+    parts = [f"{result.status.value} by {result.method} in {s.seconds:.3f} s"]
+    parts += [f"{name.replace('_', ' ')} {int(n):,}" for name, n in counters.items() if n]
+    if unique_asked and result.status.has_solution:
         verdict = {True: "unique", False: "not unique", None: "uniqueness not settled"}
-        parts.append(verdict[result.proof["unique"]])
+        parts.append(verdict[result.proof.get("unique")])
     return ", ".join(parts)
 
 
@@ -269,7 +269,7 @@ def _solve_file(
                 _say(model.draw(entry.puzzle, result.solution))
             elif result.message:
                 _say(result.message)
-            _say(_summary(result), _STATUS_STYLE[result.status])
+            _say(_summary(result, unique), _STATUS_STYLE[result.status])
     return _worst(codes)
 
 
@@ -339,8 +339,8 @@ def _print_verify(
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
     _say(f"{_title(source, entry, many)}: {model.describe(entry.puzzle)}: {verdict}", style)
-    _say(f"  search: {_summary(search)}")
-    _say(f"  cpsat:  {_summary(cpsat)}")
+    _say(f"  search: {_summary(search, True)}")
+    _say(f"  cpsat:  {_summary(cpsat, True)}")
     for problem in report["problems"]:
         _say(f"  ! {problem}", "red")
 
