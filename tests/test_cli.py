@@ -33,7 +33,7 @@ SAMPLES = sorted(
 )
 METHODS = ("gac-astar", "mac", "cpsat", "python-constraint")
 SMALL = ("smile.non", "data148.nin", "test_pattern_09.txt", "test_pattern_13.txt")
-"""Samples small enough for every method (python-constraint cannot be interrupted)."""
+"""Samples small enough for every method, python-constraint included."""
 
 TOP_KEYS = {"kind", "file", "status", "method", "heuristic", "solution", "proof", "stats"}
 STATS_KEYS = {"expanded", "generated", "max_frontier", "depth", "cost", "seconds"}

@@ -212,8 +212,8 @@ def solve_python_constraint(
     puzzle : Nonogram
         The clues.
     limits : Limits, optional
-        Checked only before the search and between solutions (see
-        :func:`cspsolve.csp.python_constraint.solve_python_constraint`).
+        Time limit and cancellation, checked between solutions and every 1024 constraint checks
+        (see :func:`cspsolve.csp.python_constraint.solve_python_constraint`).
     max_solutions : int
         1 to solve, 2 to decide uniqueness (``proof["unique"]``).
     max_patterns : int

@@ -269,3 +269,18 @@ def test_unorderable_values() -> None:
         result = solve(csp, max_solutions=2)
         assert result.solution is not None and csp.is_solution(result.solution)
         assert result.proof["unique"] is False
+
+
+def test_python_constraint_stops_mid_search_at_the_time_limit() -> None:
+    """Pigeonhole (10 pigeons, 9 holes) has no solution and takes python-constraint far longer
+    than the limit (about 2 s for 9 pigeons here); the run must stop near the limit, from
+    inside the search."""
+    pigeons = [f"p{i}" for i in range(10)]
+    csp = CSP(
+        {p: ExplicitDomain(range(9)) for p in pigeons},
+        [Relation(a, b, operator.ne) for a, b in itertools.combinations(pigeons, 2)],
+    )
+    result = solve_python_constraint(csp, Limits(time_limit=0.3))
+    assert result.status is Status.LIMIT
+    assert 0.3 <= result.stats.seconds < 3.0
+    assert result.stats.extra["constraint_checks"] > 1024
