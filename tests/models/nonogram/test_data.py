@@ -43,10 +43,13 @@ FILES = sorted(
 )
 
 # Published facts, from ../shared/data/nonogram/README.md ("Per-puzzle facts", decided there by
-# CP-SAT enumerating two solutions): in these two sets exactly the files listed have two or
-# more solutions, every other puzzle is unique.
-NOT_UNIQUE = {
+# CP-SAT enumerating two solutions): in these sets exactly the files listed have two or more
+# solutions, every other puzzle is unique.
+NOT_UNIQUE: dict[str, set[str]] = {
     "jwilk": {"data084.nin"},
+    "nonogram-db": set(),
+    "webpbn-survey": set(),
+    "webpbn-cc": set(),
     "picross-solver-patterns": {
         "test_pattern_05.txt",
         "test_pattern_08.txt",
