@@ -132,8 +132,10 @@ def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) ->
     (:func:`uncertainty`); nodes are expanded by smallest ``f = g + h``, ties by smaller ``h``,
     then newest first. Every child is propagated when generated (its ``h`` needs it); children
     wiped out count as backtracks. Splits partition the domains, so no state is met twice and
-    no closed set is kept. The search is the A*-GAC scheme of the NTNU course *IT3105* (Downing,
-    "Combining A* and GAC"), with A* from Hart, Nilsson & Raphael 1968.
+    no closed set is kept. This is the "A*-GAC" scheme of K. Downing's lecture notes for the
+    NTNU course IT3105 (the design of our founding nonogram example), on A* as in Hart, Nilsson
+    & Raphael 1968, "A formal basis for the heuristic determination of minimum cost paths",
+    *IEEE Trans. SSC* 4(2).
 
     Parameters
     ----------

@@ -6,8 +6,8 @@ may be filled) and ``can_empty`` (bit ``p`` set when it may be empty); bit 0 is 
 
 :func:`solve_line` returns the tightest partial line that keeps every fill pattern of the clue
 compatible with the input: a cell may stay filled (empty) only if some compatible pattern fills
-(empties) it. This is GAC on the line's pattern variable (Bessière, Hebrard et al.: the same
-fixpoint as the *regular* constraint of Pesant 2004) and the complete "line solver" of nonogram
+(empties) it. This is GAC on the line's pattern variable (the fixpoint the propagator of the
+*regular* constraint, Pesant 2004, reaches on one line) and the complete "line solver" of nonogram
 literature (Batenburg & Kosters 2009, "Solving nonograms by combining relaxations", *Pattern
 Recognition* 42(8), §3; Wu et al. 2013, "An efficient approach to solving nonograms", *IEEE
 TCIAIG* 5(3), the "fix" dynamic programme).
