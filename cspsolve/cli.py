@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -212,10 +213,20 @@ def solve(
     Exit codes: 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit reached
     without an answer; over many puzzles the first of 2, 3, 1 that occurs, else 0.
     """
-    codes = []
-    for spec in files:
-        codes.append(_solve_file(spec, kind, method, unique, time_limit, max_nodes, output))
-    sys.exit(_worst(codes))
+    options = _SolveOptions(kind, method, unique, time_limit, max_nodes, output)
+    sys.exit(_worst([_solve_file(spec, options) for spec in files]))
+
+
+@dataclass(frozen=True)
+class _SolveOptions:
+    """The options of ``cspsolve solve``."""
+
+    kind: str | None
+    method: str | None
+    unique: bool
+    time_limit: float | None
+    max_nodes: int | None
+    output: str
 
 
 def _load(spec: str, kind: str | None) -> tuple[str, str, list[registry.PuzzleEntry]] | None:
@@ -228,38 +239,30 @@ def _load(spec: str, kind: str | None) -> tuple[str, str, list[registry.PuzzleEn
     return kind, str(registry.split_selector(spec)[0]), entries
 
 
-def _solve_file(
-    spec: str,
-    kind: str | None,
-    method: str | None,
-    unique: bool,
-    time_limit: float | None,
-    max_nodes: int | None,
-    output: str,
-) -> int:
-    loaded = _load(spec, kind)
+def _solve_file(spec: str, options: _SolveOptions) -> int:
+    """Solve and print every puzzle of ``FILE[#KEY]``; return the file's exit code."""
+    loaded = _load(spec, options.kind)
     if loaded is None:
         return EXIT_BAD_INPUT
     kind, source, entries = loaded
     model = registry.get(kind)
-    chosen = method or model.DEFAULT_METHOD
-    if chosen not in model.METHODS:
-        _fail(f"unknown method {chosen!r} for {kind}; choose from {', '.join(model.METHODS)}")
+    method = options.method or model.DEFAULT_METHOD
+    if method not in model.METHODS:
+        _fail(f"unknown method {method!r} for {kind}; choose from {', '.join(model.METHODS)}")
     many = len(entries) > 1 or entries[0].id is not None
     codes = []
     for entry in entries:
         title = _title(source, entry, many)
-        with _progress(output == "text", f"solving {title}") as progress:
+        with _progress(options.output == "text", f"solving {title}") as progress:
+            limits = _limits(options.time_limit, options.max_nodes, progress)
             try:
-                result = model.solve(
-                    entry.puzzle, chosen, _limits(time_limit, max_nodes, progress), unique
-                )
+                result = model.solve(entry.puzzle, method, limits, options.unique)
             except ValueError as e:
                 click.echo(f"cspsolve: {title}: {e}", err=True)
                 codes.append(EXIT_BAD_INPUT)
                 continue
         codes.append(_STATUS_EXIT[result.status])
-        if output == "json":
+        if options.output == "json":
             record = _record(kind, source, entry, many)
             record.update(result.to_json(model.encode))
             click.echo(json.dumps(record))
@@ -269,7 +272,7 @@ def _solve_file(
                 _say(model.draw(entry.puzzle, result.solution))
             elif result.message:
                 _say(result.message)
-            _say(_summary(result, unique), _STATUS_STYLE[result.status])
+            _say(_summary(result, options.unique), _STATUS_STYLE[result.status])
     return _worst(codes)
 
 
