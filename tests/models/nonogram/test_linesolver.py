@@ -105,3 +105,17 @@ def test_long_lines_keep_a_known_pattern(data: st.DataObject) -> None:
     assert fill & ~can_fill == 0 and empty & ~can_empty == 0
     if known == full:
         assert (fill, empty) == (pattern, ~pattern & full)
+
+
+@pytest.mark.parametrize("n", [7, 8, 9, 10])
+def test_all_partial_lines_for_a_sample_of_clues(n: int) -> None:
+    """Every one of the 3^n partial lines, for a sample of clues of each length."""
+    rng = random.Random(100 + n)
+    clues = rng.sample(sorted(patterns_by_clue(n)), 8)
+    lines = partial_lines(n, rng, 3**n)
+    assert len(lines) == 3**n
+    for clue in clues:
+        for fill, empty in lines:
+            expected, count = brute_force(clue, n, fill, empty)
+            assert solve_line.__wrapped__(clue, n, fill, empty) == expected, (clue, fill, empty)
+            assert count_completions.__wrapped__(clue, n, fill, empty) == count
