@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 S = TypeVar("S")
+T = TypeVar("T")
 
 __all__ = ["Result", "Stats", "Status"]
 
@@ -163,6 +164,25 @@ class Result(Generic[S]):
         if solutions:
             return cls(Status.SOLVED, solutions[0], stats, method, proof=proof)
         return cls(stopped or Status.UNSOLVABLE, None, stats, method, proof=proof)
+
+    def map(self, convert: Callable[[S], T]) -> Result[T]:
+        """The same result with its solution (if any) passed through ``convert``.
+
+        Examples
+        --------
+        >>> Result(Status.SOLVED, 3, method="mac").map(str).solution
+        '3'
+        """
+        solution = None if self.solution is None else convert(self.solution)
+        return Result(
+            self.status,
+            solution,
+            self.stats,
+            self.method,
+            self.heuristic,
+            dict(self.proof),
+            self.message,
+        )
 
     def to_json(self, encode: Callable[[S], Any] | None = None) -> dict[str, Any]:
         """Return the result as a JSON-ready dict in the layout of DESIGN §3.

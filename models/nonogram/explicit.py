@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Hashable, Iterator, Mapping
-from typing import Any
+from collections.abc import Hashable
 
 from cspsolve.csp.domains import Domain, ExplicitDomain
-from cspsolve.csp.model import CSP, Assignment, Relation
+from cspsolve.csp.model import CSP, Relation
 from cspsolve.csp.python_constraint import solve_python_constraint as _solve_explicit
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
 from .board import Clue, Grid, Nonogram
+from .constraints import grid_from_assignment
 
 __all__ = [
     "count_patterns",
@@ -189,16 +189,6 @@ def explicit_csp(puzzle: Nonogram, max_patterns: int = 20_000) -> CSP:
     return CSP(domains, constraints)
 
 
-def grid_from_assignment(puzzle: Nonogram, assignment: Mapping[Hashable, Any]) -> Grid:
-    """Draw the grid given by the row variables of an assignment of :func:`explicit_csp`."""
-    return tuple("".join(_cells(assignment["row", i], puzzle.width)) for i in range(puzzle.height))
-
-
-def _cells(pattern: int, length: int) -> Iterator[str]:
-    for p in range(length):
-        yield "#" if (pattern >> p) & 1 else "."
-
-
 def solve_python_constraint(
     puzzle: Nonogram,
     limits: Limits | None = None,
@@ -234,15 +224,5 @@ def solve_python_constraint(
     problem = too_large(puzzle, max_patterns)
     if problem:
         raise ValueError(f"puzzle too large for python-constraint: {problem}")
-    result: Result[Assignment] = _solve_explicit(
-        explicit_csp(puzzle, max_patterns), limits, max_solutions
-    )
-    grid = None if result.solution is None else grid_from_assignment(puzzle, result.solution)
-    return Result(
-        result.status,
-        grid,
-        result.stats,
-        "python-constraint",
-        proof=result.proof,
-        message=result.message,
-    )
+    result = _solve_explicit(explicit_csp(puzzle, max_patterns), limits, max_solutions)
+    return result.map(functools.partial(grid_from_assignment, puzzle))

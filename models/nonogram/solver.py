@@ -15,6 +15,7 @@ Methods
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -100,8 +101,7 @@ def solve(
         result = Result(Status.UNSOLVABLE, None, Stats(), method)
     else:
         found = _ENGINE[method](build_csp(puzzle), limits, wanted)
-        grid = grid_from_assignment(puzzle, found.solution) if found.solution else None
-        result = Result(found.status, grid, found.stats, found.method, proof=found.proof)
+        result = found.map(functools.partial(grid_from_assignment, puzzle))
     if result.status is Status.UNSOLVABLE:
         result.message = mismatch or "no grid satisfies every clue"
         if unique:
