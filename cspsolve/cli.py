@@ -7,6 +7,7 @@ Exit codes: 0 every puzzle solved, 1 some puzzle proven unsolvable, 2 bad input 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -15,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = ["main"]
+
+T = TypeVar("T")
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_DISAGREE = 0, 1, 2, 3, 4
 EXIT_INTERNAL = 70
@@ -113,17 +116,6 @@ def _summary(result: Result[Any], unique_asked: bool) -> str:
     return ", ".join(parts)
 
 
-def _record(kind: str, source: str, entry: registry.PuzzleEntry, many: bool) -> dict[str, Any]:
-    record: dict[str, Any] = {"kind": kind, "file": source}
-    if many:
-        record["id"] = entry.id
-    return record
-
-
-def _title(source: str, entry: registry.PuzzleEntry, many: bool) -> str:
-    return f"{source}#{entry.id}" if many else source
-
-
 # Options shared by commands -------------------------------------------------------------------
 
 _kind_option = click.option(
@@ -143,6 +135,34 @@ _limit_options = [
         type=click.IntRange(min=0),
         metavar="N",
         help="Stop each run after expanding N search nodes.",
+    ),
+]
+_model_options = [
+    click.option(
+        "--method",
+        metavar="NAME",
+        help="Solving method (default: the kind's choice for the puzzle; see 'cspsolve methods').",
+    ),
+    click.option(
+        "--heuristic",
+        metavar="NAME",
+        help="Heuristic for informed search (default: the kind's best; see 'cspsolve methods').",
+    ),
+    click.option(
+        "--variant",
+        type=click.Choice(["sigma-plus", "sigma"]),
+        help="Lights Out: a press toggles the cell and its neighbours (sigma-plus, the classic) "
+        "or only the neighbours (sigma). Default: the file's, else sigma-plus.",
+    ),
+    click.option(
+        "--torus/--no-torus",
+        default=None,
+        help="Lights Out: the board wraps around at its edges. Default: the file's, else no.",
+    ),
+    click.option(
+        "--metric",
+        type=click.Choice(["moves", "steps"]),
+        help="Rush Hour cost: a piece slid any distance (moves, default) or one cell (steps).",
     ),
 ]
 _format_option = click.option(
@@ -174,27 +194,133 @@ def cli() -> None:
       cspsolve solve instances/nonogram/jwilk-data000.nin
       cspsolve solve puzzles.txt#17 --format json
       cspsolve verify instances/nonogram/picross-flip.txt
+      cspsolve analyze instances/nonogram/duck.non
+      cspsolve compare instances/nonogram/duck.non --time-limit 5
+      cspsolve methods
 
-    A FILE holding many puzzles (tournament files, picross-solver grids) is solved puzzle by
-    puzzle; FILE#KEY picks one (by its $N number or GRID name). Exit codes: 0 solved,
-    1 unsolvable, 2 bad input, 3 limit reached.
+    A FILE holding many puzzles (tournament files, picross-solver grids, database files) is
+    solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line). Exit
+    codes: 0 solved, 1 unsolvable, 2 bad input, 3 limit reached.
     """
+
+
+@dataclass(frozen=True)
+class _Run:
+    """The command-line options every solving command shares."""
+
+    kind: str | None
+    options: registry.Options
+    time_limit: float | None
+    max_nodes: int | None
+    output: str
+
+
+@dataclass(frozen=True)
+class _Puzzle:
+    """One puzzle to work on, with where it came from."""
+
+    kind: str
+    model: registry.PuzzleKind
+    source: str
+    entry: registry.PuzzleEntry
+    many: bool
+
+    @property
+    def title(self) -> str:
+        return f"{self.source}#{self.entry.id}" if self.many else self.source
+
+    def record(self) -> dict[str, Any]:
+        """The leading keys of this puzzle's JSON object."""
+        record: dict[str, Any] = {"kind": self.kind, "file": self.source}
+        if self.many:
+            record["id"] = self.entry.id
+        return record
+
+
+def _run_options(
+    kind: str | None,
+    method: str | None,
+    heuristic: str | None,
+    variant: str | None,
+    torus: bool | None,
+    metric: str | None,
+    time_limit: float | None,
+    max_nodes: int | None,
+    output: str,
+    unique: bool = False,
+) -> _Run:
+    options = registry.Options(method, heuristic, unique, variant, torus, metric)
+    return _Run(kind, options, time_limit, max_nodes, output)
+
+
+_FLAGS = {"unique": "--unique", "variant": "--variant", "torus": "--torus", "metric": "--metric"}
+
+
+def _check_options(kind: str, model: registry.PuzzleKind, options: registry.Options) -> None:
+    """Exit 2 with one line when an option does not apply to this kind."""
+    if options.method is not None and options.method not in model.METHODS:
+        _fail(
+            f"unknown method {options.method!r} for {kind}; choose from {', '.join(model.METHODS)}"
+        )
+    if options.heuristic is not None and options.heuristic not in model.HEURISTICS:
+        known = ", ".join(model.HEURISTICS) or "none (it uses no heuristic)"
+        _fail(f"unknown heuristic {options.heuristic!r} for {kind}; choose from {known}")
+    for name, flag in _FLAGS.items():
+        if getattr(options, name) not in (None, False) and name not in model.OPTIONS:
+            _fail(f"{flag} does not apply to {kind} puzzles")
+
+
+def _puzzles(files: tuple[str, ...], run: _Run, codes: list[int]) -> Iterator[_Puzzle]:
+    """Every puzzle of ``files``; bad input is reported and adds exit code 2 to ``codes``."""
+    for spec in files:
+        try:
+            kind, entries = registry.load(spec, run.kind)
+        except InputError as e:
+            click.echo(f"cspsolve: {e}", err=True)
+            codes.append(EXIT_BAD_INPUT)
+            continue
+        model = registry.get(kind)
+        _check_options(kind, model, run.options)
+        source = str(registry.split_selector(spec)[0])
+        many = len(entries) > 1 or entries[0].id is not None
+        for entry in entries:
+            yield _Puzzle(kind, model, source, entry, many)
+
+
+def _guarded(
+    puzzle: _Puzzle,
+    codes: list[int],
+    call: Callable[[Any, registry.Options, Limits], T],
+    options: registry.Options,
+    limits: Limits,
+) -> T | None:
+    """``call(puzzle, options, limits)``, turning a ValueError (options that do not fit the
+    puzzle) into one line on stderr and exit code 2 in ``codes``."""
+    try:
+        return call(puzzle.entry.puzzle, options, limits)
+    except ValueError as e:
+        click.echo(f"cspsolve: {puzzle.title}: {e}", err=True)
+        codes.append(EXIT_BAD_INPUT)
+        return None
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_kind_option
+@_with(_model_options)
 @click.option(
-    "--method",
-    help="Solving method (nonogram: gac-astar [default], mac, cpsat, python-constraint).",
+    "--unique", is_flag=True, help="Nonograms: also decide whether the solution is unique."
 )
-@click.option("--unique", is_flag=True, help="Also decide whether the solution is unique.")
 @_with(_limit_options)
 @_format_option
 def solve(
     files: tuple[str, ...],
     kind: str | None,
     method: str | None,
+    heuristic: str | None,
+    variant: str | None,
+    torus: bool | None,
+    metric: str | None,
     unique: bool,
     time_limit: float | None,
     max_nodes: int | None,
@@ -202,114 +328,80 @@ def solve(
 ) -> None:
     """Solve every puzzle in FILE... and print the solutions.
 
-    \b
-    Methods for nonograms:
-      gac-astar          best-first search over GAC-propagated states (default)
-      mac                depth-first search maintaining GAC
-      cpsat              OR-Tools CP-SAT, one automaton per line
-      python-constraint  explicit pattern lists in python-constraint2 (small puzzles)
+    'cspsolve methods' lists the methods and heuristics of every kind.
 
     \b
     Exit codes: 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit reached
     without an answer; over many puzzles the first of 2, 3, 1 that occurs, else 0.
     """
-    options = _SolveOptions(kind, method, unique, time_limit, max_nodes, output)
-    sys.exit(_worst([_solve_file(spec, options) for spec in files]))
-
-
-@dataclass(frozen=True)
-class _SolveOptions:
-    """The options of ``cspsolve solve``."""
-
-    kind: str | None
-    method: str | None
-    unique: bool
-    time_limit: float | None
-    max_nodes: int | None
-    output: str
-
-
-def _load(spec: str, kind: str | None) -> tuple[str, str, list[registry.PuzzleEntry]] | None:
-    """Kind, file name and puzzles of ``FILE[#KEY]``; ``None`` after reporting bad input."""
-    try:
-        kind, entries = registry.load(spec, kind)
-    except InputError as e:
-        click.echo(f"cspsolve: {e}", err=True)
-        return None
-    return kind, str(registry.split_selector(spec)[0]), entries
-
-
-def _solve_file(spec: str, options: _SolveOptions) -> int:
-    """Solve and print every puzzle of ``FILE[#KEY]``; return the file's exit code."""
-    loaded = _load(spec, options.kind)
-    if loaded is None:
-        return EXIT_BAD_INPUT
-    kind, source, entries = loaded
-    model = registry.get(kind)
-    method = options.method or model.DEFAULT_METHOD
-    if method not in model.METHODS:
-        _fail(f"unknown method {method!r} for {kind}; choose from {', '.join(model.METHODS)}")
-    many = len(entries) > 1 or entries[0].id is not None
-    codes = []
-    for entry in entries:
-        title = _title(source, entry, many)
-        with _progress(options.output == "text", f"solving {title}") as progress:
-            limits = _limits(options.time_limit, options.max_nodes, progress)
-            try:
-                result = model.solve(entry.puzzle, method, limits, options.unique)
-            except ValueError as e:
-                click.echo(f"cspsolve: {title}: {e}", err=True)
-                codes.append(EXIT_BAD_INPUT)
-                continue
+    run = _run_options(
+        kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output, unique
+    )
+    codes: list[int] = []
+    for puzzle in _puzzles(files, run, codes):
+        with _progress(output == "text", f"solving {puzzle.title}") as progress:
+            limits = _limits(time_limit, max_nodes, progress)
+            result = _guarded(puzzle, codes, puzzle.model.solve, run.options, limits)
+        if result is None:
+            continue
         codes.append(_STATUS_EXIT[result.status])
-        if options.output == "json":
-            record = _record(kind, source, entry, many)
-            record.update(result.to_json(model.encode))
-            click.echo(json.dumps(record))
-        else:
-            _say(f"{title}: {model.describe(entry.puzzle)}", "bold")
-            if result.solution is not None:
-                _say(model.draw(entry.puzzle, result.solution))
-            elif result.message:
-                _say(result.message)
-            _say(_summary(result, options.unique), _STATUS_STYLE[result.status])
-    return _worst(codes)
+        _print_result(puzzle, result, run)
+    sys.exit(_worst(codes))
+
+
+def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
+    model = puzzle.model
+    if run.output == "json":
+        record = puzzle.record()
+        record.update(result.to_json(model.encode))
+        click.echo(json.dumps(record))
+        return
+    _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}", "bold")
+    if result.solution is not None:
+        _say(model.draw(puzzle.entry.puzzle, result.solution))
+    if result.message:
+        _say(result.message)
+    _say(_summary(result, run.options.unique), _STATUS_STYLE[result.status])
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_kind_option
+@_with(_model_options)
 @_with(_limit_options)
 @_format_option
 def verify(
     files: tuple[str, ...],
     kind: str | None,
+    method: str | None,
+    heuristic: str | None,
+    variant: str | None,
+    torus: bool | None,
+    metric: str | None,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
 ) -> None:
     """Solve by search and by CP-SAT, check both answers, and report whether they agree.
 
-    Both runs also decide uniqueness.
+    Nonograms: both runs also decide uniqueness. Lights Out: the minimum number of presses.
+    Rush Hour: the CP-SAT lower bound beside the search's optimum.
 
     \b
     Exit codes: 0 the answers agree, 1 both prove a puzzle unsolvable, 2 bad input or usage,
     3 a limit left agreement unsettled, 4 the answers disagree.
     """
-    codes = []
-    for spec in files:
-        loaded = _load(spec, kind)
-        if loaded is None:
-            codes.append(EXIT_BAD_INPUT)
-            continue
-        found_kind, source, entries = loaded
-        model = registry.get(found_kind)
-        many = len(entries) > 1 or entries[0].id is not None
-        for entry in entries:
-            report = model.verify(entry.puzzle, _limits(time_limit, max_nodes, None))
+    run = _run_options(
+        kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output
+    )
+    codes: list[int] = []
+    for puzzle in _puzzles(files, run, codes):
+        limits = _limits(time_limit, max_nodes, None)
+        report = _guarded(puzzle, codes, puzzle.model.verify, run.options, limits)
+        if report is not None:
             codes.append(_verify_code(report))
-            _print_verify(found_kind, source, entry, many, model, report, output)
-    sys.exit(_worst(codes) if EXIT_DISAGREE not in codes else EXIT_DISAGREE)
+            _print_verify(puzzle, report, output)
+    sys.exit(EXIT_DISAGREE if EXIT_DISAGREE in codes else _worst(codes))
 
 
 def _verify_code(report: dict[str, Any]) -> int:
@@ -320,19 +412,12 @@ def _verify_code(report: dict[str, Any]) -> int:
     return _STATUS_EXIT[report["search"].status]
 
 
-def _print_verify(
-    kind: str,
-    source: str,
-    entry: registry.PuzzleEntry,
-    many: bool,
-    model: registry.PuzzleKind,
-    report: dict[str, Any],
-    output: str,
-) -> None:
+def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
     search: Result[Any] = report["search"]
     cpsat: Result[Any] = report["cpsat"]
+    model = puzzle.model
     if output == "json":
-        record = _record(kind, source, entry, many)
+        record = puzzle.record()
         record.update(search.to_json(model.encode))
         record["agree"] = report["agree"]
         record["problems"] = report["problems"]
@@ -341,11 +426,197 @@ def _print_verify(
         return
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
-    _say(f"{_title(source, entry, many)}: {model.describe(entry.puzzle)}: {verdict}", style)
+    _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}: {verdict}", style)
     _say(f"  search: {_summary(search, True)}")
     _say(f"  cpsat:  {_summary(cpsat, True)}")
     for problem in report["problems"]:
         _say(f"  ! {problem}", "red")
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
+@_kind_option
+@_with(_model_options)
+@_with(_limit_options)
+@_format_option
+def analyze(
+    files: tuple[str, ...],
+    kind: str | None,
+    method: str | None,
+    heuristic: str | None,
+    variant: str | None,
+    torus: bool | None,
+    metric: str | None,
+    time_limit: float | None,
+    max_nodes: int | None,
+    output: str,
+) -> None:
+    """Report the difficulty and structure of every puzzle in FILE...
+
+    \b
+    nonogram   line_solvable, cells fixed by line logic alone, unique, search nodes needed
+    lightsout  nullity, solvable, min_presses, solutions per solvable state
+    rushhour   optimal_moves, cluster_size, goal_states, distance histogram, difficulty
+    npuzzle    solvable, optimal_length
+
+    With --format json: {"kind", "file", "analysis": {...}} per puzzle (JSON Lines).
+    """
+    run = _run_options(
+        kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output
+    )
+    codes: list[int] = []
+    for puzzle in _puzzles(files, run, codes):
+        with _progress(output == "text", f"analysing {puzzle.title}") as progress:
+            limits = _limits(time_limit, max_nodes, progress)
+            analysis = _guarded(
+                puzzle,
+                codes,
+                puzzle.model.analyze,
+                run.options,
+                limits,
+            )
+        if analysis is None:
+            continue
+        codes.append(EXIT_OK)
+        if output == "json":
+            click.echo(json.dumps({**puzzle.record(), "analysis": analysis}))
+        else:
+            _print_analysis(puzzle, analysis)
+    sys.exit(_worst(codes))
+
+
+def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
+    table.add_column("property")
+    table.add_column("value", overflow="fold")
+    for key, value in analysis.items():
+        shown = value if isinstance(value, str) else json.dumps(value)
+        table.add_row(key.replace("_", " "), shown)
+    _console().print(table)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
+@_kind_option
+@click.option(
+    "--methods",
+    metavar="M1,M2,...",
+    help="Only these methods (comma-separated; default: every method that suits the puzzle).",
+)
+@click.option(
+    "--heuristics",
+    metavar="H1,H2,...",
+    help="Only these heuristics (comma-separated; default: every heuristic).",
+)
+@_with(_model_options[2:])
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Limit of each run.",
+)
+@click.option(
+    "--max-nodes", type=click.IntRange(min=0), metavar="N", help="Node limit of each run."
+)
+@_format_option
+def compare(
+    files: tuple[str, ...],
+    kind: str | None,
+    methods: str | None,
+    heuristics: str | None,
+    variant: str | None,
+    torus: bool | None,
+    metric: str | None,
+    time_limit: float | None,
+    max_nodes: int | None,
+    output: str,
+) -> None:
+    """Run every method and heuristic on each puzzle and tabulate the effort.
+
+    Columns: status, cost, expanded, generated, max frontier, depth, seconds. Each run stops
+    at --time-limit (status "limit"). With --format json: one object per run (JSON Lines).
+
+    \b
+    Example:
+      cspsolve compare board.json --methods astar,idastar --heuristics manhattan,linear-conflict
+    """
+    run = _run_options(kind, None, None, variant, torus, metric, time_limit, max_nodes, output)
+    wanted_methods = _split(methods)
+    wanted_heuristics = _split(heuristics)
+    codes: list[int] = []
+    for puzzle in _puzzles(files, run, codes):
+        pairs = [
+            (m, h)
+            for m, h in puzzle.model.runs(puzzle.entry.puzzle, run.options)
+            if (wanted_methods is None or m in wanted_methods)
+            and (wanted_heuristics is None or h is None or h in wanted_heuristics)
+        ]
+        if not pairs:
+            _fail(f"{puzzle.title}: no method/heuristic pair matches --methods/--heuristics")
+        rows = []
+        for m, h in pairs:
+            options = dataclasses.replace(run.options, method=m, heuristic=h)
+            limits = _limits(time_limit, max_nodes, None)
+            result = _guarded(puzzle, codes, puzzle.model.solve, options, limits)
+            if result is not None:
+                rows.append(result)
+                if output == "json":
+                    click.echo(
+                        json.dumps({**puzzle.record(), **result.to_json(puzzle.model.encode)})
+                    )
+        if output == "text":
+            _print_comparison(puzzle, rows)
+        codes.append(EXIT_OK)
+    sys.exit(_worst(codes))
+
+
+def _split(names: str | None) -> set[str] | None:
+    return None if names is None else {n.strip() for n in names.split(",") if n.strip()}
+
+
+def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
+    for name in ("method", "heuristic", "status"):
+        table.add_column(name)
+    for name in ("cost", "expanded", "generated", "max frontier", "depth", "seconds"):
+        table.add_column(name, justify="right")
+    for r in results:
+        s = r.stats
+        cost = f"{s.cost:g}" if r.status.has_solution else "-"
+        table.add_row(
+            r.method,
+            r.heuristic or "-",
+            r.status.value,
+            cost,
+            f"{s.expanded:,}",
+            f"{s.generated:,}",
+            f"{s.max_frontier:,}",
+            f"{s.depth:,}",
+            f"{s.seconds:.3f}",
+            style=_STATUS_STYLE[r.status],
+        )
+    _console().print(table)
+
+
+@cli.command()
+def methods() -> None:
+    """List every puzzle kind with its methods, heuristics and options."""
+    from rich.table import Table
+
+    table = Table(title="cspsolve kinds")
+    for name in ("kind", "methods", "heuristics", "options"):
+        table.add_column(name, overflow="fold")
+    for kind in registry.KINDS:
+        model = registry.get(kind)
+        flags = ", ".join(_FLAGS[o] for o in sorted(model.OPTIONS))
+        table.add_row(kind, ", ".join(model.METHODS), ", ".join(model.HEURISTICS) or "-", flags)
+    _console().print(table)
 
 
 @cli.command()
@@ -359,10 +630,11 @@ def convert(source: str, target: str, kind: str | None) -> None:
     Nonograms are written as .non or .nin:
       cspsolve convert puzzles.txt#7 seven.non
     """
-    loaded = _load(source, kind)
-    if loaded is None:
-        sys.exit(EXIT_BAD_INPUT)
-    found_kind, name, entries = loaded
+    try:
+        found_kind, entries = registry.load(source, kind)
+    except InputError as e:
+        _fail(str(e))
+    name = str(registry.split_selector(source)[0])
     if len(entries) > 1:
         _fail(f"{name}: holds {len(entries)} puzzles; pick one with {name}#KEY")
     try:

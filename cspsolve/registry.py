@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -15,12 +16,12 @@ from cspsolve.errors import InputError
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
-__all__ = ["KINDS", "PuzzleEntry", "PuzzleKind", "detect", "get", "load"]
+__all__ = ["KINDS", "Options", "PuzzleEntry", "PuzzleKind", "detect", "get", "load"]
 
 KINDS: dict[str, str] = {
-    "nonogram": "cspsolve.models.nonogram",
+    "nonogram": "cspsolve.models.nonogram.kind",
 }
-"""Kind name → module implementing :class:`PuzzleKind`."""
+"""Kind name → module implementing :class:`PuzzleKind` (asked in this order when sniffing)."""
 
 
 class PuzzleEntry(Protocol):
@@ -42,15 +43,57 @@ class PuzzleEntry(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Options:
+    """What the user asked for beyond the puzzle file (the command line's shared options).
+
+    A kind uses the fields that apply to it and names them in :attr:`PuzzleKind.OPTIONS`; the
+    command line refuses the others for that kind.
+
+    Attributes
+    ----------
+    method : str or None
+        A name from :attr:`PuzzleKind.METHODS`; ``None`` lets the kind choose per puzzle.
+    heuristic : str or None
+        A name from :attr:`PuzzleKind.HEURISTICS`; ``None`` lets the kind choose.
+    unique : bool
+        Also decide whether the solution is unique (nonograms).
+    variant : str or None
+        Lights Out press rule (``"sigma-plus"`` or ``"sigma"``); ``None`` keeps the file's.
+    torus : bool or None
+        Lights Out: wrap the board around; ``None`` keeps the file's.
+    metric : str or None
+        Rush Hour cost: ``"moves"`` (default) or ``"steps"``.
+    """
+
+    method: str | None = None
+    heuristic: str | None = None
+    unique: bool = False
+    variant: str | None = None
+    torus: bool | None = None
+    metric: str | None = None
+
+
 class PuzzleKind(Protocol):
-    """What a model package offers the command line and batch tools."""
+    """What a model package offers the command line and batch tools (its ``kind`` module).
+
+    Every function that solves takes the puzzle, the :class:`Options` and the
+    :class:`~cspsolve.limits.Limits` of the run, and raises ``ValueError`` (one line, shown to the
+    user with exit code 2) for options that make no sense for that puzzle.
+    """
 
     NAME: str
     METHODS: tuple[str, ...]
-    DEFAULT_METHOD: str
+    HEURISTICS: tuple[str, ...]
+    OPTIONS: frozenset[str]
+    """Names of the :class:`Options` fields beyond method/heuristic that the kind uses."""
 
     def sniff(self, name: str, text: str) -> str | None:
-        """The file format of ``text`` (named ``name``) if it is this kind's, else ``None``."""
+        """The file format of ``text`` (named ``name``) if it is this kind's, else ``None``.
+
+        ``text`` is the first 64 KiB of the file. Return a format only when sure: kinds are
+        asked in the order of :data:`KINDS` and the first answer wins.
+        """
         ...
 
     def read(self, path: str | Path, fmt: str | None = None) -> Sequence[PuzzleEntry]:
@@ -65,12 +108,24 @@ class PuzzleKind(Protocol):
         """Write a puzzle in the format its extension names; ValueError when none can."""
         ...
 
-    def solve(self, puzzle: Any, method: str, limits: Limits | None, unique: bool) -> Result[Any]:
-        """Solve one puzzle."""
+    def solve(self, puzzle: Any, options: Options, limits: Limits | None) -> Result[Any]:
+        """Solve one puzzle with the method and heuristic of ``options`` (or the kind's choice)."""
         ...
 
-    def verify(self, puzzle: Any, limits: Limits | None) -> dict[str, Any]:
-        """Cross-check a search answer against CP-SAT (keys ``search``, ``cpsat``, ``agree``)."""
+    def verify(self, puzzle: Any, options: Options, limits: Limits | None) -> dict[str, Any]:
+        """Cross-check a search answer against CP-SAT.
+
+        Keys: ``search`` and ``cpsat`` (:class:`~cspsolve.results.Result`), ``agree``
+        (``True``/``False``, ``None`` when a limit left it unsettled), ``problems`` (list of str).
+        """
+        ...
+
+    def analyze(self, puzzle: Any, options: Options, limits: Limits | None) -> dict[str, Any]:
+        """Difficulty and structure as JSON-ready data (keys per DESIGN §3)."""
+        ...
+
+    def runs(self, puzzle: Any, options: Options) -> list[tuple[str, str | None]]:
+        """The (method, heuristic) pairs that ``cspsolve compare`` runs on this puzzle."""
         ...
 
     def encode(self, solution: Any) -> Any:

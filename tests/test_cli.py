@@ -23,6 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cspsolve import registry
+from cspsolve.instances import ROOT
 from cspsolve.models.nonogram import board, formats
 
 DATA = Path(__file__).resolve().parent / "data" / "nonogram"
@@ -32,6 +34,7 @@ SAMPLES = sorted(
     if p.suffix in (".nin", ".non", ".txt") and not p.stem.endswith("_solution")
 )
 METHODS = ("gac-astar", "mac", "cpsat", "python-constraint")
+SHIPPED_NON = str(ROOT / "nonogram" / "duck.non")
 SMALL = ("smile.non", "data148.nin", "test_pattern_09.txt", "test_pattern_13.txt")
 """Samples small enough for every method, python-constraint included."""
 
@@ -544,10 +547,43 @@ def test_main_help() -> None:
         assert phrase in text, phrase
 
 
-def test_solve_help_lists_methods() -> None:
+def test_solve_help_names_its_options() -> None:
     text = _help_text("solve")
-    for phrase in (*METHODS, "--method", "--unique", "--time-limit", "--max-nodes", "--format"):
+    for phrase in ("cspsolve methods", "--method", "--heuristic", "--unique", "--time-limit"):
         assert phrase in text, phrase
+
+
+def test_methods_lists_every_kind_with_its_methods() -> None:
+    proc = run("methods")
+    no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    for kind in registry.KINDS:
+        assert kind in proc.stdout
+        for method in registry.get(kind).METHODS:
+            assert method in proc.stdout, method
+
+
+def test_option_of_another_kind_is_refused() -> None:
+    proc = run("solve", SHIPPED_NON, "--variant", "sigma")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "cspsolve: --variant does not apply to nonogram puzzles"
+
+
+def test_analyze_json_has_the_design_keys() -> None:
+    proc = run("analyze", SHIPPED_NON, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads(proc.stdout)
+    assert record["kind"] == "nonogram"
+    assert {"line_solvable", "unique"} <= set(record["analysis"])
+
+
+def test_compare_runs_every_method() -> None:
+    proc = run("compare", SHIPPED_NON, "--format", "json", "--time-limit", "30")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert {r["method"] for r in records} >= {"gac-astar", "mac", "cpsat"}
+    grids = {tuple(r["solution"]["grid"]) for r in records}
+    assert len(grids) == 1
 
 
 def test_solve_help_lists_exit_codes() -> None:

@@ -1,13 +1,10 @@
 """Nonograms (paint-by-number): clues, formats, the GAC model, CP-SAT cross-check.
 
-This package is the ``nonogram`` kind of :mod:`cspsolve.registry`: it exposes ``NAME``,
-``METHODS``, ``DEFAULT_METHOD``, ``sniff``, ``read``, ``select``, ``write``, ``solve``,
-``verify``, ``encode``, ``describe`` and ``draw``.
+The command line reaches this package through :mod:`.kind` (the ``nonogram`` kind of
+:mod:`cspsolve.registry`); this module is the library's face.
 """
 
 from __future__ import annotations
-
-from cspsolve.render import labelled_grid
 
 from .board import Grid, Nonogram, check, clue_of
 from .formats import Entry, read, select, sniff, write, write_nin, write_non
@@ -16,15 +13,11 @@ from .solver import DEFAULT_METHOD, METHODS, solve, verify
 __all__ = [
     "DEFAULT_METHOD",
     "METHODS",
-    "NAME",
     "Entry",
     "Grid",
     "Nonogram",
     "check",
     "clue_of",
-    "describe",
-    "draw",
-    "encode",
     "read",
     "select",
     "sniff",
@@ -34,25 +27,3 @@ __all__ = [
     "write_nin",
     "write_non",
 ]
-
-NAME = "nonogram"
-
-
-def encode(solution: Grid) -> dict[str, list[str]]:
-    """The JSON form of a solved grid: ``{"grid": ["#..#", ...]}`` (rows top to bottom)."""
-    return {"grid": list(solution)}
-
-
-def describe(puzzle: Nonogram) -> str:
-    """``WxH`` and the title, e.g. ``25x20 "Cat"``."""
-    size = f"{puzzle.width}x{puzzle.height}"
-    return f'{size} "{puzzle.title}"' if puzzle.title else size
-
-
-def draw(puzzle: Nonogram, solution: Grid) -> str:
-    """The solved grid with its clues: ``██`` filled, `` ·`` empty (wider for long clues)."""
-    longest = max((len(str(n)) for clue in puzzle.columns for n in clue), default=1)
-    width = max(2, longest + 1)
-    filled, empty = "█" * width, "·".rjust(width)
-    cells = [[filled if ch == "#" else empty for ch in row] for row in solution]
-    return labelled_grid(cells, puzzle.rows, puzzle.columns, cell_width=width)
