@@ -14,6 +14,7 @@ from typing import Any, Protocol, cast
 
 from cspsolve.errors import InputError
 from cspsolve.limits import Limits
+from cspsolve.render import Scene
 from cspsolve.results import Result
 
 __all__ = ["KINDS", "Options", "PuzzleEntry", "PuzzleKind", "detect", "get", "load"]
@@ -138,6 +139,16 @@ class PuzzleKind(Protocol):
 
     def draw(self, puzzle: Any, solution: Any) -> str:
         """The solution drawn as text for a terminal."""
+        ...
+
+    def scenes(self, puzzle: Any, solution: Any) -> list[Scene]:
+        """The solution as pictures (:class:`~cspsolve.render.Scene`), for ``--image``.
+
+        The first scene is the static picture (PNG/SVG): the solved grid with its clues, or the
+        start board with the presses marked. Puzzles solved by a sequence of moves add one scene
+        per state after each move, which an animated GIF plays in order. Raises ValueError for a
+        puzzle that cannot be drawn as a grid (e.g. Lights Out on an arbitrary graph).
+        """
         ...
 
 

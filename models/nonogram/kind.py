@@ -7,7 +7,7 @@ from typing import Any
 from cspsolve.csp.gac import propagate
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
-from cspsolve.render import labelled_grid
+from cspsolve.render import Scene, labelled_grid
 from cspsolve.results import Result
 
 from . import solver
@@ -26,6 +26,7 @@ __all__ = [
     "encode",
     "read",
     "runs",
+    "scenes",
     "select",
     "sniff",
     "solve",
@@ -126,3 +127,16 @@ def draw(puzzle: Nonogram, solution: Grid) -> str:
     filled, empty = "█" * width, "·".rjust(width)
     cells = [[filled if ch == "#" else empty for ch in row] for row in solution]
     return labelled_grid(cells, puzzle.rows, puzzle.columns, cell_width=width)
+
+
+def scenes(puzzle: Nonogram, solution: Grid) -> list[Scene]:
+    """One picture: the solved grid, its clues left of the rows and stacked above the columns."""
+    fills = tuple(tuple("black" if ch == "#" else "white" for ch in row) for row in solution)
+    return [
+        Scene(
+            fills,
+            row_labels=tuple(" ".join(map(str, clue)) for clue in puzzle.rows),
+            column_labels=tuple("\n".join(map(str, clue)) for clue in puzzle.columns),
+            caption=puzzle.title,
+        )
+    ]
