@@ -243,7 +243,7 @@ def plan(
         try:
             found = registry.detect(path)
         except InputError as e:
-            skipped.append(str(e))
+            skipped.append(f"{file}: {e.message.split(';')[0]}")
             continue
         if kind is not None and found != kind:
             skipped.append(f"{file}: a {found} file, not {kind}")
@@ -374,6 +374,11 @@ class Store:
         rows = self.db.execute("SELECT file, puzzle, method, options FROM results")
         return {(f, p, m, o) for f, p, m, o in rows}
 
+    def todo(self, jobs: Iterable[Job]) -> list[Job]:
+        """The jobs whose row is not stored yet, in their order."""
+        done = self.done()
+        return [job for job in jobs if job.key not in done]
+
     def add(self, outcome: Outcome) -> bool:
         """Store one row and commit it; ``False`` when its key was already there."""
         values = [outcome.row.get(c) for c in _COLUMNS]
@@ -431,8 +436,7 @@ def run(
     concurrent.futures.process.BrokenProcessPool
         When a worker process dies (rows committed before stay; re-running resumes).
     """
-    done = store.done()
-    todo = [job for job in jobs if job.key not in done]
+    todo = store.todo(jobs)
     pending: set[cf.Future[Outcome]] = set()
     queue = iter(todo)
     ran = 0

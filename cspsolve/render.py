@@ -407,6 +407,7 @@ def plot_comparison(runs: Sequence[tuple[str, str, float, float]], path: str | P
             heights = [max(floor, values.get((puzzle, n), (0.0, 0.0))[panel]) for n in names]
             ax.bar(x + (i - (len(puzzles) - 1) / 2) * width, heights, width, label=puzzle)
         ax.set_yscale("log")
+        ax.set_ylim(bottom=floor / 2)
         ax.set_ylabel(label)
         ax.grid(axis="y", which="both", alpha=0.3)
     axes[1].set_xticks(x, names, rotation=30, ha="right")
