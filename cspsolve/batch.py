@@ -268,10 +268,14 @@ class HardTimeoutError(Exception):
     """Raised in a worker whose job outlived its hard timeout."""
 
 
+GRACE = 10.0
+"""Seconds a solver may overrun twice its own time limit before the hard timeout stops it."""
+
+
 def hard_timeout(time_limit: float | None) -> float | None:
     """Seconds after which a job is stopped from outside when its solver overruns its own
-    limit: twice the limit plus 10 s (``None`` without a time limit)."""
-    return None if time_limit is None else 2 * time_limit + 10
+    limit: twice the limit plus :data:`GRACE` (``None`` without a time limit)."""
+    return None if time_limit is None else 2 * time_limit + GRACE
 
 
 @contextlib.contextmanager
@@ -310,7 +314,7 @@ def run_job(job: Job) -> Outcome:
     puzzle) or any other exception becomes a row with status ``"error"`` and a one-line
     ``error``.
     """
-    row: dict[str, Any] = {
+    row: dict[str, Any] = dict.fromkeys(_COLUMNS) | {
         "file": job.file,
         "puzzle": job.puzzle,
         "kind": job.kind,
@@ -346,7 +350,8 @@ def run_job(job: Job) -> Outcome:
             "solution": json.dumps(record["solution"]),
             "message": record.get("message"),
         }
-    row.setdefault("seconds", time.perf_counter() - started)
+    if row["seconds"] is None:
+        row["seconds"] = time.perf_counter() - started
     return Outcome(row)
 
 
