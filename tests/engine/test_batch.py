@@ -230,8 +230,18 @@ def test_hard_timeout_leaves_a_solver_within_its_limit_alone(tmp_path: Path) -> 
 
 
 def comparable(found: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    keys = ("file", "puzzle", "kind", "method", "options", "status", "solved_by", "solution")
-    return [tuple(r[k] for k in keys) + (r["error"],) for r in found]
+    keys = (
+        "file",
+        "puzzle",
+        "kind",
+        "method",
+        "options",
+        "status",
+        "solved_by",
+        "solution",
+        "error",
+    )
+    return [tuple(r[k] for k in keys) for r in found]
 
 
 def test_dask_local_cluster_gives_the_rows_of_a_process_pool(folder: Path, tmp_path: Path) -> None:
