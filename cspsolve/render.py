@@ -403,11 +403,13 @@ def plot_comparison(runs: Sequence[tuple[str, str, float, float]], path: str | P
     for panel, (ax, label, floor) in enumerate(
         zip(axes, ("expanded nodes", "seconds"), (1.0, 1e-4), strict=True)
     ):
+        lowest = float("inf")
         for i, puzzle in enumerate(puzzles):
             heights = [max(floor, values.get((puzzle, n), (0.0, 0.0))[panel]) for n in names]
             ax.bar(x + (i - (len(puzzles) - 1) / 2) * width, heights, width, label=puzzle)
+            lowest = min(lowest, *heights)
         ax.set_yscale("log")
-        ax.set_ylim(bottom=floor / 2)
+        ax.set_ylim(bottom=lowest / 2)
         ax.set_ylabel(label)
         ax.grid(axis="y", which="both", alpha=0.3)
     axes[1].set_xticks(x, names, rotation=30, ha="right")
