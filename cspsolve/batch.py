@@ -162,7 +162,7 @@ def files_under(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Every file named by ``paths``, folders walked recursively in sorted order.
 
     Hidden files and folders (names starting with ``.``) inside a walked folder are left out.
-    A path that does not exist is yielded as is (planning turns it into an error row).
+    A path that does not exist is yielded as is (:func:`plan` skips it with a note).
     """
     for path in map(Path, paths):
         if not path.is_dir():
