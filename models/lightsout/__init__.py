@@ -1,4 +1,4 @@
-"""Lights Out (sigma-plus and sigma, grids, tori, holes, graphs): exact GF(2) algebra, search, CP-SAT.
+"""Lights Out (sigma-plus, sigma; grids, tori, holes, graphs): GF(2) algebra, search, CP-SAT.
 
 The command line reaches this package through :mod:`.kind` (the ``lightsout`` kind of
 :mod:`cspsolve.registry`); this module is the library's face.

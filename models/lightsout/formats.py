@@ -71,7 +71,7 @@ class Entry:
 
 
 def variant_name(text: str, source: str, line: int | None) -> str:
-    """Normalise a variant name (``sigma_plus``, ``sigma+`` and the Greek sigma-plus mean ``sigma-plus``)."""
+    """Normalise a variant name (``sigma_plus``, ``sigma+``, Greek letters: ``sigma-plus``)."""
     name = text.strip().lower().replace("_", "-").replace("\u03c3", "sigma").replace("\u207a", "+")
     name = "sigma-plus" if name in ("sigma+", "sigmaplus", "classic") else name
     if name not in VARIANTS:
