@@ -207,7 +207,8 @@ def _solve_plain(puzzle: LightsOut) -> Solution:
 def _system(puzzle: LightsOut) -> tuple[list[int], int]:
     """Rows of the toggle matrix (symmetric) and the right-hand side; a disabled cell gets the
     equation ``x_i = 0``."""
-    rows = [mask or 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
+    enabled = puzzle.enabled
+    rows = [mask if enabled >> i & 1 else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
     return rows, puzzle.flat
 
 

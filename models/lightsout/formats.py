@@ -14,7 +14,8 @@ Three formats (DESIGN.md §4):
 ``edges`` (``.edges``, ``.edgelist``)
     An arbitrary graph as an edge list (the networkx ``read_edgelist`` layout): one ``u v``
     pair per line, a lone name for an isolated node, ``lit: u v ...`` for the lit nodes,
-    optional ``variant: ...``; ``#`` starts a comment.
+    optional ``nodes: u v ...`` (fixes the node order) and ``variant: ...``; ``#`` starts a
+    comment.
 
 Every problem raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
 exception escapes :func:`parse` or :func:`read`.
@@ -88,7 +89,10 @@ def _flag(text: str, source: str, line: int) -> bool:
 
 def _lines(text: str) -> list[str]:
     text = text.removeprefix("\ufeff")
-    return [line.removesuffix("\r") for line in text.split("\n")]
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the text ended with a line end: no further line
+    return lines
 
 
 def _row_cells(body: str, source: str, line: int) -> list[int]:
@@ -306,21 +310,22 @@ def _parse_edges(text: str, source: str) -> Entry:
             key, value = header.group(1).lower(), header.group(2)
             if key == "lit":
                 lit += [(number, name) for name in value.split()]
+            elif key == "nodes":
+                nodes += value.split()
             elif key == "variant":
                 variant = variant_name(value, source, number)
             else:
-                raise InputError(source, number, f"unknown header {key!r} (lit, variant)")
+                raise InputError(source, number, f"unknown header {key!r} (lit, nodes, variant)")
             continue
         tokens = body.split()
-        if len(tokens) == 1:
-            nodes.append(tokens[0])
-        elif len(tokens) in (2, 3):  # a third token is networkx edge data, ignored
+        if len(tokens) > 3:  # a third token is networkx edge data, ignored
+            raise InputError(source, number, f"expected 'u v', found {len(tokens)} fields")
+        nodes += tokens[:2]
+        if len(tokens) > 1:
             if tokens[0] == tokens[1]:
                 raise InputError(source, number, f"loop at node {tokens[0]!r}")
             edges.append((tokens[0], tokens[1]))
-        else:
-            raise InputError(source, number, f"expected 'u v', found {len(tokens)} fields")
-    known = set(nodes) | {n for e in edges for n in e}
+    known = set(nodes)
     for number, name in lit:
         if name not in known:
             raise InputError(source, number, f"lit node {name!r} is not in the graph")
@@ -439,13 +444,12 @@ def _edges_text(puzzle: LightsOut) -> str:
     if puzzle.graph is None:
         raise ValueError("only a graph board is written as an edge list")
     names = puzzle.names
-    lines = [f"variant: {puzzle.variant}"]
+    lines = [f"variant: {puzzle.variant}", "nodes: " + " ".join(names)]
     lines.append(
         "lit: " + " ".join(names[i] for i in range(puzzle.cols) if puzzle.lights[0] >> i & 1)
     )
     for i, near in enumerate(puzzle.graph):
         lines += [f"{names[i]} {names[j]}" for j in near if i < j]
-        lines += [names[i]] if not near else []
     return "\n".join(lines) + "\n"
 
 
