@@ -252,8 +252,8 @@ def check(puzzle: LightsOut, presses: Presses) -> list[str]:
         after = apply(puzzle, presses)
     except ValueError as e:
         return [str(e)]
-    left = [(r, c) for r, row in enumerate(after) for c in range(puzzle.cols) if row >> c & 1]
-    if not left:
+    if not any(after):
         return []
+    left = [(r, c) for r, row in enumerate(after) for c in range(puzzle.cols) if row >> c & 1]
     shown = ", ".join(map(str, left[:5])) + (" ..." if len(left) > 5 else "")
     return [f"{len(left)} light(s) still on: {shown}"]

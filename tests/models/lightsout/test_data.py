@@ -38,7 +38,9 @@ def table(name: str) -> dict[tuple[int, int], str]:
         reader = csv.reader(f)
         header = next(reader)
         return {
-            (int(row[0]), int(n)): value for row in reader for n, value in zip(header[1:], row[1:])
+            (int(row[0]), int(n)): value
+            for row in reader
+            for n, value in zip(header[1:], row[1:], strict=True)
         }
 
 

@@ -37,7 +37,8 @@ def test_graph_formats() -> None:
     assert board.cols == 4 and board.names == ("a", "b", "c", "d") and board.lights == (0b10,)
     assert board.graph == ((1,), (0, 2), (1,), ())
     as_json = one(
-        '{"nodes": ["a", "b", "c", "d"], "edges": [["a", "b"], ["b", "c"]], "lit": ["b"], "variant": "sigma"}'
+        '{"nodes": ["a", "b", "c", "d"], "edges": [["a", "b"], ["b", "c"]], '
+        '"lit": ["b"], "variant": "sigma"}'
     )
     assert as_json == board
 
