@@ -486,8 +486,9 @@ def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
     _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}: {verdict}", style)
-    _say(f"  search: {_summary(search, True)}")
-    _say(f"  cpsat:  {_summary(cpsat, True)}")
+    unique = "unique" in model.OPTIONS
+    _say(f"  search: {_summary(search, unique)}")
+    _say(f"  cpsat:  {_summary(cpsat, unique)}")
     for problem in report["problems"]:
         _say(f"  ! {problem}", "red")
 
