@@ -662,27 +662,38 @@ def _split(names: str | None) -> set[str] | None:
 def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
     from rich.table import Table
 
-    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
-    for name in ("method", "heuristic", "status"):
-        table.add_column(name)
-    for name in ("cost", "expanded", "generated", "max frontier", "depth", "seconds"):
-        table.add_column(name, justify="right")
-    for r in results:
-        s = r.stats
-        cost = f"{s.cost:g}" if r.status.has_solution else "-"
-        table.add_row(
+    header = [
+        "method",
+        "heuristic",
+        "status",
+        "cost",
+        "expanded",
+        "generated",
+        "max_frontier",
+        "depth",
+        "seconds",
+    ]
+    rows = [
+        (
             r.method,
             r.heuristic or "-",
             r.status.value,
-            cost,
-            f"{s.expanded:,}",
-            f"{s.generated:,}",
-            f"{s.max_frontier:,}",
-            f"{s.depth:,}",
-            f"{s.seconds:.3f}",
-            style=_STATUS_STYLE[r.status],
+            f"{r.stats.cost:g}" if r.status.has_solution else "-",
+            f"{r.stats.expanded:,}",
+            f"{r.stats.generated:,}",
+            f"{r.stats.max_frontier:,}",
+            f"{r.stats.depth:,}",
+            f"{r.stats.seconds:.3f}",
         )
-    _console().print(table)
+        for r in results
+    ]
+    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
+    for i, name in enumerate(header):
+        width = max(len(name), *(len(row[i]) for row in rows))
+        table.add_column(name, justify="right" if i >= 3 else "left", min_width=width)
+    for r, row in zip(results, rows, strict=True):
+        table.add_row(*row, style=_STATUS_STYLE[r.status])
+    _console().print(table, width=max(_console().width, sum(map(len, header)) + 40))
 
 
 @cli.command()
