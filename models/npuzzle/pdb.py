@@ -23,6 +23,7 @@ or corrupt file is rebuilt; a rich progress bar shows the build on a terminal.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -57,7 +58,7 @@ Partition = tuple[tuple[int, ...], ...]
 """Patterns as tuples of goal cells (row-major indices)."""
 
 PARTITIONS: dict[str, Partition] = {
-    "6-6-3": ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
+    "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
     "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
 }
 """The 15-puzzle's standard partitions, in cells of Korf's goal (blank on cell 0); for another
@@ -289,11 +290,12 @@ class PatternDatabases:
             tables.append(load(puzzle.rows, puzzle.cols, pattern))
         sizes = np.array([len(p) for p in chosen], np.int64)
         offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
+        square = puzzle.rows == puzzle.cols
         r, c = divmod(np.arange(cells), puzzle.cols)
-        rcell = (c * puzzle.cols + r).astype(np.int64)
+        rcell = (c * puzzle.cols + r if square else np.arange(cells)).astype(np.int64)
         home = np.argsort(np.array(goal))
         rtile = np.array(goal, np.int64)[rcell[home]]
-        reflect = not manhattan and puzzle.rows == puzzle.cols and rcell[blank] == blank
+        reflect = not manhattan and square and rcell[blank] == blank
         return cls(
             cells, chosen, members, sizes, offsets, np.concatenate(tables), pattern_of,
             rcell, rtile, bool(reflect),
@@ -309,16 +311,49 @@ class PatternDatabases:
         return where, rwhere
 
     def value(self, tiles: Sequence[int] | bytes) -> int:
-        """The heuristic value of a board: the sum over the patterns (max with the reflection)."""
-        from ._kernels import pdb_value
+        """The heuristic value of a board: the sum over the patterns (max with the reflection).
 
-        where, rwhere = self.where(tiles)
-        parts = np.empty(len(self.sizes), np.int64)
-        args = (self.members, self.sizes, self.offsets, self.table, self.cells, parts)
-        h = int(pdb_value(where, *args))
+        Pure Python (no numba import): the engine's searches call it once per generated state.
+        """
+        where = [0] * self.cells
+        for cell, tile in enumerate(tiles):
+            where[tile] = cell
+        h = self._sum(where)
         if self.reflect:
-            h = max(h, int(pdb_value(rwhere, *args)))
+            rwhere = [0] * self.cells
+            for tile, cell in enumerate(where):
+                rwhere[self._rtile[tile]] = self._rcell[cell]
+            h = max(h, self._sum(rwhere))
         return h
+
+    def _sum(self, where: list[int]) -> int:
+        total = 0
+        cells = self.cells
+        for offset, members in zip(self._offsets, self._members, strict=True):
+            index = 0
+            placed: list[int] = []
+            for i, tile in enumerate(members):
+                p = where[tile]
+                index = index * (cells - i) + p - sum(1 for q in placed if q < p)
+                placed.append(p)
+            total += int(self.table[offset + index])
+        return total
+
+    @functools.cached_property
+    def _members(self) -> list[list[int]]:
+        return [list(map(int, self.members[p, :k])) for p, k in enumerate(self.sizes)]
+
+    @functools.cached_property
+    def _offsets(self) -> list[int]:
+        return list(map(int, self.offsets))
+
+    @functools.cached_property
+    def _rcell(self) -> list[int]:
+        return list(map(int, self.rcell))
+
+    @functools.cached_property
+    def _rtile(self) -> list[int]:
+        return list(map(int, self.rtile))
 
 
 class PatternDatabaseHeuristic(_Heuristic):

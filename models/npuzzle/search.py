@@ -56,6 +56,9 @@ class SlidingTileProblem:
         For a board of more than 256 cells.
     """
 
+    unit_cost = True
+    """Every move costs 1, so breadth-first search and iterative deepening are optimal."""
+
     def __init__(self, puzzle: Puzzle) -> None:
         if puzzle.cells > 256:
             raise ValueError(f"boards of more than 256 cells are not searched ({puzzle.cells})")
