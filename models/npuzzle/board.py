@@ -146,7 +146,7 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
     renumbered = [order[t] for t in puzzle.start if t]
     if puzzle.rows == 1 or puzzle.cols == 1:
         if renumbered == sorted(renumbered):
-            return True, "the tiles of this single line come in the goal's order"
+            return True, "solvable: the tiles of this single line come in the goal's order"
         return False, (
             "unsolvable: on a single line tiles cannot pass one another, and the start's "
             "tiles are not in the goal's order"

@@ -264,13 +264,12 @@ def sniff(name: str, text: str) -> str | None:
     'korf'
     """
     suffix = PurePath(name).suffix.lower()
-    stripped = text.removeprefix("\ufeff").lstrip()
-    if stripped.startswith("{"):
-        return "json" if '"start"' in text else None
+    if text.removeprefix("\ufeff").lstrip().startswith("{"):
+        return "json" if any(f'"{key}"' in text for key in ("n", "start", "goal")) else None
     if suffix == ".json":
         return None
     lines = [line for _, line in _content(text) if line]
-    if not lines or not all(all(_TOKEN.fullmatch(t) for t in line.split()) for line in lines):
+    if not lines or not all(_TOKEN.fullmatch(t) for t in lines[0].split()):
         return None
     if suffix == ".korf" or _is_full_board(lines[0]):
         return "korf"
