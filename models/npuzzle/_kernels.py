@@ -246,3 +246,104 @@ def ida_iteration(
         if spent >= budget:
             depth_box[0] = d
             return -1
+
+
+@njit(cache=True, inline="always")
+def region(start: int, free: np.uint64, cols: int, left: np.uint64, right: np.uint64) -> np.uint64:
+    """Bitmask of the cells reachable from ``start`` through the cells of ``free`` (flood fill).
+
+    ``left``/``right``: masks of the cells that are not in the first/last column.
+    """
+    reached = np.uint64(1) << np.uint64(start)
+    shift = np.uint64(cols)
+    one = np.uint64(1)
+    while True:
+        grown = reached | (reached << shift) | (reached >> shift)
+        grown |= ((reached & right) << one) | ((reached & left) >> one)
+        grown &= free | reached
+        if grown == reached:
+            return reached
+        reached = grown
+
+
+@njit(cache=True, inline="always")
+def _lowest(mask: np.uint64) -> int:
+    c = 0
+    while not (mask >> np.uint64(c)) & np.uint64(1):
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def bfs_blank_chunk(
+    dist: np.ndarray,
+    seen: np.ndarray,
+    queue: np.ndarray,
+    head: int,
+    tail: int,
+    k: int,
+    rows: int,
+    cols: int,
+    adjacent: np.ndarray,
+    limit: int,
+) -> tuple[int, int]:
+    """Expand up to ``limit`` entries of the ring buffer ``queue[head % len : tail % len]``.
+
+    An entry is ``((rank * cells + blank region's lowest cell) << 8) | distance``: the pattern
+    tiles' placement and the region of non-pattern cells the blank can roam for free. A pattern
+    tile moves (cost 1) onto an adjacent cell of the blank's region; the blank then stands where
+    the tile was. ``seen[rank]`` has a bit per region already queued; ``dist[rank]`` is the
+    least distance over the regions (set when the placement is first reached). Returns
+    (head, tail); ``tail - head`` beyond the buffer's length means it overflowed.
+    """
+    cells = rows * cols
+    capacity = queue.shape[0]
+    full = (np.uint64(1) << np.uint64(cells)) - np.uint64(1) if cells < 64 else ~np.uint64(0)
+    first_col = np.uint64(0)
+    last_col = np.uint64(0)
+    for r in range(rows):
+        first_col |= np.uint64(1) << np.uint64(r * cols)
+        last_col |= np.uint64(1) << np.uint64(r * cols + cols - 1)
+    left = full & ~first_col
+    right = full & ~last_col
+    positions = np.empty(k, np.int64)
+    used = np.zeros(cells, np.bool_)
+    stop = min(tail, head + limit)
+    while head < stop:
+        entry = queue[head % capacity]
+        head += 1
+        d = (entry & 255) + 1
+        if d >= UNSEEN:
+            d = UNSEEN - 1
+        key = entry >> 8
+        r = key // cells
+        unrank(r, k, cells, positions, used)
+        occupied = np.uint64(0)
+        for i in range(k):
+            occupied |= np.uint64(1) << np.uint64(positions[i])
+        free = full & ~occupied
+        roam = region(key % cells, free, cols, left, right)
+        for i in range(k):
+            old = positions[i]
+            for m in range(4):
+                c = adjacent[old, m]
+                if c < 0:
+                    break
+                if not (roam >> np.uint64(c)) & np.uint64(1):
+                    continue
+                positions[i] = c
+                r2 = rank(positions, k, cells)
+                positions[i] = old
+                free2 = (free | (np.uint64(1) << np.uint64(old))) & ~(np.uint64(1) << np.uint64(c))
+                rep = _lowest(region(old, free2, cols, left, right))
+                bit = np.uint64(1) << np.uint64(rep)
+                if seen[r2] & bit:
+                    continue
+                seen[r2] |= bit
+                if dist[r2] == UNSEEN:
+                    dist[r2] = d
+                if tail - head < capacity:
+                    queue[tail % capacity] = ((r2 * cells + rep) << 8) | d
+                tail += 1
+        stop = min(tail, stop)
+    return head, tail

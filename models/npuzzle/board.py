@@ -115,9 +115,7 @@ class Puzzle:
 
 def _inversions(sequence: Sequence[int]) -> int:
     """Number of pairs out of order in ``sequence`` (O(n^2); boards are small)."""
-    return sum(
-        1 for i, a in enumerate(sequence) for b in sequence[i + 1 :] if a > b
-    )
+    return sum(1 for i, a in enumerate(sequence) for b in sequence[i + 1 :] if a > b)
 
 
 def solvability(puzzle: Puzzle) -> tuple[bool, str]:

@@ -14,12 +14,15 @@ reports are honoured between chunks (a chunk of 2^20 nodes takes some 50 ms).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import MOVES, Puzzle
+from . import pdb
 from .pdb import PatternDatabases, adjacency
 
 __all__ = ["HEURISTICS", "solve"]
@@ -34,11 +37,14 @@ _NO_BOUND = np.iinfo(np.int64).max
 def _moves(cells: list[int], cols: int) -> list[str]:
     """Blank cells along the path → move names."""
     names = {dr * cols + dc: name for name, (dr, dc) in MOVES.items()}
-    return [names[b - a] for a, b in zip(cells, cells[1:], strict=False)]
+    return [names[b - a] for a, b in itertools.pairwise(cells)]
 
 
 def solve(
-    puzzle: Puzzle, heuristic: str = "pdb", limits: Limits | None = None
+    puzzle: Puzzle,
+    heuristic: str = "pdb",
+    limits: Limits | None = None,
+    partition: str | None = None,
 ) -> Result[list[str]]:
     """Solve a solvable puzzle optimally with the compiled IDA*.
 
@@ -49,6 +55,8 @@ def solve(
         IDA* never stops).
     heuristic : {"pdb", "manhattan"}
     limits : Limits, optional
+    partition : str, optional
+        A name of :data:`.pdb.PARTITIONS` for the 15-puzzle (default ``6-6-3``).
 
     Returns
     -------
@@ -67,7 +75,10 @@ def solve(
         raise ValueError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    dbs = PatternDatabases.for_puzzle(puzzle, manhattan=heuristic == "manhattan")
+    if heuristic == "manhattan":
+        dbs = PatternDatabases.for_puzzle(puzzle, manhattan=True)
+    else:
+        dbs = PatternDatabases.for_puzzle(puzzle, pdb.partition(puzzle, partition))
     tiles = np.array(puzzle.start, np.int64)
     where, rwhere = dbs.where(puzzle.start)
     lookup = (dbs.members, dbs.sizes, dbs.offsets, dbs.table, dbs.cells)
@@ -76,9 +87,7 @@ def solve(
     totals = np.array([pdb_value(where, *lookup, parts), pdb_value(rwhere, *lookup, rparts)])
     h0 = int(max(totals) if dbs.reflect else totals[0])
     stats.extra["initial_h"] = h0
-    result: Result[list[str]] = Result(
-        Status.OPTIMAL, [], stats, "tile-idastar", heuristic
-    )
+    result: Result[list[str]] = Result(Status.OPTIMAL, [], stats, "tile-idastar", heuristic)
     if puzzle.start == puzzle.goal:
         budget.finish()
         return result
@@ -94,9 +103,26 @@ def solve(
         if budget.limits.max_nodes is not None:
             chunk = max(1, min(chunk, budget.limits.max_nodes - stats.expanded))
         code = ida_iteration(
-            tiles, where, rwhere, parts, rparts, totals, stack, depth, bound,
-            adjacent, dbs.members, dbs.pattern_of, dbs.sizes,
-            dbs.offsets, dbs.table, dbs.rcell, dbs.rtile, dbs.reflect, chunk, counters,
+            tiles,
+            where,
+            rwhere,
+            parts,
+            rparts,
+            totals,
+            stack,
+            depth,
+            bound,
+            adjacent,
+            dbs.members,
+            dbs.pattern_of,
+            dbs.sizes,
+            dbs.offsets,
+            dbs.table,
+            dbs.rcell,
+            dbs.rtile,
+            dbs.reflect,
+            chunk,
+            counters,
         )
         stats.generated = int(counters[0])
         stats.expanded = int(counters[1]) + iterations
@@ -118,4 +144,3 @@ def solve(
             iterations += 1
             if bound + 2 > len(stack):
                 stack = np.vstack([stack, np.zeros_like(stack)])
-

@@ -56,7 +56,9 @@ class Entry:
 
 def _build(rows: int, cols: int, start: Tiles, goal: Tiles, source: str, line: int) -> Puzzle:
     if rows * cols > _MAX_CELLS:
-        raise InputError(source, line, f"a {rows}x{cols} board is too large (at most {_MAX_CELLS} cells)")
+        raise InputError(
+            source, line, f"a {rows}x{cols} board is too large (at most {_MAX_CELLS} cells)"
+        )
     try:
         return Puzzle(rows, cols, start, goal)
     except ValueError as e:
@@ -91,7 +93,9 @@ def _json_board(value: Any, key: str, source: str, line: int) -> tuple[list[int]
     return [_json_int(t, f"{key!r} tile", source, line) for t in value], None
 
 
-def _json_size(data: dict[str, Any], lines: list[str], source: str) -> tuple[int | None, int | None]:
+def _json_size(
+    data: dict[str, Any], lines: list[str], source: str
+) -> tuple[int | None, int | None]:
     if "n" in data:
         n = _json_int(data["n"], "'n'", source, _key_line(lines, "n"))
         if n < 1:
@@ -101,10 +105,15 @@ def _json_size(data: dict[str, Any], lines: list[str], source: str) -> tuple[int
     if rows is None and cols is None:
         return None, None
     if rows is None or cols is None:
-        raise InputError(source, _key_line(lines, "rows" if rows is not None else "cols"),
-                         "give both 'rows' and 'cols' (or 'n' for a square board)")
-    return (_json_int(rows, "'rows'", source, _key_line(lines, "rows")),
-            _json_int(cols, "'cols'", source, _key_line(lines, "cols")))
+        raise InputError(
+            source,
+            _key_line(lines, "rows" if rows is not None else "cols"),
+            "give both 'rows' and 'cols' (or 'n' for a square board)",
+        )
+    return (
+        _json_int(rows, "'rows'", source, _key_line(lines, "rows")),
+        _json_int(cols, "'cols'", source, _key_line(lines, "cols")),
+    )
 
 
 def _parse_json(text: str, source: str) -> list[Entry]:
@@ -114,7 +123,9 @@ def _parse_json(text: str, source: str) -> list[Entry]:
     except json.JSONDecodeError as e:
         raise InputError(source, e.lineno, f"not valid JSON: {e.msg}") from None
     if not isinstance(data, dict):
-        raise InputError(source, 1, "expected a JSON object with 'start' (and 'n' or 'rows'/'cols')")
+        raise InputError(
+            source, 1, "expected a JSON object with 'start' (and 'n' or 'rows'/'cols')"
+        )
     if "start" not in data:
         raise InputError(source, 1, "missing key 'start'")
     rows, cols = _json_size(data, lines, source)
@@ -135,7 +146,11 @@ def _parse_json(text: str, source: str) -> list[Entry]:
         goal_line = _key_line(lines, "goal")
         goal, goal_rows = _json_board(data["goal"], "goal", source, goal_line)
         if len(goal) != rows * cols or goal_rows not in (None, rows):
-            raise InputError(source, goal_line, f"'goal' does not hold {rows}x{cols} tiles (a goal of another size)")
+            raise InputError(
+                source,
+                goal_line,
+                f"'goal' does not hold {rows}x{cols} tiles (a goal of another size)",
+            )
     unknown = set(data) - {"n", "rows", "cols", "start", "goal"}
     if unknown:
         key = sorted(unknown)[0]
@@ -179,11 +194,15 @@ def _blocks(text: str, source: str) -> list[list[tuple[int, list[int]]]]:
     return [b for b in blocks if b]
 
 
-def _grid_board(block: list[tuple[int, list[int]]], source: str, what: str) -> tuple[int, int, Tiles]:
+def _grid_board(
+    block: list[tuple[int, list[int]]], source: str, what: str
+) -> tuple[int, int, Tiles]:
     cols = len(block[0][1])
     for number, tiles in block:
         if len(tiles) != cols:
-            raise InputError(source, number, f"{what} row has {len(tiles)} tiles, the first has {cols}")
+            raise InputError(
+                source, number, f"{what} row has {len(tiles)} tiles, the first has {cols}"
+            )
     return len(block), cols, tuple(t for _, tiles in block for t in tiles)
 
 
@@ -221,7 +240,9 @@ def _korf_line(number: int, tiles: list[int], source: str) -> Entry:
         side = _square_side(len(tiles))
     if side is None:
         raise InputError(
-            source, number, f"{len(tiles)} numbers: not the tiles of a square board (optionally after an id)"
+            source,
+            number,
+            f"{len(tiles)} numbers: not the tiles of a square board (optionally after an id)",
         )
     puzzle = _build(side, side, tuple(tiles), korf_goal(side * side), source, number)
     return Entry(ident if ident is not None else number, puzzle, number)
@@ -361,12 +382,20 @@ def dumps(puzzle: Puzzle, fmt: str) -> str:
         When the format cannot hold the puzzle (Korf lines need a square board and Korf's goal).
     """
     if fmt == "json":
-        size = {"n": puzzle.rows} if puzzle.rows == puzzle.cols else {"rows": puzzle.rows, "cols": puzzle.cols}
+        size = (
+            {"n": puzzle.rows}
+            if puzzle.rows == puzzle.cols
+            else {"rows": puzzle.rows, "cols": puzzle.cols}
+        )
         data = {**size, "start": _rows(puzzle, puzzle.start), "goal": _rows(puzzle, puzzle.goal)}
         return json.dumps(data) + "\n"
     if fmt == "grid":
         width = len(str(puzzle.cells - 1))
-        boards = [puzzle.start] if puzzle.goal == default_goal(puzzle.cells) else [puzzle.start, puzzle.goal]
+        boards = (
+            [puzzle.start]
+            if puzzle.goal == default_goal(puzzle.cells)
+            else [puzzle.start, puzzle.goal]
+        )
         return "\n".join(
             "\n".join(" ".join(str(t).rjust(width) for t in row) for row in _rows(puzzle, b)) + "\n"
             for b in boards
@@ -389,5 +418,7 @@ def write(puzzle: Puzzle, path: str | Path) -> None:
     suffix = PurePath(path).suffix.lower()
     fmt = {".json": "json", ".txt": "grid", ".korf": "korf"}.get(suffix)
     if fmt is None:
-        raise ValueError(f"cannot write {suffix or 'extensionless'} files; use .json, .txt or .korf")
+        raise ValueError(
+            f"cannot write {suffix or 'extensionless'} files; use .json, .txt or .korf"
+        )
     Path(path).write_text(dumps(puzzle, fmt), encoding="utf-8")

@@ -95,8 +95,11 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
 
     problem = SlidingTileProblem(puzzle)
     if name is None:
-        uninformed = {"bfs": engine.bfs, "iddfs": engine.iddfs, "dfs": engine.dfs}
-        return uninformed[method](problem, limits)
+        if method == "bfs":
+            return engine.bfs(problem, limits)
+        if method == "iddfs":
+            return engine.iddfs(problem, limits)
+        return engine.dfs(problem, limits)
     h = heuristic(name, puzzle)
     if method == "astar":
         return engine.astar(problem, h, limits)
@@ -117,8 +120,10 @@ def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str,
     optimal, equally long.
     """
     first = solve(puzzle, options, limits)
-    reference_options = Options(method="bfs") if puzzle.cells <= 9 else Options(
-        method="tile-idastar", heuristic="manhattan"
+    reference_options = (
+        Options(method="bfs")
+        if puzzle.cells <= 9
+        else Options(method="tile-idastar", heuristic="manhattan")
     )
     second = solve(puzzle, reference_options, limits)
     problems: list[str] = []
@@ -132,7 +137,9 @@ def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str,
         agree = None
     elif first.status == Status.OPTIMAL and second.status == Status.OPTIMAL:
         if first.stats.cost != second.stats.cost:
-            problems.append(f"optimal lengths differ: {first.stats.cost:g} vs {second.stats.cost:g}")
+            problems.append(
+                f"optimal lengths differ: {first.stats.cost:g} vs {second.stats.cost:g}"
+            )
         agree = not problems
     else:
         agree = first.status.has_solution == second.status.has_solution and not problems
@@ -181,9 +188,10 @@ def runs(puzzle: Puzzle, options: Options) -> list[tuple[str, str | None]]:
         pairs += [("idastar", h) for h in HEURISTICS]
         pairs += [("tile-idastar", h) for h in _COMPILED_HEURISTICS]
         pairs += [("weighted-astar", "manhattan"), ("greedy", "manhattan")]
-        return pairs + [("bfs", None), ("dfs", None)]
+        return [*pairs, ("bfs", None), ("dfs", None)]
     pairs = [("tile-idastar", h) for h in _COMPILED_HEURISTICS]
-    return pairs + [
+    return [
+        *pairs,
         ("idastar", "pdb"),
         ("astar", "pdb"),
         ("weighted-astar", "linear-conflict"),
@@ -205,7 +213,10 @@ def describe(puzzle: Puzzle) -> str:
 def _grid(puzzle: Puzzle, tiles: tuple[int, ...]) -> list[str]:
     width = len(str(puzzle.cells - 1))
     return [
-        " ".join(str(t).rjust(width) if t else ".".rjust(width) for t in tiles[r * puzzle.cols :][: puzzle.cols])
+        " ".join(
+            str(t).rjust(width) if t else ".".rjust(width)
+            for t in tiles[r * puzzle.cols :][: puzzle.cols]
+        )
         for r in range(puzzle.rows)
     ]
 
@@ -213,7 +224,10 @@ def _grid(puzzle: Puzzle, tiles: tuple[int, ...]) -> list[str]:
 def draw(puzzle: Puzzle, solution: Plan) -> str:
     """The start and the goal side by side, then the moves of the blank."""
     start, goal = _grid(puzzle, puzzle.start), _grid(puzzle, puzzle.goal)
-    lines = [f"{a}   {'->' if i == puzzle.rows // 2 else '  '}   {b}" for i, (a, b) in enumerate(zip(start, goal, strict=True))]
+    lines = [
+        f"{a}   {'->' if i == puzzle.rows // 2 else '  '}   {b}"
+        for i, (a, b) in enumerate(zip(start, goal, strict=True))
+    ]
     moves = " ".join(solution) if solution else "(already solved)"
     return "\n".join([*lines, f"{len(solution)} moves of the blank: {moves}"])
 
@@ -227,7 +241,10 @@ def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:
     for k, tiles in enumerate(boards):
         rows = range(puzzle.rows)
         fills = tuple(
-            tuple("white" if t == 0 else "#f2d08a" for t in tiles[r * puzzle.cols : (r + 1) * puzzle.cols])
+            tuple(
+                "white" if t == 0 else "#f2d08a"
+                for t in tiles[r * puzzle.cols : (r + 1) * puzzle.cols]
+            )
             for r in rows
         )
         texts = tuple(

@@ -2,19 +2,22 @@
 
 The tiles are split into disjoint *patterns* (a partition of the goal's non-blank cells). For
 each pattern, the database holds, for every placement of its tiles, the fewest moves **of those
-tiles** that bring them home when they may move onto any cell not held by another tile of the
-pattern (the other tiles and the blank are ignored). Every real move moves one tile, so the sum
-over the patterns is admissible, and each term is an exact distance in a relaxed problem, so
-the sum is consistent. On a square board whose goal keeps the blank on the main diagonal, the
+tiles** that bring them home, the other tiles ignored: a pattern tile moves onto an adjacent
+cell of the region of non-pattern cells where the blank is, and the blank roams its region for
+free. An entry is the least such distance over the blank's possible regions (so the table needs
+no blank coordinate). Every real move moves one tile, so the sum over the patterns is
+admissible. It is not consistent (the minimum over regions can drop by 2 in one move), which
+A* (with re-opening) and IDA* tolerate. On a square board whose goal keeps the blank on the main diagonal, the
 board reflected about that diagonal is as far from the goal as the board itself, so the
 heuristic is the larger of the two sums (the "reflected lookup").
 
 Sources: R. E. Korf and A. Felner, "Disjoint pattern database heuristics", Artificial
-Intelligence 134 (2002) 9-22 (the abstraction and its additivity); A. Felner, R. E. Korf and
+Intelligence 134 (2002) 9-22 (counting only the pattern tiles' moves, additivity); A. Felner, R. E. Korf and
 S. Hanan, "Additive pattern database heuristics", JAIR 22 (2004) 279-318 (5-5-5 and 6-6-3
-partitions of the 15-puzzle, reflected lookups).
+partitions of the 15-puzzle, the blank in the abstraction, reflected lookups).
 
-Each database is built by breadth-first search backwards from the goal placement, ranked as an
+Each database is built by breadth-first search backwards from the goal placement (over pairs of
+a placement and the blank's region, every move costing 1), ranked as an
 ordered placement (``cells! / (cells-k)!`` entries, 1 byte each: 5.8 million for 6 tiles of the
 15-puzzle), and cached as ``.npy`` with a JSON sidecar (format version, size, SHA-256) under
 ``$CSPSOLVE_CACHE``, else ``$XDG_CACHE_HOME/cspsolve``, else ``~/.cache/cspsolve``. A missing
@@ -42,16 +45,16 @@ from .search import State, _Heuristic
 __all__ = [
     "PARTITIONS",
     "VERSION",
-    "adjacency",
     "PatternDatabaseHeuristic",
     "PatternDatabases",
+    "adjacency",
     "build",
     "cache_dir",
     "load",
     "partition",
 ]
 
-VERSION = 1
+VERSION = 2
 """Format version of cached databases; bump it when the layout or the abstraction changes."""
 
 Partition = tuple[tuple[int, ...], ...]
@@ -108,7 +111,9 @@ def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
             chosen = PARTITIONS[name or "6-6-3"]
             return tuple(tuple(mirror(c) for c in pattern) for pattern in chosen)
         if name is not None:
-            raise ValueError(f"the {name} partition is for 4x4 boards with the blank's goal in a corner")
+            raise ValueError(
+                f"the {name} partition is for 4x4 boards with the blank's goal in a corner"
+            )
     k = max(k for k in range(1, cells) if k == 1 or _entries(cells, k) <= _MAX_ENTRIES)
     rest = [c for c in range(cells) if c != blank]
     return tuple(tuple(rest[i : i + k]) for i in range(0, len(rest), k))
@@ -127,9 +132,17 @@ def build(
     rows: int,
     cols: int,
     pattern: Sequence[int],
+    blank: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """Build one pattern database by breadth-first search back from the goal placement.
+
+    With ``blank`` (the blank's goal cell) the search also tracks the region of non-pattern
+    cells the blank can reach: a pattern tile moves only onto a cell of that region, as on the
+    real board, and the blank moves inside its region for free (Felner, Korf & Hanan 2004,
+    §4); an entry is the least distance over the blank's regions. Without ``blank`` pattern
+    tiles move onto any free adjacent cell (Korf & Felner 2002); with one tile per pattern that
+    is the Manhattan distance.
 
     Parameters
     ----------
@@ -138,6 +151,8 @@ def build(
     pattern : sequence of int
         Goal cells of the pattern's tiles; entry ``rank(positions)`` of the result is the
         distance of the placement where the tile of ``pattern[i]`` stands on ``positions[i]``.
+    blank : int, optional
+        The blank's goal cell; boards of more than 64 cells ignore it.
     progress : callable, optional
         Called as ``progress(placements done, placements in all)`` now and then.
 
@@ -146,6 +161,48 @@ def build(
     numpy.ndarray
         ``uint8`` of ``cells! / (cells - k)!`` entries (254 caps larger distances).
     """
+    from ._kernels import UNSEEN, bfs_blank_chunk, rank, region
+
+    cells, k = rows * cols, len(pattern)
+    if blank is None or cells > 64:
+        return _build_ignoring_blank(rows, cols, pattern, progress)
+    size = _entries(cells, k)
+    dist = np.full(size, UNSEEN, np.uint8)
+    seen = np.zeros(size, np.uint64)
+    start = rank(np.array(pattern, np.int64), k, cells)
+    occupied = sum(1 << c for c in pattern)
+    full = (1 << cells) - 1
+    left = sum(1 << c for c in range(cells) if c % cols)
+    right = sum(1 << c for c in range(cells) if c % cols != cols - 1)
+    roam = int(region(blank, np.uint64(full & ~occupied), cols, np.uint64(left), np.uint64(right)))
+    rep = (roam & -roam).bit_length() - 1
+    dist[start] = 0
+    seen[start] = np.uint64(1 << rep)
+    adjacent = adjacency(rows, cols)
+    capacity = size
+    while True:
+        queue = np.empty(capacity, np.int64)
+        queue[0] = (start * cells + rep) << 8
+        head, tail = 0, 1
+        while head < tail and tail - head <= capacity:
+            head, tail = bfs_blank_chunk(
+                dist, seen, queue, head, tail, k, rows, cols, adjacent, 1 << 18
+            )
+            if progress is not None:
+                progress(int(np.count_nonzero(dist != UNSEEN)), size)
+        if head >= tail:
+            return dist
+        capacity *= 2  # the ring buffer overflowed: start again with a larger one
+        dist[:] = UNSEEN
+        seen[:] = 0
+        dist[start] = 0
+        seen[start] = np.uint64(1 << rep)
+
+
+def _build_ignoring_blank(
+    rows: int, cols: int, pattern: Sequence[int], progress: Callable[[int, int], None] | None
+) -> np.ndarray:
+    """The database of the abstraction without the blank (every pattern move allowed)."""
     from ._kernels import UNSEEN, bfs_chunk, rank
 
     cells, k = rows * cols, len(pattern)
@@ -164,8 +221,9 @@ def build(
     return dist
 
 
-def _paths(rows: int, cols: int, pattern: Sequence[int]) -> tuple[Path, Path]:
-    stem = f"npuzzle-pdb-v{VERSION}-{rows}x{cols}-{'.'.join(map(str, pattern))}"
+def _paths(rows: int, cols: int, pattern: Sequence[int], blank: int | None) -> tuple[Path, Path]:
+    tiles = ".".join(map(str, pattern))
+    stem = f"npuzzle-pdb-v{VERSION}-{rows}x{cols}-{tiles}-blank{'-' if blank is None else blank}"
     folder = cache_dir()
     return folder / f"{stem}.npy", folder / f"{stem}.json"
 
@@ -205,7 +263,7 @@ def _write_cached(data: Path, meta: Path, table: np.ndarray, pattern: Sequence[i
         return
 
 
-def load(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray:
+def load(rows: int, cols: int, pattern: Sequence[int], blank: int | None = None) -> np.ndarray:
     """One pattern database from the cache, built (and cached) when missing or corrupt.
 
     Small databases (under 100,000 entries) are built every time, not cached. A progress bar
@@ -213,25 +271,25 @@ def load(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray:
     """
     size = _entries(rows * cols, len(pattern))
     if size < 100_000:
-        return build(rows, cols, pattern)
-    data, meta = _paths(rows, cols, pattern)
+        return build(rows, cols, pattern, blank)
+    data, meta = _paths(rows, cols, pattern, blank)
     table = _read_cached(data, meta, size)
     if table is None:
-        table = _build_with_bar(rows, cols, pattern)
+        table = _build_with_bar(rows, cols, pattern, blank)
         _write_cached(data, meta, table, pattern)
     return table
 
 
-def _build_with_bar(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray:
+def _build_with_bar(rows: int, cols: int, pattern: Sequence[int], blank: int | None) -> np.ndarray:
     if not sys.stderr.isatty():
-        return build(rows, cols, pattern)
+        return build(rows, cols, pattern, blank)
     from rich.console import Console
     from rich.progress import Progress
 
     label = f"pattern database {rows}x{cols} tiles of cells {', '.join(map(str, pattern))}"
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
-        return build(rows, cols, pattern, lambda done, _: bar.update(task, completed=done))
+        return build(rows, cols, pattern, blank, lambda done, _: bar.update(task, completed=done))
 
 
 @dataclass(frozen=True)
@@ -287,7 +345,7 @@ class PatternDatabases:
             for i, cell in enumerate(pattern):
                 members[p, i] = goal[cell]
                 pattern_of[goal[cell]] = p
-            tables.append(load(puzzle.rows, puzzle.cols, pattern))
+            tables.append(load(puzzle.rows, puzzle.cols, pattern, None if manhattan else blank))
         sizes = np.array([len(p) for p in chosen], np.int64)
         offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
         square = puzzle.rows == puzzle.cols
@@ -297,8 +355,16 @@ class PatternDatabases:
         rtile = np.array(goal, np.int64)[rcell[home]]
         reflect = not manhattan and square and rcell[blank] == blank
         return cls(
-            cells, chosen, members, sizes, offsets, np.concatenate(tables), pattern_of,
-            rcell, rtile, bool(reflect),
+            cells,
+            chosen,
+            members,
+            sizes,
+            offsets,
+            np.concatenate(tables),
+            pattern_of,
+            rcell,
+            rtile,
+            bool(reflect),
         )
 
     def where(self, tiles: Sequence[int] | bytes) -> tuple[np.ndarray, np.ndarray]:

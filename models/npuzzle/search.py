@@ -5,15 +5,18 @@ heuristic here is a callable object whose ``__name__`` is its command-line name.
 
 | name | admissible | consistent | source |
 |---|---|---|---|
-| ``misplaced`` | yes | yes | Nilsson, *Problem-Solving Methods in AI* (1971); Russell & Norvig, AIMA 4th ed. §3.6 |
+| ``misplaced`` | yes | yes | Nilsson, *Problem-Solving Methods in AI* (1971); AIMA 4th ed. §3.6 |
 | ``manhattan`` | yes | yes | Doran & Michie, Proc. Royal Society A 294 (1966) 235-259 |
 | ``linear-conflict`` | yes | yes | Hansson, Mayer & Yung, Information Sciences 63 (1992) 207-227 |
-| ``gaschnig`` | yes | yes | Gaschnig, Ph.D. thesis, Carnegie-Mellon University (1979) ("n-max-swap") |
-| ``pdb`` | yes | yes | Felner, Korf & Hanan, JAIR 22 (2004) 279-318 (:mod:`.pdb`) |
+| ``gaschnig`` | yes | yes | Gaschnig, Ph.D. thesis, Carnegie-Mellon (1979), "n-max-swap" |
+| ``pdb`` | yes | no | Felner, Korf & Hanan, JAIR 22 (2004) 279-318 (:mod:`.pdb`) |
 
-Each counts moves of a relaxed problem (a tile moves onto an occupied cell; a tile swaps with the
-blank from anywhere; pattern tiles move ignoring the others), so each is admissible and, since a
-real move is also a relaxed move, consistent with unit move costs. Linear conflict adds to the
+The first four count moves of a relaxed problem (a tile moves onto an occupied cell; a tile
+swaps with the blank from anywhere), so each is admissible and, since a real move is also a
+relaxed move, consistent with unit move costs. The pattern databases are admissible; they are
+not consistent, because each stores the least distance over the regions the blank may be in
+(the test over all 8-puzzle states finds moves where the value drops by 2). A* re-opens states
+and IDA* needs admissibility only, so both stay optimal. Linear conflict adds to the
 Manhattan distance, for every row, twice the fewest tiles that must leave the row so the tiles
 whose goal is in that row stand in goal order (length minus the longest increasing subsequence
 of their goal columns), and the same for columns — the published rule, not the pairwise count
@@ -67,9 +70,7 @@ class SlidingTileProblem:
         self._start = bytes(puzzle.start)
         self._moves = neighbours(puzzle.rows, puzzle.cols)
         self._targets = {
-            (cell, name): target
-            for cell, moves in enumerate(self._moves)
-            for name, target in moves
+            (cell, name): target for cell, moves in enumerate(self._moves) for name, target in moves
         }
 
     @property

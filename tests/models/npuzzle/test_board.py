@@ -73,7 +73,9 @@ def test_bad_boards(
 def test_check_reports_illegal_and_short_plans() -> None:
     puzzle = Puzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8))
     assert check(puzzle, ["R"]) == []
-    assert check(puzzle, ["D"]) == ["move 1 (D): move D takes the blank off the board from row 2, column 1"]
+    assert check(puzzle, ["D"]) == [
+        "move 1 (D): move D takes the blank off the board from row 2, column 1"
+    ]
     assert check(puzzle, []) == ["after 0 moves the board is not the goal"]
     assert check(puzzle, ["X"])[0].startswith("move 1 (X): unknown move")
 

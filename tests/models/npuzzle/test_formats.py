@@ -52,8 +52,12 @@ def test_korf_lines_with_and_without_ids() -> None:
 BAD = [
     ('{"n": 3}', "a.json", 1, "missing key 'start'"),
     ('{\n"n": 3,\n"start": [[1, 2, 3], [4, 0, 5]]\n}', "a.json", 3, "does not hold 3x3"),
-    ('{\n"n": 2,\n"start": [[1, 2], [3, 0]],\n"goal": [[1, 2, 3], [4, 5, 6], [7, 8, 0]]\n}',
-     "a.json", 4, "goal of another size"),
+    (
+        '{\n"n": 2,\n"start": [[1, 2], [3, 0]],\n"goal": [[1, 2, 3], [4, 5, 6], [7, 8, 0]]\n}',
+        "a.json",
+        4,
+        "goal of another size",
+    ),
     ('{\n"n": 2,\n"start": [[1, 1], [3, 0]]\n}', "a.json", 3, "tile 1 twice"),
     ('{\n"n": 2,\n"start": [[1, 2], [3, 4]]\n}', "a.json", 3, "outside 0..3"),
     ('{\n"n": 2,\n"start": [[1, 2.5], [3, 0]]\n}', "a.json", 3, "whole number"),
