@@ -21,8 +21,8 @@ import numpy as np
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-from .board import MOVES, Puzzle
 from . import pdb
+from .board import MOVES, Puzzle
 from .pdb import PatternDatabases, adjacency
 
 __all__ = ["HEURISTICS", "solve"]

@@ -7,14 +7,14 @@ cell of the region of non-pattern cells where the blank is, and the blank roams 
 free. An entry is the least such distance over the blank's possible regions (so the table needs
 no blank coordinate). Every real move moves one tile, so the sum over the patterns is
 admissible. It is not consistent (the minimum over regions can drop by 2 in one move), which
-A* (with re-opening) and IDA* tolerate. On a square board whose goal keeps the blank on the main diagonal, the
-board reflected about that diagonal is as far from the goal as the board itself, so the
-heuristic is the larger of the two sums (the "reflected lookup").
+A* (with re-opening) and IDA* tolerate. On a square board whose goal keeps the blank on the
+main diagonal, the board reflected about that diagonal is as far from the goal as the board
+itself, so the heuristic is the larger of the two sums (the "reflected lookup").
 
 Sources: R. E. Korf and A. Felner, "Disjoint pattern database heuristics", Artificial
-Intelligence 134 (2002) 9-22 (counting only the pattern tiles' moves, additivity); A. Felner, R. E. Korf and
-S. Hanan, "Additive pattern database heuristics", JAIR 22 (2004) 279-318 (5-5-5 and 6-6-3
-partitions of the 15-puzzle, the blank in the abstraction, reflected lookups).
+Intelligence 134 (2002) 9-22 (counting only the pattern tiles' moves, additivity); A. Felner,
+R. E. Korf and S. Hanan, "Additive pattern database heuristics", JAIR 22 (2004) 279-318
+(5-5-5 and 6-6-3 partitions of the 15-puzzle, the blank in the abstraction, reflected lookups).
 
 Each database is built by breadth-first search backwards from the goal placement (over pairs of
 a placement and the blank's region, every move costing 1), ranked as an
