@@ -150,10 +150,11 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
             "tiles are not in the goal's order"
         )
     inversions = _inversions(renumbered)
+    counted = f"{inversions} inversion{'' if inversions == 1 else 's'}"
     if puzzle.cols % 2:
         ok = inversions % 2 == 0
         why = (
-            f"numbered in goal order, the start's tiles show {inversions} inversions; on a board "
+            f"numbered in goal order, the start's tiles show {counted}; on a board "
             f"of odd width ({puzzle.cols}) every move keeps their parity and the goal has 0"
         )
     else:
@@ -162,7 +163,7 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
         rows_apart = abs(blank_row - goal_row)
         ok = (inversions + rows_apart) % 2 == 0
         why = (
-            f"numbered in goal order, the start's tiles show {inversions} inversions and the "
+            f"numbered in goal order, the start's tiles show {counted} and the "
             f"blank is {rows_apart} rows from its goal row (row {blank_row + 1} vs "
             f"{goal_row + 1}); on a board of even width ({puzzle.cols}) each vertical move "
             f"flips the inversions' parity, so {inversions} + {rows_apart} must be even"

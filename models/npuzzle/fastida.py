@@ -22,7 +22,7 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 from . import pdb
-from .board import MOVES, Puzzle
+from .board import MOVES, Puzzle, solvability
 from .pdb import PatternDatabases, adjacency
 
 __all__ = ["HEURISTICS", "solve"]
@@ -51,8 +51,8 @@ def solve(
     Parameters
     ----------
     puzzle : Puzzle
-        Must be solvable (check with :func:`.board.solvability` first: on an unsolvable board
-        IDA* never stops).
+        Any board; an unsolvable one is reported by :func:`.board.solvability` without a
+        search (IDA* alone would never stop on it).
     heuristic : {"pdb", "manhattan"}
     limits : Limits, optional
     partition : str, optional
@@ -61,7 +61,8 @@ def solve(
     Returns
     -------
     Result
-        ``OPTIMAL`` with the moves, or ``LIMIT`` / ``CANCELLED``. ``stats.extra`` holds
+        ``OPTIMAL`` with the moves, ``UNSOLVABLE`` (with the reason as ``message``), or
+        ``LIMIT`` / ``CANCELLED``. ``stats.extra`` holds
         ``iterations`` and ``initial_h``.
 
     Raises
@@ -73,6 +74,9 @@ def solve(
 
     if heuristic not in HEURISTICS:
         raise ValueError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
+    solvable, why = solvability(puzzle)
+    if not solvable:
+        return Result(Status.UNSOLVABLE, None, Stats(), "tile-idastar", heuristic, message=why)
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     if heuristic == "manhattan":

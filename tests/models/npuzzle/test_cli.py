@@ -57,7 +57,7 @@ def test_unsolvable_exits_1_with_the_parity_explanation() -> None:
     proc = run("solve", EXAMPLES / "unsolvable8.json", "--format", "json")
     assert proc.returncode == 1, proc.stderr
     record = json.loads(proc.stdout)
-    assert record["status"] == "unsolvable" and "inversions" in record["message"]
+    assert record["status"] == "unsolvable" and "inversion" in record["message"]
     assert record["stats"]["expanded"] == 0
 
 

@@ -167,6 +167,12 @@ def test_limits_and_cancellation_stop_the_compiled_search() -> None:
     assert fastida.solve(puzzle, "manhattan", Limits(cancel=cancel)).status == Status.CANCELLED
 
 
+def test_compiled_search_refuses_unsolvable_boards_at_once() -> None:
+    puzzle = Puzzle(4, 4, (*range(1, 14), 15, 14, 0))
+    result = fastida.solve(puzzle, "manhattan")
+    assert result.status == Status.UNSOLVABLE and "inversion" in result.message
+
+
 def test_options_that_do_not_fit() -> None:
     puzzle = Puzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8))
     with pytest.raises(ValueError, match="takes no --heuristic"):
