@@ -207,3 +207,13 @@ def test_partitions() -> None:
     assert [len(p) for p in five] == [5, 5, 5, 5, 4]
     with pytest.raises(ValueError, match="4x4"):
         pdb.partition(Puzzle(3, 3, default_goal(9)), "6-6-3")
+
+
+def test_scenes_one_picture_per_board_of_the_plan() -> None:
+    puzzle = Puzzle(2, 3, (1, 2, 3, 4, 0, 5))
+    pictures = kind.scenes(puzzle, ["R"])
+    assert len(pictures) == 2
+    assert pictures[0].texts == (("1", "2", "3"), ("4", "", "5"))
+    assert pictures[1].texts == (("1", "2", "3"), ("4", "5", ""))
+    assert pictures[1].caption == "move 1 of 1: R"
+    assert "1 moves of the blank: R" in kind.draw(puzzle, ["R"])
