@@ -6,10 +6,13 @@ import itertools
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from cspsolve.limits import Limits
 from cspsolve.models.lightsout import algebra
 from cspsolve.models.lightsout.board import LightsOut, apply, check, flatten, unflatten
 from cspsolve.models.lightsout.gf2 import pdivmod, pgcdex, pmod, pmul, reduced_basis, solve_system
+from cspsolve.results import Stats, Status
 
 from .strategies import boards, grids
 
@@ -114,3 +117,47 @@ def test_large_null_space_falls_back_to_cpsat_and_says_so() -> None:
     assert exact.proof["minimum"] is True and capped.stats.cost == exact.stats.cost
     assert capped.proof["minimum"] is (capped.status.value == "optimal")
     assert check(puzzle, capped.solution) == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.integers(1, 14).flatmap(
+        lambda k: st.tuples(
+            st.integers(0, (1 << 150) - 1),
+            st.lists(st.integers(1, (1 << 150) - 1), min_size=k, max_size=k),
+        )
+    )
+)
+def test_compiled_enumeration_equals_pure_python(case: tuple[int, list[int]]) -> None:
+    start, vectors = case
+    pure = algebra._lightest(start, vectors)
+    compiled, complete = algebra._lightest_compiled(start, vectors, Limits().start(Stats()))
+    assert complete
+    assert compiled.bit_count() == pure.bit_count()
+    combos = {start}
+    for v in vectors:
+        combos |= {c ^ v for c in combos}
+    assert compiled in combos
+    assert compiled.bit_count() == min(c.bit_count() for c in combos)
+
+
+def test_minimum_through_the_compiled_enumeration() -> None:
+    """The 16x16 all-on board (nullity 8) with the pure-Python limit lowered to force it."""
+    puzzle = LightsOut(((1 << 16) - 1,) * 16, 16)
+    pure = algebra.minimum(puzzle)
+    original = algebra.PYTHON_LIMIT
+    try:
+        algebra.PYTHON_LIMIT = 2
+        compiled = algebra.minimum(puzzle)
+    finally:
+        algebra.PYTHON_LIMIT = original
+    assert compiled.status is pure.status is Status.OPTIMAL
+    assert compiled.stats.cost == pure.stats.cost
+    assert compiled.solution is not None and check(puzzle, compiled.solution) == []
+
+
+def test_compiled_enumeration_stops_at_the_time_limit() -> None:
+    vectors = [(1 << 300) - 1 - (1 << i) for i in range(30)]
+    start = (1 << 300) - 1
+    best, complete = algebra._lightest_compiled(start, vectors, Limits(time_limit=0).start(Stats()))
+    assert not complete and best == start
