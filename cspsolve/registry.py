@@ -21,6 +21,7 @@ __all__ = ["KINDS", "Options", "PuzzleEntry", "PuzzleKind", "detect", "get", "lo
 
 KINDS: dict[str, str] = {
     "nonogram": "cspsolve.models.nonogram.kind",
+    "rushhour": "cspsolve.models.rushhour.kind",
 }
 """Kind name → module implementing :class:`PuzzleKind` (asked in this order when sniffing)."""
 

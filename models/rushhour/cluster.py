@@ -29,7 +29,7 @@ from cspsolve.results import Stats, Status
 
 from .board import Board, Move
 
-__all__ = ["Cluster", "Encoding", "explore", "goal_distances"]
+__all__ = ["Cluster", "Encoding", "explore", "goal_distances", "offset_ranges"]
 
 Int64s = npt.NDArray[np.int64]
 
@@ -71,7 +71,7 @@ class Encoding:
     def of(cls, board: Board) -> Encoding:
         """The encoding of ``board``'s pieces (see the module text for the offset ranges)."""
         n = board.size
-        low, high = _offset_ranges(board)
+        low, high = offset_ranges(board)
         radix = [h - lo + 1 for lo, h in zip(low, high, strict=True)]
         weight, total = [], 1
         for r in radix:
@@ -131,7 +131,7 @@ class Encoding:
         )
 
 
-def _offset_ranges(board: Board) -> tuple[list[int], list[int]]:
+def offset_ranges(board: Board) -> tuple[list[int], list[int]]:
     """Smallest and largest offset each piece can ever reach (walls and same-line pieces)."""
     n = board.size
     low = [0] * len(board.pieces)
@@ -140,7 +140,9 @@ def _offset_ranges(board: Board) -> tuple[list[int], list[int]]:
     for i, p in enumerate(board.pieces):
         lines.setdefault((p.horizontal, p.row if p.horizontal else p.col), []).append(i)
     for (horizontal, fixed), members in lines.items():
-        blocked = sorted(c if horizontal else r for r, c in board.walls if (r if horizontal else c) == fixed)
+        blocked = sorted(
+            c if horizontal else r for r, c in board.walls if (r if horizontal else c) == fixed
+        )
         bounds = [-1, *blocked, n]
         for start, stop in zip(bounds, bounds[1:], strict=False):
             inside = sorted(
