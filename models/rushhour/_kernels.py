@@ -8,14 +8,19 @@ MMIX LCG constant 6364136223846793005.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
+
+Arr = npt.NDArray[Any]
 
 _MIX = 6364136223846793005
 
 
-@njit(cache=True)  # type: ignore[misc]
-def _slot(table_keys, key):  # type: ignore[no-untyped-def]
+@njit(cache=True)
+def _slot(table_keys: Arr, key: int) -> int:
     """The slot holding ``key``, or the empty slot where it belongs."""
     mask = len(table_keys) - 1
     h = ((key * _MIX) >> 17) & mask
@@ -24,8 +29,8 @@ def _slot(table_keys, key):  # type: ignore[no-untyped-def]
     return h
 
 
-@njit(cache=True)  # type: ignore[misc]
-def rehash(table_keys, table_ids, keys, count):  # type: ignore[no-untyped-def]
+@njit(cache=True)
+def rehash(table_keys: Arr, table_ids: Arr, keys: Arr, count: int) -> tuple[Arr, Arr]:
     """Insert the first ``count`` keys (ids 0..count-1) into an empty table."""
     for i in range(count):
         h = _slot(table_keys, keys[i])
@@ -34,8 +39,24 @@ def rehash(table_keys, table_ids, keys, count):  # type: ignore[no-untyped-def]
     return table_keys, table_ids
 
 
-@njit(cache=True)  # type: ignore[misc]
-def _moves(key, pos, steps, occ, out_key, out_piece, out_delta, size, horiz, line, length, low, radix, weight, walls):  # type: ignore[no-untyped-def]  # noqa: E501
+@njit(cache=True)
+def _moves(
+    key: int,
+    pos: Arr,
+    steps: bool,
+    occ: Arr,
+    out_key: Arr,
+    out_piece: Arr,
+    out_delta: Arr,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    low: Arr,
+    radix: Arr,
+    weight: Arr,
+    walls: Arr,
+) -> int:
     """Fill ``out_*`` with the moves of state ``key`` (piece offsets ``pos``); return how many."""
     n = len(horiz)
     occ[:] = walls
@@ -72,8 +93,32 @@ def _moves(key, pos, steps, occ, out_key, out_piece, out_delta, size, horiz, lin
     return count
 
 
-@njit(cache=True)  # type: ignore[misc]
-def bfs_chunk(table_keys, table_ids, keys, offsets, parent, piece, delta, depth, degree, counters, chunk, stop_at_goal, steps, size, horiz, line, length, low, radix, weight, walls, red, goal_offset):  # type: ignore[no-untyped-def]  # noqa: E501
+@njit(cache=True)
+def bfs_chunk(
+    table_keys: Arr,
+    table_ids: Arr,
+    keys: Arr,
+    offsets: Arr,
+    parent: Arr,
+    piece: Arr,
+    delta: Arr,
+    depth: Arr,
+    degree: Arr,
+    counters: Arr,
+    chunk: int,
+    stop_at_goal: bool,
+    steps: bool,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    low: Arr,
+    radix: Arr,
+    weight: Arr,
+    walls: Arr,
+    red: int,
+    goal_offset: int,
+) -> int:
     """Expand up to ``chunk`` states of the queue ``keys[head:count]``.
 
     ``counters`` holds count, head, generated and the largest frontier, and is updated. Returns
@@ -93,7 +138,23 @@ def bfs_chunk(table_keys, table_ids, keys, offsets, parent, piece, delta, depth,
     while head < count and head - start < chunk and count <= room:
         key = keys[head]
         pos = offsets[head]
-        m = _moves(key, pos, steps, occ, out_key, out_piece, out_delta, size, horiz, line, length, low, radix, weight, walls)  # noqa: E501
+        m = _moves(
+            key,
+            pos,
+            steps,
+            occ,
+            out_key,
+            out_piece,
+            out_delta,
+            size,
+            horiz,
+            line,
+            length,
+            low,
+            radix,
+            weight,
+            walls,
+        )
         degree[head] = m
         counters[2] += m
         for j in range(m):
@@ -122,8 +183,25 @@ def bfs_chunk(table_keys, table_ids, keys, offsets, parent, piece, delta, depth,
     return found
 
 
-@njit(cache=True)  # type: ignore[misc]
-def goal_distances(table_keys, table_ids, keys, offsets, goals, steps, size, horiz, line, length, low, radix, weight, walls, red, goal_offset):  # type: ignore[no-untyped-def]  # noqa: E501
+@njit(cache=True)
+def goal_distances(
+    table_keys: Arr,
+    table_ids: Arr,
+    keys: Arr,
+    offsets: Arr,
+    goals: Arr,
+    steps: bool,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    low: Arr,
+    radix: Arr,
+    weight: Arr,
+    walls: Arr,
+    red: int,
+    goal_offset: int,
+) -> Arr:
     """Multi-source BFS from ``goals`` over the states in the table; -1 where unreachable."""
     n = len(horiz)
     occ = np.zeros(size * size, dtype=np.int64)
@@ -142,7 +220,23 @@ def goal_distances(table_keys, table_ids, keys, offsets, goals, steps, size, hor
     while head < tail:
         s = queue[head]
         head += 1
-        m = _moves(keys[s], offsets[s], steps, occ, out_key, out_piece, out_delta, size, horiz, line, length, low, radix, weight, walls)  # noqa: E501
+        m = _moves(
+            keys[s],
+            offsets[s],
+            steps,
+            occ,
+            out_key,
+            out_piece,
+            out_delta,
+            size,
+            horiz,
+            line,
+            length,
+            low,
+            radix,
+            weight,
+            walls,
+        )
         for j in range(m):
             t = table_ids[_slot(table_keys, out_key[j])]
             if dist[t] < 0:

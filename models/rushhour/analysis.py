@@ -103,8 +103,10 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
     out["distance_histogram"] = np.bincount(distance[solvable]).tolist() if goals else []
     hardest = int(np.argmax(distance))
     out["hardest_start"] = (
-        {"board": _name(cluster.encoding.board_of(int(cluster.keys[hardest]))),
-         "optimal_moves": int(distance[hardest])}
+        {
+            "board": _name(cluster.encoding.board_of(int(cluster.keys[hardest]))),
+            "optimal_moves": int(distance[hardest]),
+        }
         if goals
         else None
     )

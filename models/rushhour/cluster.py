@@ -17,6 +17,7 @@ node limits are checked.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cspsolve.limits import Budget, Limits
+from cspsolve.limits import Limits
 from cspsolve.results import Stats, Status
 
 from .board import Board, Move
@@ -144,7 +145,7 @@ def offset_ranges(board: Board) -> tuple[list[int], list[int]]:
             c if horizontal else r for r, c in board.walls if (r if horizontal else c) == fixed
         )
         bounds = [-1, *blocked, n]
-        for start, stop in zip(bounds, bounds[1:], strict=False):
+        for start, stop in itertools.pairwise(bounds):
             inside = sorted(
                 (i for i in members if start < board.pieces[i].offset < stop),
                 key=lambda i: board.pieces[i].offset,
@@ -257,12 +258,12 @@ def explore(
         The states found (``None`` when the key does not fit in 62 bits), the counters, and
         ``LIMIT``/``CANCELLED`` when a limit stopped the search (else ``None``).
     """
+    bfs_chunk, rehash, _ = _kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     enc = Encoding.of(board)
     if not enc.fits:
         return None, budget.finish(), None
-    bfs_chunk, rehash, _ = _kernels()
     capacity = 1 << 12
     table_keys = np.full(capacity * 2, -1, dtype=np.int64)
     table_ids = np.zeros(capacity * 2, dtype=np.int64)

@@ -14,6 +14,7 @@ Solver: OR-Tools CP-SAT, https://developers.google.com/optimization/cp/cp_solver
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +81,7 @@ def _model(board: Board, horizon: int, metric: str) -> tuple[Any, list[list[Any]
         for swept in cells.values():
             if len(swept) > 1:
                 model.add_at_most_one(swept)
-    for a, b in zip(active, active[1:], strict=False):
+    for a, b in itertools.pairwise(active):
         model.add(a >= b)
     model.add(pos[board.red_index][horizon] == board.goal_offset)
     return model, pos
@@ -186,7 +187,7 @@ def solve(
         answer = plan_within(board, horizon, metric, budget.remaining())
         stats.probes += 1
         stats.extra["cpsat_seconds"] = stats.extra.get("cpsat_seconds", 0.0) + answer.seconds
-        if answer.status == "unknown" or budget.exhausted() is not None and answer.plan is None:
+        if answer.status == "unknown" or (budget.exhausted() is not None and answer.plan is None):
             break
         if answer.status == "infeasible":
             bound = horizon + 1

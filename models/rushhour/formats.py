@@ -212,7 +212,9 @@ def _parse_csv(text: str, source: str) -> list[Entry]:
     header_line, header = found[0]
     fields = [f.strip().lower() for f in header.split(",")]
     if tuple(fields[:5]) != _CSV_HEADER:
-        raise InputError(source, header_line, "expected the header 'car,orientation,col,row,length'")
+        raise InputError(
+            source, header_line, "expected the header 'car,orientation,col,row,length'"
+        )
     size = None
     pieces = []
     occupied: dict[tuple[int, int], str] = {}

@@ -47,6 +47,8 @@ NAME = "rushhour"
 METHODS = ("bfs", "astar", "idastar", "greedy", "engine-bfs", "dfs", "cpsat")
 DEFAULT_HEURISTIC = "blockers"
 OPTIONS = frozenset({"metric"})
+_UNSOLVABLE_HORIZON = 60
+"""Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1)."""
 
 _PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -96,9 +98,9 @@ def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[
     if method == "cpsat":
         return cpsat.solve(board, metric, limits)
     if method == "bfs":
-        result = _cluster_bfs(board, metric, limits)
-        if result is not None:
-            return result
+        compiled = _cluster_bfs(board, metric, limits)
+        if compiled is not None:
+            return compiled
         method = "astar"  # the key does not fit: the generic engine's uniform-cost search
         options = Options(heuristic=options.heuristic or "zero")
     problem = RushHourProblem(board, metric)
@@ -128,7 +130,6 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
         ``problems`` (plans that fail the independent :func:`.board.check`, or disagreement).
     """
     from .cpsat import plan_within
-    from .cpsat import solve as cpsat_solve
 
     if options.method == "cpsat":
         raise ValueError("verify checks a search method against CP-SAT; pick another --method")
@@ -138,10 +139,23 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     problems = []
     if search.solution is not None and check(board, search.solution):
         problems.append(f"search plan: {check(board, search.solution)[0]}")
+    if search.status == Status.UNSOLVABLE and search.stats.expanded <= _UNSOLVABLE_HORIZON:
+        # Every plan inside a cluster of N states has at most N - 1 moves (or steps per move).
+        horizon = search.stats.expanded - 1
+        answer = plan_within(board, horizon, metric, budget.remaining())
+        cpsat = _cpsat_result(answer.status, answer.plan, metric, horizon + 1, answer.seconds)
+        settled = {"infeasible": True, "feasible": False}.get(answer.status)
+        if cpsat.status == Status.LIMIT and answer.status == "infeasible":
+            cpsat.status = Status.UNSOLVABLE
+        return {"search": search, "cpsat": cpsat, "agree": settled, "problems": problems}
     if search.status != Status.OPTIMAL:
-        remaining = Limits(time_limit=budget.remaining())
-        cpsat = cpsat_solve(board, metric, remaining, stop=60)
-        return {"search": search, "cpsat": cpsat, "agree": None, "problems": problems}
+        problems.append("the search proved no optimum, so there is no bound to check")
+        return {
+            "search": search,
+            "cpsat": Result(Status.LIMIT, method="cpsat"),
+            "agree": None,
+            "problems": problems,
+        }
     optimum = int(search.stats.cost)
     below = plan_within(board, optimum - 1, metric, budget.remaining())
     at = plan_within(board, optimum, metric, budget.remaining())

@@ -78,9 +78,7 @@ class RushHourProblem:
         n = self.board.size
         self._masks = []
         for piece in self.board.pieces:
-            self._masks.append(
-                [sum(1 << (r * n + c) for r, c in piece.cells(o)) for o in range(n)]
-            )
+            self._masks.append([sum(1 << (r * n + c) for r, c in piece.cells(o)) for o in range(n)])
         self._walls = sum(1 << (r * n + c) for r, c in self.board.walls)
 
     @property
