@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Board", "Move", "Piece", "check", "replay"]
+__all__ = ["Board", "Move", "Piece", "check", "merged", "replay"]
 
 _MOVE = re.compile(r"([A-Za-z0-9_]+)([+-])([0-9]+)")
 
@@ -208,6 +208,23 @@ def _slide(board: Board, move: Move, cells: list[list[str]]) -> Piece:
     for r, c in current.cells():
         cells[r][c] = piece.name
     return current
+
+
+def merged(plan: Iterable[Move]) -> list[Move]:
+    """The plan with consecutive slides of one piece in one direction joined into one move.
+
+    Examples
+    --------
+    >>> [str(m) for m in merged([Move("A", 1), Move("A", 1), Move("B", -1), Move("A", 1)])]
+    ['A+2', 'B-1', 'A+1']
+    """
+    out: list[Move] = []
+    for move in plan:
+        if out and out[-1].piece == move.piece and (out[-1].delta > 0) == (move.delta > 0):
+            out[-1] = Move(move.piece, out[-1].delta + move.delta)
+        else:
+            out.append(move)
+    return out
 
 
 def replay(board: Board, moves: Iterable[Move]) -> list[Board]:

@@ -21,7 +21,7 @@ from typing import Any
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-from .board import Board, Move
+from .board import Board, Move, merged
 from .cluster import offset_ranges
 
 __all__ = ["Horizon", "cost", "plan_within", "solve"]
@@ -141,18 +141,7 @@ def plan_within(
             delta = solver.value(pos[i][t]) - solver.value(pos[i][t - 1])
             if delta:
                 plan.append(Move(piece.name, delta))
-    return Horizon("feasible", _merged(plan) if metric == "steps" else plan, seconds)
-
-
-def _merged(plan: list[Move]) -> list[Move]:
-    """Consecutive one-cell steps of the same piece in the same direction as one move."""
-    out: list[Move] = []
-    for move in plan:
-        if out and out[-1].piece == move.piece and (out[-1].delta > 0) == (move.delta > 0):
-            out[-1] = Move(move.piece, out[-1].delta + move.delta)
-        else:
-            out.append(move)
-    return out
+    return Horizon("feasible", merged(plan), seconds)
 
 
 def cost(plan: list[Move], metric: str) -> int:

@@ -20,7 +20,7 @@ from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
 
 from . import analysis
-from .board import Board, Move, check, replay
+from .board import Board, Move, check, merged, replay
 from .formats import read, select, sniff, write
 from .search import HEURISTICS, METRICS
 
@@ -73,9 +73,8 @@ def _cluster_bfs(board: Board, metric: str, limits: Limits | None) -> Result[lis
         return None
     if cluster.goal >= 0:
         plan = cluster.plan(cluster.goal)
-        stats.cost = float(sum(abs(m.delta) for m in plan) if metric == "steps" else len(plan))
-        stats.depth = len(plan)
-        return Result(Status.OPTIMAL, plan, stats, "bfs")
+        stats.cost = stats.depth = len(plan)  # BFS edges: moves, or one-cell steps
+        return Result(Status.OPTIMAL, merged(plan), stats, "bfs")
     if stopped is not None:
         return Result(stopped, None, stats, "bfs")
     message = (
