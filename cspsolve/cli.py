@@ -13,7 +13,8 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -26,7 +27,11 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from rich.console import Console
+
+    from cspsolve.batch import Store
 
 __all__ = ["main"]
 
@@ -304,15 +309,25 @@ def _guarded(
         return None
 
 
+_unique_option = click.option(
+    "--unique", is_flag=True, help="Nonograms: also decide whether the solution is unique."
+)
+
+
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_kind_option
 @_with(_model_options)
-@click.option(
-    "--unique", is_flag=True, help="Nonograms: also decide whether the solution is unique."
-)
+@_unique_option
 @_with(_limit_options)
 @_format_option
+@click.option(
+    "--image",
+    type=click.Path(dir_okay=False),
+    metavar="OUT.png|OUT.svg|OUT.gif",
+    help="Also draw each solution: PNG/SVG the solved board, GIF every step of the solution. "
+    "With several puzzles, OUT-1.png, OUT-2.png, ...",
+)
 def solve(
     files: tuple[str, ...],
     kind: str | None,
@@ -325,6 +340,7 @@ def solve(
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
+    image: str | None,
 ) -> None:
     """Solve every puzzle in FILE... and print the solutions.
 
@@ -338,7 +354,14 @@ def solve(
         kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output, unique
     )
     codes: list[int] = []
-    for puzzle in _puzzles(files, run, codes):
+    puzzles: Iterable[_Puzzle] = _puzzles(files, run, codes)
+    images: list[str] = []
+    if image is not None:
+        _check_image_name(image, IMAGE_SUFFIXES)
+        puzzles = list(puzzles)
+        many = len(puzzles) > 1
+        images = [_numbered(image, i) if many else image for i in range(1, len(puzzles) + 1)]
+    for number, puzzle in enumerate(puzzles):
         with _progress(output == "text", f"solving {puzzle.title}") as progress:
             limits = _limits(time_limit, max_nodes, progress)
             result = _guarded(puzzle, codes, puzzle.model.solve, run.options, limits)
@@ -346,7 +369,43 @@ def solve(
             continue
         codes.append(_STATUS_EXIT[result.status])
         _print_result(puzzle, result, run)
+        if images:
+            codes += _draw_solution(puzzle, result, images[number], output)
     sys.exit(_worst(codes))
+
+
+IMAGE_SUFFIXES = (".png", ".svg", ".gif")
+
+
+def _check_image_name(name: str, suffixes: tuple[str, ...]) -> None:
+    """Exit 2 unless ``name`` ends in one of ``suffixes``."""
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix not in suffixes:
+        _fail(f"{name}: unknown image format {suffix or '(none)'!r}; use {', '.join(suffixes)}")
+
+
+def _numbered(name: str, number: int) -> str:
+    """``out.png`` → ``out-3.png``."""
+    stem, suffix = os.path.splitext(name)
+    return f"{stem}-{number}{suffix}"
+
+
+def _draw_solution(puzzle: _Puzzle, result: Result[Any], name: str, output: str) -> list[int]:
+    """Write the solution's picture; the exit codes of what went wrong (none when all went
+    well)."""
+    from cspsolve.render import write_image
+
+    if result.solution is None:
+        click.echo(f"cspsolve: {puzzle.title}: no solution to draw", err=True)
+        return []
+    try:
+        write_image(puzzle.model.scenes(puzzle.entry.puzzle, result.solution), name)
+    except (ValueError, OSError) as e:
+        click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
+        return [EXIT_BAD_INPUT]
+    if output == "text":
+        _say(f"image: {name}")
+    return []
 
 
 def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
@@ -427,8 +486,9 @@ def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
     _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}: {verdict}", style)
-    _say(f"  search: {_summary(search, True)}")
-    _say(f"  cpsat:  {_summary(cpsat, True)}")
+    unique = "unique" in model.OPTIONS
+    _say(f"  search: {_summary(search, unique)}")
+    _say(f"  cpsat:  {_summary(cpsat, unique)}")
     for problem in report["problems"]:
         _say(f"  ! {problem}", "red")
 
@@ -523,6 +583,12 @@ def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
     "--max-nodes", type=click.IntRange(min=0), metavar="N", help="Node limit of each run."
 )
 @_format_option
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    metavar="OUT.png|OUT.svg",
+    help="Also plot expanded nodes and seconds per method and heuristic (log scale).",
+)
 def compare(
     files: tuple[str, ...],
     kind: str | None,
@@ -534,6 +600,7 @@ def compare(
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
+    plot: str | None,
 ) -> None:
     """Run every method and heuristic on each puzzle and tabulate the effort.
 
@@ -547,7 +614,10 @@ def compare(
     run = _run_options(kind, None, None, variant, torus, metric, time_limit, max_nodes, output)
     wanted_methods = _split(methods)
     wanted_heuristics = _split(heuristics)
+    if plot is not None:
+        _check_image_name(plot, (".png", ".svg"))
     codes: list[int] = []
+    plotted: list[tuple[str, str, float, float]] = []
     for puzzle in _puzzles(files, run, codes):
         pairs = [
             (m, h)
@@ -564,6 +634,8 @@ def compare(
             result = _guarded(puzzle, codes, puzzle.model.solve, options, limits)
             if result is not None:
                 rows.append(result)
+                label = f"{m}/{h}" if h else m
+                plotted.append((puzzle.title, label, result.stats.expanded, result.stats.seconds))
                 if output == "json":
                     click.echo(
                         json.dumps({**puzzle.record(), **result.to_json(puzzle.model.encode)})
@@ -571,6 +643,15 @@ def compare(
         if output == "text":
             _print_comparison(puzzle, rows)
         codes.append(EXIT_OK)
+    if plot is not None and plotted:
+        from cspsolve.render import plot_comparison
+
+        try:
+            plot_comparison(plotted, plot)
+        except OSError as e:
+            _fail(f"{plot}: {e}")
+        if output == "text":
+            _say(f"plot: {plot}")
     sys.exit(_worst(codes))
 
 
@@ -581,26 +662,260 @@ def _split(names: str | None) -> set[str] | None:
 def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
     from rich.table import Table
 
-    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
-    for name in ("method", "heuristic", "status"):
-        table.add_column(name)
-    for name in ("cost", "expanded", "generated", "max frontier", "depth", "seconds"):
-        table.add_column(name, justify="right")
-    for r in results:
-        s = r.stats
-        cost = f"{s.cost:g}" if r.status.has_solution else "-"
-        table.add_row(
+    header = [
+        "method",
+        "heuristic",
+        "status",
+        "cost",
+        "expanded",
+        "generated",
+        "max_frontier",
+        "depth",
+        "seconds",
+    ]
+    rows = [
+        (
             r.method,
             r.heuristic or "-",
             r.status.value,
-            cost,
-            f"{s.expanded:,}",
-            f"{s.generated:,}",
-            f"{s.max_frontier:,}",
-            f"{s.depth:,}",
-            f"{s.seconds:.3f}",
-            style=_STATUS_STYLE[r.status],
+            f"{r.stats.cost:g}" if r.status.has_solution else "-",
+            f"{r.stats.expanded:,}",
+            f"{r.stats.generated:,}",
+            f"{r.stats.max_frontier:,}",
+            f"{r.stats.depth:,}",
+            f"{r.stats.seconds:.3f}",
         )
+        for r in results
+    ]
+    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
+    for i, name in enumerate(header):
+        width = max(len(name), *(len(row[i]) for row in rows))
+        table.add_column(name, justify="right" if i >= 3 else "left", min_width=width)
+    for r, row in zip(results, rows, strict=True):
+        table.add_row(*row, style=_STATUS_STYLE[r.status])
+    _console().print(table, width=max(_console().width, sum(map(len, header)) + 40))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, metavar="PATH...")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    metavar="RESULTS.sqlite",
+    help="The SQLite file of results (created if missing; jobs already in it are skipped).",
+)
+@click.option(
+    "--summary",
+    "summary_of",
+    type=click.Path(dir_okay=False),
+    metavar="RESULTS.sqlite",
+    help="Run nothing: print the totals of a results file by kind and status.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Processes of the local pool (default: the number of cores).",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Run on a Dask distributed cluster instead (needs cspsolve[cluster]).",
+)
+@click.option(
+    "--shard",
+    metavar="K/N",
+    help="Only the K-th of N shares of the puzzles (1 <= K <= N), for job arrays.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(list(registry.KINDS)),
+    help="Only files of this kind (others are skipped with a note).",
+)
+@_with(_model_options)
+@_unique_option
+@_with(_limit_options)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How to print the final summary (json: one object).",
+)
+def batch(
+    paths: tuple[str, ...],
+    out: str | None,
+    summary_of: str | None,
+    workers: int | None,
+    scheduler: str | None,
+    shard: str | None,
+    kind: str | None,
+    method: str | None,
+    heuristic: str | None,
+    variant: str | None,
+    torus: bool | None,
+    metric: str | None,
+    unique: bool,
+    time_limit: float | None,
+    max_nodes: int | None,
+    output: str,
+) -> None:
+    """Solve every puzzle under PATH... (folders walked) and store the results in SQLite.
+
+    One row per puzzle (every puzzle of a multi-puzzle file) in the table 'results', committed
+    as it arrives; a re-run with the same options skips the rows already there, so a killed
+    batch resumes where it stopped. Files no kind recognises are skipped with a note; files
+    that cannot be read become rows with status 'error'. --time-limit applies to each puzzle.
+
+    \b
+    Examples:
+      cspsolve batch puzzles/ --out results.sqlite --time-limit 60
+      cspsolve batch puzzles/ --out part3.sqlite --shard 3/10
+      cspsolve batch puzzles/ --out results.sqlite --scheduler tcp://10.0.0.5:8786
+      cspsolve batch --summary results.sqlite
+
+    Exit codes: 0 every job has its row (see its status and error), 2 bad usage.
+    """
+    if summary_of is not None:
+        if paths or out:
+            _fail("--summary prints a results file; give it no PATH or --out")
+        _print_totals(summary_of, output)
+        return
+    if not paths or out is None:
+        _fail("batch needs PATH... and --out RESULTS.sqlite (or --summary RESULTS.sqlite)")
+    if workers is not None and scheduler is not None:
+        _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    from cspsolve import batch as batches
+
+    options = registry.Options(method, heuristic, unique, variant, torus, metric)
+    plan = batches.plan(
+        paths,
+        [options],
+        kind=kind,
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        shard=_shard(shard),
+    )
+    for note in plan.skipped:
+        click.echo(f"cspsolve: skipped {note}", err=True)
+    for found in sorted({job.kind for job in plan.jobs}):
+        _check_options(found, registry.get(found), options)
+    store = _store(out)
+    todo = store.todo(plan.jobs)
+    statuses: dict[str, int] = {}
+    with _executor(workers, scheduler) as executor, _bar(len(todo), output) as advance:
+
+        def arrived(outcome: batches.Outcome) -> None:
+            statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
+            advance()
+
+        try:
+            batches.run(todo, executor, store, on_outcome=arrived)
+        except BrokenExecutor as e:
+            click.echo(f"cspsolve: a worker died ({e}); rows stored are kept: run again", err=True)
+            sys.exit(EXIT_INTERNAL)
+    summary = {
+        "out": out,
+        "jobs": len(plan.jobs),
+        "ran": sum(statuses.values()),
+        "already_done": len(plan.jobs) - len(todo),
+        "files_skipped": len(plan.skipped),
+        "statuses": dict(sorted(statuses.items())),
+    }
+    if output == "json":
+        click.echo(json.dumps(summary))
+    else:
+        counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "nothing new"
+        _say(
+            f"{out}: ran {summary['ran']} of {summary['jobs']} jobs ({counts}); "
+            f"{summary['already_done']} already done, {summary['files_skipped']} files skipped"
+        )
+
+
+def _shard(spec: str | None) -> tuple[int, int]:
+    """``"K/N"`` (1-based, from the command line) → ``(K - 1, N)``; exit 2 when malformed."""
+    if spec is None:
+        return (0, 1)
+    k, _, n = spec.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        _fail(f"--shard {spec}: expected K/N with 1 <= K <= N, e.g. 3/10")
+    return (int(k) - 1, int(n))
+
+
+def _store(path: str) -> Store:
+    """Open the results file; exit 2 when it cannot be."""
+    import sqlite3
+
+    from cspsolve.batch import Store
+
+    try:
+        return Store(path)
+    except sqlite3.Error as e:
+        _fail(f"{path}: not a usable SQLite file ({e})")
+
+
+@contextmanager
+def _executor(workers: int | None, scheduler: str | None) -> Iterator[Executor]:
+    """A local process pool, or the executor of a Dask cluster's client."""
+    if scheduler is None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers or os.cpu_count()) as pool:
+            yield pool
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        _fail("--scheduler needs Dask: pip install 'cspsolve[cluster]'")
+    try:
+        client = Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as e:
+        _fail(f"cannot reach the scheduler {scheduler}: {e}")
+    with client:
+        yield client.get_executor()  # type: ignore[no-untyped-call]
+
+
+@contextmanager
+def _bar(total: int, output: str) -> Iterator[Callable[[], None]]:
+    """A rich progress bar on stderr when it is a terminal; yields the function that advances
+    it by one."""
+    if output != "text" or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task("batch", total=total)
+        yield lambda: progress.advance(task)
+
+
+def _print_totals(path: str, output: str) -> None:
+    """Rows of a results file by kind and status, as a table or JSON."""
+    if not os.path.isfile(path):
+        _fail(f"{path}: no such file")
+    store = _store(path)
+    try:
+        totals = store.totals()
+    finally:
+        store.close()
+    if output == "json":
+        keys = ("kind", "status", "count", "seconds")
+        click.echo(json.dumps([dict(zip(keys, row, strict=True)) for row in totals]))
+        return
+    from rich.table import Table
+
+    table = Table(title=path)
+    for name in ("kind", "status"):
+        table.add_column(name)
+    for name in ("puzzles", "seconds"):
+        table.add_column(name, justify="right")
+    for kind, status, count, seconds in totals:
+        table.add_row(kind, status, f"{count:,}", f"{seconds:,.2f}")
+    table.add_section()
+    table.add_row("all", "", f"{sum(t[2] for t in totals):,}", f"{sum(t[3] for t in totals):,.2f}")
     _console().print(table)
 
 
@@ -630,6 +945,15 @@ def convert(source: str, target: str, kind: str | None) -> None:
     Nonograms are written as .non or .nin:
       cspsolve convert puzzles.txt#7 seven.non
     """
+    found_kind, puzzle = _one_puzzle(source, kind)
+    try:
+        registry.get(found_kind).write(puzzle, target)
+    except (ValueError, OSError) as e:
+        _fail(f"{target}: {e}")
+
+
+def _one_puzzle(source: str, kind: str | None) -> tuple[str, Any]:
+    """The kind and the puzzle named by ``FILE[#KEY]``; exit 2 unless it names exactly one."""
     try:
         found_kind, entries = registry.load(source, kind)
     except InputError as e:
@@ -637,10 +961,41 @@ def convert(source: str, target: str, kind: str | None) -> None:
     name = str(registry.split_selector(source)[0])
     if len(entries) > 1:
         _fail(f"{name}: holds {len(entries)} puzzles; pick one with {name}#KEY")
+    return found_kind, entries[0].puzzle
+
+
+@cli.command()
+@click.argument("source", metavar="FILE[#KEY]")
+@click.option(
+    "--image",
+    required=True,
+    type=click.Path(dir_okay=False),
+    metavar="OUT.png|OUT.svg",
+    help="Where to draw the graph.",
+)
+@_kind_option
+def graph(source: str, image: str, kind: str | None) -> None:
+    """Draw the constraint graph of one puzzle: its variables, an edge where two share a
+    constraint (for kinds solved as a CSP).
+
+    \b
+      cspsolve graph instances/nonogram/duck.non --image duck-graph.png
+    """
+    _check_image_name(image, (".png", ".svg"))
+    found_kind, puzzle = _one_puzzle(source, kind)
+    model = registry.get(found_kind)
+    build = getattr(model, "constraint_graph", None)
+    if build is None:
+        _fail(f"{found_kind} has no constraint graph")
+    from cspsolve.render import draw_graph
+
+    network = build(puzzle)
     try:
-        registry.get(found_kind).write(entries[0].puzzle, target)
-    except (ValueError, OSError) as e:
-        _fail(f"{target}: {e}")
+        draw_graph(network, image, title=f"{source}: {model.describe(puzzle)}")
+    except OSError as e:
+        _fail(f"{image}: {e}")
+    nodes, edges = network.number_of_nodes(), network.number_of_edges()
+    _say(f"{image}: {nodes:,} variables, {edges:,} edges")
 
 
 def main() -> None:

@@ -6,10 +6,32 @@ labels); this module turns them into text or image files, so no kind draws pixel
 
 from __future__ import annotations
 
+import io
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Scene", "labelled_grid"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "IMAGE_FORMATS",
+    "Layout",
+    "Scene",
+    "draw_graph",
+    "labelled_grid",
+    "layout",
+    "plot_comparison",
+    "write_image",
+]
+
+IMAGE_FORMATS = (".png", ".svg", ".gif")
+"""File extensions :func:`write_image` knows: PNG and SVG draw the first scene, GIF plays all."""
+
+DPI = 100
+"""Pixels per inch of every image (a pixel is 0.72 pt in SVG output)."""
 
 
 @dataclass(frozen=True)
@@ -83,3 +105,317 @@ def labelled_grid(
     for label, row in zip(left, cells, strict=True):
         lines.append(label.rjust(margin) + " " + "".join(row))
     return "\n".join(lines)
+
+
+# --- images of scenes (matplotlib, Agg; pillow for GIF) -----------------------------------------
+
+_MAX_CELL, _MIN_CELL, _MAX_BOARD = 32, 4, 960
+"""Cell side in pixels: 32, smaller for boards wider than 960 px, never below 4."""
+_CHAR = 0.62
+"""Width of a digit or letter, in font heights (DejaVu Sans digits are 0.636 em)."""
+_LINE = 1.25
+"""Height of a line of text, in font heights."""
+_GRID_LINES_FROM = 8
+"""Cells smaller than this many pixels are drawn without grid lines."""
+_FRAME_DURATION_MS, _LAST_FRAME_MS = 600, 2000
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a scene's parts go, in pixels from the top left corner.
+
+    Attributes
+    ----------
+    rows, cols : int
+        Cells down and across.
+    cell : int
+        Side of a cell.
+    font : float
+        Height of label text.
+    left, top : int
+        Position of the board's top left corner (room for the row and column labels).
+    width, height : int
+        Size of the whole image.
+    """
+
+    rows: int
+    cols: int
+    cell: int
+    font: float
+    left: int
+    top: int
+    width: int
+    height: int
+
+
+def layout(scenes: Sequence[Scene]) -> Layout:
+    """The one layout that fits every scene (so that GIF frames share a size).
+
+    The board gets ``cell`` pixels per cell (32, less for big boards so that the board stays
+    within about 960 px); row labels take the width of their longest text, column labels the
+    height of their tallest stack, and the caption a line below the board.
+
+    Raises
+    ------
+    ValueError
+        If there is no scene, a scene has no cell, or its rows differ in length.
+    """
+    if not scenes:
+        raise ValueError("nothing to draw (no scene)")
+    rows = max(len(s.fills) for s in scenes)
+    cols = max((len(r) for s in scenes for r in s.fills), default=0)
+    if rows == 0 or cols == 0:
+        raise ValueError("nothing to draw (an empty board)")
+    if any(len(r) != len(s.fills[0]) for s in scenes for r in s.fills):
+        raise ValueError("a scene's rows differ in length")
+    cell = max(_MIN_CELL, min(_MAX_CELL, _MAX_BOARD // max(rows, cols)))
+    font = max(6.0, cell * 0.5)
+    pad = max(8, cell // 2)
+    label_width = max((len(t) for s in scenes for t in s.row_labels), default=0)
+    label_lines = max((t.count("\n") + 1 for s in scenes for t in s.column_labels if t), default=0)
+    caption = max((len(s.caption) for s in scenes), default=0)
+    left = pad + (math.ceil(label_width * _CHAR * font + font) if label_width else 0)
+    top = pad + (math.ceil(label_lines * _LINE * font + font / 2) if label_lines else 0)
+    bottom = pad + (math.ceil(2 * _LINE * font) if caption else 0)
+    width = max(left + cols * cell + pad, math.ceil(caption * _CHAR * font) + 2 * pad)
+    return Layout(rows, cols, cell, font, left, top, width, top + rows * cell + bottom)
+
+
+def _ink(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill``."""
+    from matplotlib.colors import to_rgb
+
+    r, g, b = to_rgb(fill)
+    return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+
+
+def _cell_edges(scene: Scene, at: Layout) -> list[list[tuple[float, float]]]:
+    """The sides of every drawn cell, each once, as line segments in pixels."""
+    sides: set[tuple[int, int, int, int]] = set()
+    for r, row in enumerate(scene.fills):
+        for c, fill in enumerate(row):
+            if fill is not None:
+                sides |= {(r, c, r, c + 1), (r + 1, c, r + 1, c + 1)}
+                sides |= {(r, c, r + 1, c), (r, c + 1, r + 1, c + 1)}
+    return [
+        [
+            (at.left + c0 * at.cell, at.top + r0 * at.cell),
+            (at.left + c1 * at.cell, at.top + r1 * at.cell),
+        ]
+        for r0, c0, r1, c1 in sorted(sides)
+    ]
+
+
+_WALL_ENDS = {"N": (0, 0, 0, 1), "S": (1, 0, 1, 1), "W": (0, 0, 1, 0), "E": (0, 1, 1, 1)}
+
+
+def _figure(scene: Scene, at: Layout) -> Figure:
+    """Draw one scene on a new figure of exactly ``at.width`` x ``at.height`` pixels."""
+    import numpy as np
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Circle, Rectangle
+
+    fig = Figure(figsize=(at.width / DPI, at.height / DPI), dpi=DPI, facecolor="white")
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, at.width)
+    ax.set_ylim(at.height, 0)
+    ax.set_axis_off()
+    pt = 72 / DPI  # points per pixel
+    size = at.font * pt
+    cell, x0, y0 = at.cell, at.left, at.top
+    rows, cols = len(scene.fills), len(scene.fills[0])
+    rgba = np.array(
+        [[to_rgba(f) if f is not None else (0, 0, 0, 0) for f in r] for r in scene.fills]
+    )
+    extent = (x0, x0 + cols * cell, y0 + rows * cell, y0)
+    ax.imshow(rgba, extent=extent, interpolation="nearest", aspect="auto")
+    if cell >= _GRID_LINES_FROM:
+        ax.add_collection(LineCollection(_cell_edges(scene, at), colors="#999999", linewidths=0.6))
+    ax.add_patch(Rectangle((x0, y0), cols * cell, rows * cell, fill=False, lw=1.5, ec="black"))
+    walls = [
+        [(x0 + (c + c0) * cell, y0 + (r + r0) * cell), (x0 + (c + c1) * cell, y0 + (r + r1) * cell)]
+        for r, c, side in sorted(scene.walls)
+        for r0, c0, r1, c1 in [_WALL_ENDS[side]]
+    ]
+    if walls:
+        ax.add_collection(
+            LineCollection(walls, colors="black", linewidths=max(3.0, cell * 0.2 * pt))
+        )
+    for r, c in sorted(scene.marks):
+        centre = (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell)
+        ring = Circle(centre, 0.32 * cell, fill=False, ec="#d62728", lw=max(1.0, cell * 0.1 * pt))
+        ax.add_patch(ring)
+    for r, row in enumerate(scene.texts):
+        for c, text in enumerate(row):
+            if text:
+                ink = _ink(scene.fills[r][c] or "white")
+                ax.text(
+                    x0 + (c + 0.5) * cell,
+                    y0 + (r + 0.5) * cell,
+                    text,
+                    ha="center",
+                    va="center_baseline",
+                    fontsize=size,
+                    color=ink,
+                )
+    for r, label in enumerate(scene.row_labels):
+        ax.text(
+            x0 - at.font / 2,
+            y0 + (r + 0.5) * cell,
+            label,
+            ha="right",
+            va="center_baseline",
+            fontsize=size,
+        )
+    for c, label in enumerate(scene.column_labels):
+        ax.text(
+            x0 + (c + 0.5) * cell,
+            y0 - at.font / 4,
+            label,
+            ha="center",
+            va="bottom",
+            fontsize=size,
+            linespacing=_LINE,
+            multialignment="center",
+        )
+    if scene.caption:
+        ax.text(
+            at.width / 2,
+            y0 + rows * cell + at.font,
+            scene.caption,
+            ha="center",
+            va="top",
+            fontsize=size,
+        )
+    return fig
+
+
+def _frame(scene: Scene, at: Layout) -> Any:
+    """One scene as a pillow RGB image."""
+    from PIL import Image
+
+    png = io.BytesIO()
+    _figure(scene, at).savefig(png, format="png", dpi=DPI)
+    png.seek(0)
+    return Image.open(png).convert("RGB")
+
+
+def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
+    """Write a puzzle's scenes as an image file; the extension names the format.
+
+    Parameters
+    ----------
+    scenes : sequence of Scene
+        What the kind's ``scenes(puzzle, solution)`` returned.
+    path : str or Path
+        ``.png`` or ``.svg``: the first scene; ``.gif``: every scene, one frame each
+        (0.6 s a frame, the last held 2 s, looping).
+
+    Returns
+    -------
+    Layout
+        The layout used; the image is ``width`` x ``height`` pixels (SVG: 0.72 pt a pixel).
+
+    Raises
+    ------
+    ValueError
+        For another extension or scenes that cannot be drawn (see :func:`layout`).
+    OSError
+        When the file cannot be written.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in IMAGE_FORMATS:
+        raise ValueError(f"unknown image format {path.suffix!r}; use .png, .svg or .gif")
+    if suffix != ".gif":
+        at = layout(scenes[:1])
+        _figure(scenes[0], at).savefig(path, format=suffix[1:], dpi=DPI)
+        return at
+    at = layout(scenes)
+    frames = [_frame(scene, at) for scene in scenes]
+    durations = [_FRAME_DURATION_MS] * (len(frames) - 1) + [_LAST_FRAME_MS]
+    frames[0].save(
+        path, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0
+    )
+    return at
+
+
+# --- plots ----------------------------------------------------------------------------------
+
+
+def draw_graph(graph: Any, path: str | Path, title: str = "") -> None:
+    """Draw a constraint graph (a ``networkx.Graph``) as PNG or SVG.
+
+    Nodes are placed by the Fruchterman-Reingold force-directed layout
+    (``networkx.spring_layout``, fixed seed so the picture is reproducible; Fruchterman and
+    Reingold, "Graph drawing by force-directed placement", Software: Practice and Experience
+    21(11), 1991); nodes are labelled when there are at most 60.
+
+    Raises
+    ------
+    ValueError
+        For an extension other than ``.png`` or ``.svg``.
+    """
+    import networkx as nx
+    from matplotlib.figure import Figure
+
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".png", ".svg"):
+        raise ValueError(f"unknown image format {Path(path).suffix!r}; use .png or .svg")
+    fig = Figure(figsize=(8, 8), dpi=DPI)
+    ax = fig.add_axes((0, 0, 1, 0.95 if title else 1))
+    ax.set_axis_off()
+    positions = nx.spring_layout(graph, seed=7)
+    labels = graph.number_of_nodes() <= 60
+    nx.draw_networkx_edges(graph, positions, ax=ax, alpha=0.3, width=0.6)
+    nx.draw_networkx_nodes(graph, positions, ax=ax, node_size=300 if labels else 20)
+    if labels:
+        names = {v: " ".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in graph}
+        nx.draw_networkx_labels(graph, positions, names, ax=ax, font_size=6)
+    if title:
+        fig.suptitle(title)
+    fig.savefig(path, format=suffix[1:], dpi=DPI)
+
+
+def plot_comparison(runs: Sequence[tuple[str, str, float, float]], path: str | Path) -> None:
+    """Bar charts of the effort of each run, log scale: expanded nodes above, seconds below.
+
+    Parameters
+    ----------
+    runs : sequence of (puzzle, run, expanded, seconds)
+        ``run`` names the method and heuristic (``"astar/manhattan"``); one group of bars per
+        run, one bar per puzzle. Zero values are drawn at the axis floor (1 node, 0.1 ms).
+    path : str or Path
+        ``.png`` or ``.svg`` (any format matplotlib writes).
+    """
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    puzzles = list(dict.fromkeys(p for p, _, _, _ in runs))
+    names = list(dict.fromkeys(r for _, r, _, _ in runs))
+    values = {(p, r): (e, s) for p, r, e, s in runs}
+    fig = Figure(figsize=(max(6.0, 0.9 * len(names) * max(1, len(puzzles)) ** 0.5 + 2), 7), dpi=DPI)
+    axes = fig.subplots(2, 1, sharex=True)
+    width = 0.8 / len(puzzles)
+    x = np.arange(len(names))
+    for panel, (ax, label, floor) in enumerate(
+        zip(axes, ("expanded nodes", "seconds"), (1.0, 1e-4), strict=True)
+    ):
+        lowest = float("inf")
+        for i, puzzle in enumerate(puzzles):
+            heights = [max(floor, values.get((puzzle, n), (0.0, 0.0))[panel]) for n in names]
+            ax.bar(x + (i - (len(puzzles) - 1) / 2) * width, heights, width, label=puzzle)
+            lowest = min(lowest, *heights)
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=lowest / 2)
+        ax.set_ylabel(label)
+        ax.grid(axis="y", which="both", alpha=0.3)
+    axes[1].set_xticks(x, names, rotation=30, ha="right")
+    if len(puzzles) > 1:
+        axes[0].legend(fontsize=8)
+    else:
+        axes[0].set_title(puzzles[0])
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)

@@ -1,0 +1,194 @@
+"""Sliding-tile benchmarks (DESIGN.md §5), in one run, printed as tables.
+
+1. Pattern databases: the 6-6-3 databases of the 15-puzzle built from an empty cache (a fresh
+   temporary ``CSPSOLVE_CACHE`` unless ``--keep-cache``), and numba's start-up (loading or
+   compiling the kernels) measured apart.
+2. ``korf15_sample20.tsv``: every instance solved optimally by the compiled IDA* with the 6-6-3
+   databases, and by the compiled IDA* with the Manhattan distance (``--manhattan``; slow), side
+   by side: length (checked against the published optimum, plan replayed), nodes generated,
+   seconds. The sample holds every 5th instance of Korf's 100 by difficulty, so 5 x its total
+   estimates the 100 (reported as an estimate, with the build time added once).
+3. The 8-puzzle: every board of ``eight_puzzle.tsv`` by the default method (A* + the exact
+   database) and by the compiled IDA* + Manhattan; the worst time of each.
+4. The engine: A* + Manhattan through the generic ``SearchProblem`` on the 31-move 8-puzzles,
+   beside A* + linear conflict and IDA* + Manhattan through the same engine.
+
+Run from the repository root (needs ``../shared/data/npuzzle``)::
+
+    python benchmarks/npuzzle.py
+    python benchmarks/npuzzle.py --manhattan     # adds Manhattan IDA* on the 15-puzzles
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import platform
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "npuzzle"
+console = Console()
+
+
+def rows_of(name: str) -> list[dict[str, str]]:
+    with (DATA / name).open(encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def tiles(text: str) -> tuple[int, ...]:
+    return tuple(map(int, text.split()))
+
+
+def timed(call: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = call()
+    return value, time.perf_counter() - start
+
+
+def databases() -> float:
+    """Build the 15-puzzle's 6-6-3 databases; print and return the seconds."""
+    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle.board import Puzzle, korf_goal
+    from cspsolve.models.npuzzle.pdb import PARTITIONS, load
+
+    _, startup = timed(lambda: fastida.solve(Puzzle(2, 2, (1, 0, 2, 3), korf_goal(4)), "pdb"))
+    table = Table(title="15-puzzle pattern databases (6-6-3, blank-aware, empty cache)")
+    for name in ("pattern cells", "entries", "seconds"):
+        table.add_column(name, justify="right")
+    total = 0.0
+    for pattern in PARTITIONS["6-6-3"]:
+        db, seconds = timed(lambda p=pattern: load(4, 4, p, 0))
+        total += seconds
+        table.add_row(" ".join(map(str, pattern)), f"{db.size:,}", f"{seconds:.2f}")
+    table.add_row("all", "", f"{total:.2f}")
+    console.print(table)
+    console.print(f"numba kernels loaded/compiled in {startup:.2f} s (not counted above)")
+    return total
+
+
+def korf(build_seconds: float, manhattan: bool) -> None:
+    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal
+
+    heuristics = ["pdb", "manhattan"] if manhattan else ["pdb"]
+    table = Table(title="Korf's 15-puzzles (sample of 20), compiled IDA*")
+    for name in ("id", "optimal", "Korf 1985 MD nodes"):
+        table.add_column(name, justify="right")
+    for h in heuristics:
+        for name in ("h0", "nodes", "s"):
+            table.add_column(f"{h} {name}", justify="right")
+    if manhattan:
+        table.add_column("time md / pdb", justify="right")
+    totals = dict.fromkeys(heuristics, 0.0)
+    rows = sorted(
+        rows_of("korf15_sample20.tsv"), key=lambda r: int(r["korf1985_ida_md_nodes_published"])
+    )
+    for row in rows:
+        puzzle = Puzzle(4, 4, tiles(row["tiles_goal_blank_first"]), korf_goal(16))
+        cells = [
+            row["id"],
+            row["optimal_length"],
+            f"{int(row['korf1985_ida_md_nodes_published']):,}",
+        ]
+        seconds = {}
+        for h in heuristics:
+            result, seconds[h] = timed(lambda h=h, p=puzzle: fastida.solve(p, h))
+            assert result.solution is not None and check(puzzle, result.solution) == []
+            assert len(result.solution) == int(row["optimal_length"]), row["id"]
+            totals[h] += seconds[h]
+            s = result.stats
+            cells += [f"{int(s.extra['initial_h'])}", f"{s.generated:,}", f"{seconds[h]:.3f}"]
+        if manhattan:
+            cells.append(f"{seconds['manhattan'] / seconds['pdb']:.0f}x")
+        table.add_row(*cells)
+    console.print(table)
+    pdb_total = totals["pdb"]
+    console.print(
+        f"6-6-3: 20 instances solved in {pdb_total:.1f} s (+ {build_seconds:.1f} s building the "
+        f"databases). Estimate for all 100 (each sample row stands for 5 of Korf's instances of "
+        f"similar difficulty): 5 x {pdb_total:.1f} + {build_seconds:.1f} = "
+        f"{5 * pdb_total + build_seconds:.0f} s (target 60 s)."
+    )
+
+
+def eight() -> None:
+    from cspsolve.models.npuzzle import kind
+    from cspsolve.models.npuzzle.board import Puzzle, check, default_goal, korf_goal
+    from cspsolve.registry import Options
+
+    table = Table(title="8-puzzle: every board of eight_puzzle.tsv")
+    for name in ("method", "boards", "worst s", "total s"):
+        table.add_column(name, justify="right")
+    for options in (Options(), Options("tile-idastar", "manhattan")):
+        worst = total = 0.0
+        count = 0
+        for row in rows_of("eight_puzzle.tsv"):
+            if row["optimal_length"] == "-1":
+                continue
+            goal = korf_goal(9) if row["goal"] == "blank_first" else default_goal(9)
+            puzzle = Puzzle(3, 3, tiles(row["tiles"]), goal)
+            kind.solve(puzzle, options, None)  # warm: databases loaded, kernels compiled
+            result, seconds = timed(lambda p=puzzle, o=options: kind.solve(p, o, None))
+            assert result.solution is not None and check(puzzle, result.solution) == []
+            assert len(result.solution) == int(row["optimal_length"])
+            worst, total, count = max(worst, seconds), total + seconds, count + 1
+        label = f"{result.method} + {result.heuristic}"
+        table.add_row(label, str(count), f"{worst * 1000:.2f} ms", f"{total:.3f}")
+    console.print(table)
+    console.print("target: any 8-puzzle optimally <= 20 ms")
+
+
+def engine() -> None:
+    from cspsolve import search
+    from cspsolve.models.npuzzle.board import Puzzle, default_goal, korf_goal
+    from cspsolve.models.npuzzle.search import SlidingTileProblem, heuristic
+
+    table = Table(title="the engine on the 31-move 8-puzzles (generic SearchProblem)")
+    runs = [("astar", "manhattan"), ("astar", "linear-conflict"), ("idastar", "manhattan")]
+    table.add_column("board", justify="right")
+    for method, h in runs:
+        table.add_column(f"{method} + {h} expanded", justify="right")
+        table.add_column("s", justify="right")
+    for row in rows_of("eight_puzzle.tsv"):
+        if row["optimal_length"] != "31":
+            continue
+        goal = korf_goal(9) if row["goal"] == "blank_first" else default_goal(9)
+        puzzle = Puzzle(3, 3, tiles(row["tiles"]), goal)
+        cells = [f"{row['id']} ({row['goal']})"]
+        for method, h in runs:
+            algorithm = getattr(search, method)
+            result, seconds = timed(
+                lambda a=algorithm, h=h, p=puzzle: a(SlidingTileProblem(p), heuristic(h, p))
+            )
+            assert result.stats.cost == 31
+            cells += [f"{result.stats.expanded:,}", f"{seconds:.3f}"]
+        table.add_row(*cells)
+    console.print(table)
+    console.print("target: A* + Manhattan <= 0.5 s each (aima-python: about 60 s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--manhattan", action="store_true", help="also IDA* + Manhattan on 15s")
+    parser.add_argument("--keep-cache", action="store_true", help="use the user's PDB cache")
+    args = parser.parse_args()
+    console.print(f"Python {platform.python_version()}, {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as fresh:
+        if not args.keep_cache:
+            os.environ["CSPSOLVE_CACHE"] = fresh
+        build_seconds = databases()
+        korf(build_seconds, args.manhattan)
+        eight()
+        engine()
+
+
+if __name__ == "__main__":
+    main()

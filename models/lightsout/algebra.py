@@ -1,0 +1,446 @@
+"""Exact Lights Out answers by linear algebra over GF(2).
+
+Pressing cells is adding vectors over GF(2): a board ``b`` (lit cells) is solved by a press
+set ``x`` exactly when ``A x = b``, where column ``j`` of the *toggle matrix* ``A`` holds the
+lights cell ``j`` toggles. ``A`` is symmetric, so the board is solvable exactly when it has
+even overlap with every *quiet pattern* (a press set that changes nothing, i.e. a vector of
+the null space of ``A``); the null space's dimension is the *nullity* ``d``: ``2**(cells - d)``
+boards are solvable, each by ``2**d`` press sets (Anderson & Feil, Mathematics Magazine 71
+(1998) 300-303; Sutner, Math. Intelligencer 11 (1989) 49-53).
+
+Two solvers:
+
+*Light chasing* (plain m x n grids). Choose the presses of row 0; each later row's presses are
+then forced (press under every light left on in the row above), and the last row's leftover
+lights are an affine function of the first row, ``f_m(T) x + r``, where ``T`` is the n x n
+row operator (``I + P`` in sigma-plus, ``P`` in sigma, ``P`` the path adjacency) and ``f_0 = 1``,
+``f_1 = t``, ``f_{k+1} = t f_k + f_{k-1}`` (Chebyshev-like polynomials over GF(2)). Instead of
+building that n x n matrix, the first row is solved in the ring ``GF(2)[x] / (f_n(x))``,
+which is isomorphic to GF(2)^n through ``u ↦ u(P) e_0`` (``f_k ↦ e_k``, since ``e_0`` is a
+cyclic vector of ``P``): ``f_m(T)`` becomes multiplication by a polynomial ``g``, the nullity
+is ``deg gcd(g, f_n)``, and one extended Euclid solves the system. The cost is
+O((m + n) · n / 64) word operations plus the gcd, against O(n³ / 64) for eliminating the
+n x n chase matrix. Sources: Sutner 1989 (op. cit.); M. Hunziker, A. Machiavelo, J. Park,
+"Chebyshev polynomials over finite fields and reversibility of sigma-automata on square grids",
+Theoretical Computer Science 320 (2004) 465-483; the nullity formula deg gcd(f_m(x),
+f_n(x + 1)) is OEIS A159257's.
+
+*Gauss-Jordan elimination* (tori, boards with holes, graphs): :func:`.gf2.solve_system` on the
+full toggle matrix.
+
+The minimum number of presses is the least weight in the coset ``x + ker A``: the null space's
+reduced basis is split into groups of disjoint support (independent sub-games, e.g. the two
+colours of a sigma chessboard) and each group's ``2**d_g`` combinations are enumerated in Gray-code
+order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) — in pure Python up to
+:data:`PYTHON_LIMIT` dimensions, beyond that by a numba kernel on packed 64-bit words, in
+parallel chunks (:mod:`._kernels`). Groups too large to enumerate go to CP-SAT (:mod:`.cpsat`)
+with the remaining time, and ``proof["minimum"]`` is true only when every group was settled.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from cspsolve.limits import Budget, Limits
+from cspsolve.results import Result, Stats, Status
+
+from .board import LightsOut, Presses, flatten, unflatten
+from .gf2 import pdivmod, pgcdex, pmod, pmul, reduced_basis, solve_system
+
+__all__ = [
+    "ENUMERATION_LIMIT",
+    "PYTHON_LIMIT",
+    "Solution",
+    "chase",
+    "minimum",
+    "nullity",
+    "quiet_patterns",
+    "solutions",
+    "solve",
+]
+
+PYTHON_LIMIT = 20
+"""Largest group dimension enumerated in pure Python (2**20 Gray-code steps, about 0.3 s)."""
+
+ENUMERATION_LIMIT = 34
+"""Largest group dimension enumerated exhaustively (2**34 compiled steps: minutes on 2 cores)."""
+
+PREFIX_BITS = 8
+"""The compiled enumeration splits a group into ``2**PREFIX_BITS`` chunks (limits are checked
+between them)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What linear algebra says about a board.
+
+    Attributes
+    ----------
+    nullity : int
+        Dimension of the null space of the toggle matrix.
+    presses : Presses or None
+        One press set that turns every light off, ``None`` when the board is unsolvable.
+    witness : Presses or None
+        When unsolvable: a quiet pattern with an odd number of lit cells under it (the proof).
+    """
+
+    nullity: int
+    presses: Presses | None
+    witness: Presses | None = None
+
+    @property
+    def solvable(self) -> bool:
+        """Whether some press set turns every light off."""
+        return self.presses is not None
+
+
+# --- light chasing on plain grids -------------------------------------------------------------
+
+
+def chase(puzzle: LightsOut, first: int) -> tuple[Presses, int]:
+    """Press ``first`` in row 0, then under every light left on, row by row.
+
+    Parameters
+    ----------
+    puzzle : LightsOut
+        A plain grid (no torus, holes or graph).
+    first : int
+        The presses of row 0 (packed).
+
+    Returns
+    -------
+    tuple of (Presses, int)
+        The presses of every row, and the lights left on in the last row (0 when solved).
+    """
+    cols, lights = puzzle.cols, puzzle.lights
+    full = (1 << cols) - 1
+    plus = puzzle.variant == "sigma-plus"
+    prev, cur = 0, first
+    presses = [first]
+    for r in range(puzzle.rows - 1):
+        spread = ((cur << 1) & full) ^ (cur >> 1) ^ (cur if plus else 0)
+        prev, cur = cur, lights[r] ^ spread ^ prev
+        presses.append(cur)
+    spread = ((cur << 1) & full) ^ (cur >> 1) ^ (cur if plus else 0)
+    return tuple(presses), lights[-1] ^ spread ^ prev
+
+
+@cache
+def _basis_polynomials(cols: int) -> tuple[int, ...]:
+    """``f_0 .. f_cols`` with ``f_0 = 1``, ``f_1 = x``, ``f_{k+1} = x f_k + f_{k-1}``.
+
+    ``f_k(P) e_0 = e_k`` for the path adjacency ``P`` of ``cols`` nodes (k < cols), and
+    ``f_cols`` is the characteristic polynomial of ``P`` over GF(2).
+    """
+    table = [1, 0b10]
+    while len(table) <= cols:
+        table.append((table[-1] << 1) ^ table[-2])
+    return tuple(table[: cols + 1])
+
+
+def _to_polynomial(vector: int, cols: int) -> int:
+    """The polynomial ``u`` with ``u(P) e_0 = vector``."""
+    basis = _basis_polynomials(cols)
+    out = 0
+    while vector:
+        low = vector & -vector
+        out ^= basis[low.bit_length() - 1]
+        vector ^= low
+    return out
+
+
+def _to_vector(poly: int, cols: int) -> int:
+    """The vector ``poly(P) e_0`` for a polynomial of degree < ``cols``."""
+    basis = _basis_polynomials(cols)
+    out = 0
+    while poly:
+        k = poly.bit_length() - 1
+        poly ^= basis[k]
+        out |= 1 << k
+    return out
+
+
+@dataclass(frozen=True)
+class _Chase:
+    """The first-row system ``g(P) x = residual`` of a plain grid, in ``GF(2)[x] / (f_n)``."""
+
+    modulus: int
+    gcd: int
+    cofactor: int
+    """``s`` with ``s * g ≡ gcd (mod modulus)``."""
+
+    @property
+    def nullity(self) -> int:
+        return self.gcd.bit_length() - 1
+
+
+def _chase_system(rows: int, cols: int, variant: str) -> _Chase:
+    modulus = _basis_polynomials(cols)[cols]
+    t = 0b11 if variant == "sigma-plus" else 0b10
+    prev, cur = 1, t
+    for _ in range(rows - 1):
+        step = pmul(t, cur)
+        if step.bit_length() > cols:
+            step = pmod(step, modulus)
+        prev, cur = cur, step ^ prev
+    g = pmod(cur, modulus)
+    d, s = pgcdex(g, modulus)
+    return _Chase(modulus, d, s)
+
+
+def _chase_kernel(puzzle: LightsOut, system: _Chase) -> Iterator[Presses]:
+    quiet = puzzle.with_lights((0,) * puzzle.rows)
+    base = pdivmod(system.modulus, system.gcd)[0]
+    for i in range(system.nullity):
+        yield chase(quiet, _to_vector(base << i, puzzle.cols))[0]
+
+
+def _solve_plain(puzzle: LightsOut) -> Solution:
+    system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
+    residual = chase(puzzle, 0)[1]
+    quotient, remainder = pdivmod(_to_polynomial(residual, puzzle.cols), system.gcd)
+    if remainder:
+        return Solution(system.nullity, None, _odd_quiet(puzzle, _chase_kernel(puzzle, system)))
+    first = _to_vector(pmod(pmul(quotient, system.cofactor), system.modulus), puzzle.cols)
+    presses, left = chase(puzzle, first)
+    assert left == 0, "light chasing left lights on the last row"
+    return Solution(system.nullity, presses)
+
+
+# --- general boards ---------------------------------------------------------------------------
+
+
+def _system(puzzle: LightsOut) -> tuple[list[int], int]:
+    """Rows of the toggle matrix (symmetric) and the right-hand side; a disabled cell gets the
+    equation ``x_i = 0``."""
+    enabled = puzzle.enabled
+    rows = [mask if enabled >> i & 1 else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
+    return rows, puzzle.flat
+
+
+def _solve_general(puzzle: LightsOut) -> Solution:
+    rows, b = _system(puzzle)
+    found = solve_system(rows, b, puzzle.cells)
+    d = len(found.kernel)
+    if found.particular is None:
+        quiet = (unflatten(q, puzzle.rows, puzzle.cols) for q in found.kernel)
+        return Solution(d, None, _odd_quiet(puzzle, quiet))
+    return Solution(d, unflatten(found.particular, puzzle.rows, puzzle.cols))
+
+
+def _odd_quiet(puzzle: LightsOut, quiet: Iterator[Presses]) -> Presses:
+    lights = puzzle.flat
+    for q in quiet:
+        if (flatten(q, puzzle.cols) & lights).bit_count() % 2:
+            return q
+    raise AssertionError("an unsolvable board has a quiet pattern of odd overlap")
+
+
+# --- public functions -------------------------------------------------------------------------
+
+
+def solve(puzzle: LightsOut) -> Solution:
+    """Decide solvability and find one solution (light chasing on plain grids).
+
+    Returns
+    -------
+    Solution
+        The nullity, a press set (or None) and, when unsolvable, the quiet pattern proving it.
+    """
+    return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle)
+
+
+def nullity(puzzle: LightsOut) -> int:
+    """Dimension over GF(2) of the null space of the toggle matrix (the lights don't matter)."""
+    if puzzle.plain:
+        return _chase_system(puzzle.rows, puzzle.cols, puzzle.variant).nullity
+    return len(solve_system(_system(puzzle)[0], 0, puzzle.cells).kernel)
+
+
+def quiet_patterns(puzzle: LightsOut) -> list[Presses]:
+    """A basis of the quiet patterns (press sets that change no light); its length is the
+    nullity."""
+    if puzzle.plain:
+        return list(_chase_kernel(puzzle, _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)))
+    kernel = solve_system(_system(puzzle)[0], 0, puzzle.cells).kernel
+    return [unflatten(q, puzzle.rows, puzzle.cols) for q in kernel]
+
+
+def solutions(puzzle: LightsOut) -> Iterator[Presses]:
+    """Every press set that solves the board (``2**nullity`` of them; none if unsolvable)."""
+    found = solve(puzzle)
+    if found.presses is None:
+        return
+    base = flatten(found.presses, puzzle.cols)
+    kernel = [flatten(q, puzzle.cols) for q in quiet_patterns(puzzle)]
+    for combo in _gray(base, kernel):
+        yield unflatten(combo, puzzle.rows, puzzle.cols)
+
+
+def _gray(start: int, vectors: Sequence[int]) -> Iterator[int]:
+    """``start`` plus every combination of ``vectors``, one XOR apart (reflected Gray code)."""
+    cur = start
+    yield cur
+    for i in range(1, 1 << len(vectors)):
+        cur ^= vectors[(i & -i).bit_length() - 1]
+        yield cur
+
+
+def _groups(vectors: Sequence[int]) -> list[list[int]]:
+    """Split a reduced basis into groups whose supports are disjoint from each other's."""
+    groups: list[tuple[int, list[int]]] = []
+    for v in vectors:
+        joined = [g for g in groups if g[0] & v]
+        support, members = v, [v]
+        for g in joined:
+            support |= g[0]
+            members += g[1]
+        groups = [g for g in groups if not g[0] & v] + [(support, members)]
+    return [members for _, members in groups]
+
+
+def _lightest(start: int, vectors: Sequence[int]) -> int:
+    """The combination ``start + Σ c_i v_i`` of least weight (Gray-code enumeration)."""
+    best, best_weight = start, start.bit_count()
+    cur = start
+    for i in range(1, 1 << len(vectors)):
+        cur ^= vectors[(i & -i).bit_length() - 1]
+        w = cur.bit_count()
+        if w < best_weight:
+            best, best_weight = cur, w
+    return best
+
+
+def _lightest_compiled(start: int, vectors: Sequence[int], budget: Budget) -> tuple[int, bool]:
+    """:func:`_lightest` by the compiled kernel; also whether it finished within the budget."""
+    import numpy as np
+
+    from ._kernels import lightest_chunks
+
+    words = max(1, (max(start.bit_length(), *(v.bit_length() for v in vectors)) + 63) // 64)
+
+    def pack(v: int) -> np.ndarray:
+        return np.frombuffer(v.to_bytes(8 * words, "little"), dtype="<u8").astype(np.uint64)
+
+    packed, first = np.stack([pack(v) for v in vectors]), pack(start)
+    prefix = min(PREFIX_BITS, len(vectors))
+    batch = max(1, os.cpu_count() or 1)
+    best, best_weight = start, start.bit_count()
+    for chunk in range(0, 1 << prefix, batch):
+        if budget.exhausted():
+            return best, False
+        count = min(batch, (1 << prefix) - chunk)
+        weights, combos = lightest_chunks(first, packed, prefix, chunk, count)
+        i = int(np.argmin(weights))
+        if weights[i] < best_weight:
+            best_weight, best = int(weights[i]), start
+            for j, v in enumerate(vectors):
+                if int(combos[i]) >> j & 1:
+                    best ^= v
+    return best, True
+
+
+def minimum(
+    puzzle: LightsOut, limits: Limits | None = None, *, enumeration_limit: int = ENUMERATION_LIMIT
+) -> Result[Presses]:
+    """A press set of the fewest presses, proven minimal when possible.
+
+    Parameters
+    ----------
+    puzzle : LightsOut
+        Any board.
+    limits : Limits, optional
+        Time limit and cancellation of the compiled enumeration and the CP-SAT fallback.
+    enumeration_limit : int
+        Largest independent group of quiet patterns enumerated exhaustively; larger groups are
+        handed to CP-SAT.
+
+    Returns
+    -------
+    Result
+        ``optimal`` with ``proof["minimum"] = True`` when proven; ``solved`` with
+        ``proof["minimum"] = False`` when the enumeration or CP-SAT stopped at a limit (the
+        lightest press set seen so far); ``unsolvable`` with the
+        quiet pattern in ``message``. ``proof["nullity"]`` always; ``stats.cost`` the presses,
+        ``stats.extra["combinations"]`` the press sets looked at.
+    """
+    started = time.perf_counter()
+    found = solve(puzzle)
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    proof: dict[str, object] = {"nullity": found.nullity}
+    if found.presses is None:
+        stats.seconds = time.perf_counter() - started
+        return Result(
+            Status.UNSOLVABLE,
+            None,
+            stats,
+            "algebra",
+            proof=proof,
+            message=unsolvable_reason(puzzle, found),
+        )
+    kernel = reduced_basis([flatten(q, puzzle.cols) for q in quiet_patterns(puzzle)])
+    best = flatten(found.presses, puzzle.cols)
+    big: list[int] = []
+    combinations = 1
+    settled = True
+    for group in _groups(kernel):
+        if len(group) > enumeration_limit:
+            big += group
+            continue
+        support = 0
+        for v in group:
+            support |= v
+        if len(group) <= PYTHON_LIMIT:
+            lightest, complete = _lightest(best & support, group), True
+        else:
+            lightest, complete = _lightest_compiled(best & support, group, budget)
+        best = (best & ~support) | lightest
+        combinations += (1 << len(group)) - 1
+        settled &= complete
+    presses = unflatten(best, puzzle.rows, puzzle.cols)
+    stats.extra["combinations"] = combinations
+    status = Status.OPTIMAL if settled else Status.SOLVED
+    if big:
+        status, presses = _cpsat_minimum(puzzle, presses, limits, started, stats)
+    proof["minimum"] = status is Status.OPTIMAL
+    stats.cost = stats.depth = sum(p.bit_count() for p in presses)
+    stats.seconds = time.perf_counter() - started
+    return Result(status, presses, stats, "algebra", proof=proof)
+
+
+def _cpsat_minimum(
+    puzzle: LightsOut, hint: Presses, limits: Limits | None, started: float, stats: Stats
+) -> tuple[Status, Presses]:
+    """Improve ``hint`` with CP-SAT in the time left; OPTIMAL when CP-SAT proves it."""
+    from .cpsat import solve as cpsat_solve
+
+    left = None
+    if limits is not None and limits.time_limit is not None:
+        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
+    result = cpsat_solve(
+        puzzle, Limits(time_limit=left, cancel=limits.cancel if limits else None), hint
+    )
+    stats.extra["cpsat_seconds"] = round(result.stats.seconds, 6)
+    if result.solution is not None and result.stats.cost <= sum(p.bit_count() for p in hint):
+        return (
+            Status.OPTIMAL if result.status is Status.OPTIMAL else Status.SOLVED
+        ), result.solution
+    return Status.SOLVED, hint
+
+
+def unsolvable_reason(puzzle: LightsOut, found: Solution) -> str:
+    """One line naming the quiet pattern that proves a board unsolvable."""
+    assert found.witness is not None
+    q = flatten(found.witness, puzzle.cols)
+    overlap = (q & puzzle.flat).bit_count()
+    cells = [divmod(i, puzzle.cols) for i in range(puzzle.cells) if q >> i & 1]
+    shown = " ".join(f"({r},{c})" for r, c in cells[:12]) + (" ..." if len(cells) > 12 else "")
+    return (
+        f"unsolvable: the quiet pattern {shown} ({len(cells)} cells; pressing them changes "
+        f"nothing) covers {overlap} lit cells, an odd number, and every press keeps that parity"
+    )

@@ -1,0 +1,259 @@
+"""The Lights Out puzzle type, its validation, and an independent solution checker.
+
+A Lights Out board is a set of cells, each holding a light that is on or off. Pressing a cell
+toggles the lights of its neighbours, and in the classic variant (``sigma-plus``, written sigma+)
+its own light too; in the ``sigma`` variant (sigma) only the neighbours'. The goal is to turn every
+light off. Presses commute and pressing a cell twice undoes it, so a solution is a *set* of
+cells to press (Anderson & Feil, "Turning Lights Out with Linear Algebra", Mathematics Magazine
+71 (1998) 300-303).
+
+Boards are rectangular grids (rows x columns; orthogonal neighbours; optionally wrapping round
+as a torus; optionally with disabled cells, which hold no light, cannot be pressed and
+neighbour nothing) or arbitrary simple graphs (a node's neighbours are its adjacent nodes).
+
+Representation: a board's lights and a press set are *packed rows*, a tuple with one ``int``
+per row whose bit ``c`` is column ``c``. A graph board is stored as one row whose bit ``i`` is
+node ``i``. Cells are also numbered ``row * cols + col`` (the *flat index*), so a whole board
+fits in one ``int`` (:meth:`LightsOut.flat`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+__all__ = ["VARIANTS", "LightsOut", "Presses", "apply", "check", "flatten", "unflatten"]
+
+VARIANTS = ("sigma-plus", "sigma")
+"""Press rules: ``sigma-plus`` toggles the cell and its neighbours, ``sigma`` only the
+neighbours."""
+
+Presses = tuple[int, ...]
+"""A press set as packed rows: bit ``c`` of ``presses[r]`` means press cell (r, c)."""
+
+
+def flatten(rows: Sequence[int], cols: int) -> int:
+    """Join packed rows into one int: bit ``r * cols + c`` is cell (r, c).
+
+    Examples
+    --------
+    >>> bin(flatten((0b01, 0b10), 2))
+    '0b1001'
+    """
+    out = 0
+    for r in reversed(range(len(rows))):
+        out = (out << cols) | rows[r]
+    return out
+
+
+def unflatten(value: int, rows: int, cols: int) -> tuple[int, ...]:
+    """Split a flat int into ``rows`` packed rows of ``cols`` bits (inverse of :func:`flatten`)."""
+    full = (1 << cols) - 1
+    return tuple((value >> (r * cols)) & full for r in range(rows))
+
+
+@dataclass(frozen=True)
+class LightsOut:
+    """An immutable Lights Out board.
+
+    Parameters
+    ----------
+    lights : tuple of int
+        Packed rows, top to bottom; bit ``c`` of ``lights[r]`` is on when cell (r, c) is lit.
+    cols : int
+        Number of columns (for a graph board: the number of nodes).
+    variant : str
+        ``"sigma-plus"`` (default) or ``"sigma"``.
+    torus : bool
+        Whether the grid wraps round (row 0 neighbours the last row, column 0 the last column).
+    holes : tuple of int
+        Packed rows of disabled cells (``()`` when every cell is enabled).
+    graph : tuple of tuple of int, optional
+        For a graph board: the neighbours of each node (node indices). ``None`` for grids.
+    names : tuple of str
+        For a graph board: the name of each node (as in its file).
+
+    Raises
+    ------
+    ValueError
+        If the board is empty, a row has bits beyond ``cols``, a disabled cell is lit, the
+        variant is unknown, or a graph board has more than one row, holes, a torus, or a
+        neighbour list that is not symmetric, loop-free and in range.
+    """
+
+    lights: tuple[int, ...]
+    cols: int
+    variant: str = "sigma-plus"
+    torus: bool = False
+    holes: tuple[int, ...] = ()
+    graph: tuple[tuple[int, ...], ...] | None = None
+    names: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lights", tuple(self.lights))
+        object.__setattr__(self, "holes", tuple(self.holes) if any(self.holes) else ())
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
+        if not self.lights or self.cols < 1:
+            raise ValueError("a Lights Out board needs at least one row and one column")
+        if any(row < 0 or row >> self.cols for row in self.lights):
+            raise ValueError(f"a row has lights beyond its {self.cols} columns")
+        if self.holes:
+            if len(self.holes) != len(self.lights):
+                raise ValueError("holes must have one packed row per row of lights")
+            if any(h & light for h, light in zip(self.holes, self.lights, strict=True)):
+                raise ValueError("a disabled cell cannot be lit")
+        if self.graph is not None:
+            self._check_graph(self.graph)
+
+    def _check_graph(self, graph: tuple[tuple[int, ...], ...]) -> None:
+        if len(self.lights) != 1 or self.torus or self.holes:
+            raise ValueError("a graph board is one row of nodes, without torus or holes")
+        if len(graph) != self.cols or (self.names and len(self.names) != self.cols):
+            raise ValueError("a graph board needs one neighbour list (and name) per node")
+        for i, near in enumerate(graph):
+            for j in near:
+                if not 0 <= j < self.cols or j == i or i not in graph[j]:
+                    raise ValueError(f"node {i}: neighbour {j} is out of range, itself or one-way")
+
+    # --- shape --------------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        """Number of rows (1 for a graph board)."""
+        return len(self.lights)
+
+    @property
+    def cells(self) -> int:
+        """Number of cell positions, disabled ones included (``rows * cols``)."""
+        return self.rows * self.cols
+
+    @property
+    def is_grid(self) -> bool:
+        """True for grid boards, False for graph boards."""
+        return self.graph is None
+
+    @property
+    def plain(self) -> bool:
+        """A rectangular grid without torus or holes (the boards light chasing solves)."""
+        return self.graph is None and not self.torus and not self.holes
+
+    @property
+    def flat(self) -> int:
+        """The lit cells as one int over flat indices."""
+        return flatten(self.lights, self.cols)
+
+    @cached_property
+    def enabled(self) -> int:
+        """The enabled cells as one int over flat indices."""
+        everything = (1 << self.cells) - 1
+        return everything & ~flatten(self.holes, self.cols) if self.holes else everything
+
+    def with_lights(self, lights: Sequence[int]) -> LightsOut:
+        """The same board (variant, torus, holes, graph) with other lights."""
+        return LightsOut(
+            tuple(lights), self.cols, self.variant, self.torus, self.holes, self.graph, self.names
+        )
+
+    # --- the press rule -----------------------------------------------------------------------
+
+    def neighbours(self, cell: int) -> Iterator[int]:
+        """Flat indices of the enabled neighbours of an enabled cell (each once).
+
+        On a torus with 1 or 2 rows (or columns) the two wrapped neighbours may coincide with
+        each other or with the cell; the neighbourhood is a set and never holds the cell itself.
+        """
+        if self.graph is not None:
+            yield from self.graph[cell]
+            return
+        r, c = divmod(cell, self.cols)
+        seen = {cell}
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if self.torus:
+                rr, cc = rr % self.rows, cc % self.cols
+            elif not (0 <= rr < self.rows and 0 <= cc < self.cols):
+                continue
+            other = rr * self.cols + cc
+            if other not in seen and self.enabled >> other & 1:
+                seen.add(other)
+                yield other
+
+    def toggles(self, cell: int) -> int:
+        """The lights (flat int) that pressing ``cell`` toggles; 0 for a disabled cell."""
+        if not self.enabled >> cell & 1:
+            return 0
+        mask = 1 << cell if self.variant == "sigma-plus" else 0
+        for other in self.neighbours(cell):
+            mask |= 1 << other
+        return mask
+
+    @cached_property
+    def toggle_masks(self) -> tuple[int, ...]:
+        """:meth:`toggles` of every cell, by flat index (the columns of the toggle matrix)."""
+        return tuple(self.toggles(i) for i in range(self.cells))
+
+
+def apply(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:
+    """The lights after pressing every cell of ``presses`` once.
+
+    Written directly from the press rule, cell by cell, so that it checks the solvers
+    (:mod:`.algebra`, :mod:`.search`, :mod:`.cpsat`) independently.
+
+    Raises
+    ------
+    ValueError
+        If ``presses`` has the wrong number of rows, bits beyond the columns, or presses a
+        disabled cell.
+    """
+    if len(presses) != puzzle.rows or any(p < 0 or p >> puzzle.cols for p in presses):
+        raise ValueError(f"a press set needs {puzzle.rows} rows of {puzzle.cols} bits")
+    if puzzle.plain:
+        return _apply_rows(puzzle, presses)
+    lights = puzzle.flat
+    flat = flatten(presses, puzzle.cols)
+    if flat & ~puzzle.enabled:
+        raise ValueError("a disabled cell is pressed")
+    for cell in range(puzzle.cells):
+        if flat >> cell & 1:
+            lights ^= puzzle.toggles(cell)
+    return unflatten(lights, puzzle.rows, puzzle.cols)
+
+
+def _apply_rows(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:
+    """:func:`apply` on a plain grid, a packed row at a time: row ``r`` is toggled by the
+    presses of rows ``r - 1`` and ``r + 1`` in the same columns, and by row ``r``'s presses
+    shifted one column either way (and unshifted in sigma-plus)."""
+    full = (1 << puzzle.cols) - 1
+    own = puzzle.variant == "sigma-plus"
+    out = []
+    for r, light in enumerate(puzzle.lights):
+        p = presses[r]
+        light ^= ((p << 1) & full) ^ (p >> 1) ^ (p if own else 0)
+        if r > 0:
+            light ^= presses[r - 1]
+        if r + 1 < puzzle.rows:
+            light ^= presses[r + 1]
+        out.append(light)
+    return tuple(out)
+
+
+def check(puzzle: LightsOut, presses: Presses) -> list[str]:
+    """Problems with ``presses`` as a solution of ``puzzle`` (empty when it turns all off).
+
+    Returns
+    -------
+    list of str
+        One line per problem: a malformed press set, or the lights still on (up to 5 listed
+        as ``(row, col)``).
+    """
+    try:
+        after = apply(puzzle, presses)
+    except ValueError as e:
+        return [str(e)]
+    if not any(after):
+        return []
+    left = [(r, c) for r, row in enumerate(after) for c in range(puzzle.cols) if row >> c & 1]
+    shown = ", ".join(map(str, left[:5])) + (" ..." if len(left) > 5 else "")
+    return [f"{len(left)} light(s) still on: {shown}"]

@@ -1,0 +1,112 @@
+"""An independent CP-SAT model of Lights Out: the fewest presses, one XOR per light.
+
+One Boolean per enabled cell (pressed or not). For every enabled light, the XOR of the presses
+that toggle it equals its state (``add_bool_xor``: lit lights must be toggled an odd number of
+times, unlit ones an even number); the objective is the number of presses. This is the
+``LitPuzzle`` model of PyCSP3-models (xcsp3team, ``academic/LitPuzzle``) and Kjellerstrand's
+MiniZinc model written with CP-SAT's native parity constraint (Perron, Didier & Gay, "The
+CP-SAT-LP solver", CP 2023). It shares no code with :mod:`.algebra`, so the two cross-check.
+
+OR-Tools is imported inside the functions (start-up time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cspsolve.csp.cpsat import solve_model
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats, Status
+
+from .board import LightsOut, Presses, flatten, unflatten
+
+__all__ = ["build", "solve"]
+
+WORKERS = 2
+"""CP-SAT workers: proving a minimum needs its portfolio; the machine has two cores."""
+
+
+def build(puzzle: LightsOut, hint: Presses | None = None) -> tuple[Any, dict[int, Any]]:
+    """The CP-SAT model of ``puzzle``.
+
+    Parameters
+    ----------
+    puzzle : LightsOut
+        Any board.
+    hint : Presses, optional
+        A press set given to CP-SAT as a solution hint.
+
+    Returns
+    -------
+    model : ortools.sat.python.cp_model.CpModel
+        Minimises the number of presses.
+    presses : dict of int to BoolVar
+        The press variable of each enabled cell, by flat index.
+    """
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    enabled, lights = puzzle.enabled, puzzle.flat
+    presses = {i: model.new_bool_var(f"p{i}") for i in range(puzzle.cells) if enabled >> i & 1}
+    one = model.new_bool_var("one")
+    model.add(one == 1)
+    for light in presses:
+        # the toggle matrix is symmetric: the cells toggling `light` are those it toggles
+        mask = puzzle.toggles(light)
+        togglers = [var for j, var in presses.items() if mask >> j & 1]
+        parity = one.negated() if lights >> light & 1 else one
+        model.add_bool_xor([*togglers, parity])
+    model.minimize(sum(presses.values()))
+    if hint is not None:
+        flat = flatten(hint, puzzle.cols)
+        for i, var in presses.items():
+            model.add_hint(var, flat >> i & 1)
+    return model, presses
+
+
+def solve(
+    puzzle: LightsOut, limits: Limits | None = None, hint: Presses | None = None
+) -> Result[Presses]:
+    """The fewest presses by CP-SAT.
+
+    Parameters
+    ----------
+    puzzle : LightsOut
+        Any board.
+    limits : Limits, optional
+        ``time_limit`` and ``cancel`` apply; node limits do not.
+    hint : Presses, optional
+        A known solution to start from.
+
+    Returns
+    -------
+    Result
+        ``optimal`` (``proof["minimum"] = True``) when CP-SAT proves the minimum, ``solved``
+        with ``proof["lower_bound"]`` when a limit stopped it, ``unsolvable`` when infeasible,
+        else ``limit``/``cancelled``.
+    """
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    model, presses = build(puzzle, hint)
+    solver, outcome = solve_model(model, budget, WORKERS)
+    stats = budget.finish()
+    if outcome is None:
+        return Result(
+            Status.UNSOLVABLE,
+            None,
+            stats,
+            "cpsat",
+            message="CP-SAT: the parity constraints are infeasible",
+        )
+    if outcome is not Status.SOLVED:
+        return Result(outcome, None, stats, "cpsat")
+    flat = sum(1 << i for i, var in presses.items() if solver.boolean_value(var))
+    count = flat.bit_count()
+    bound = round(solver.best_objective_bound)
+    proven = bound >= count
+    stats.cost = stats.depth = count
+    proof: dict[str, Any] = {"minimum": proven}
+    if not proven:
+        proof["lower_bound"] = bound
+    status = Status.OPTIMAL if proven else Status.SOLVED
+    return Result(status, unflatten(flat, puzzle.rows, puzzle.cols), stats, "cpsat", proof=proof)

@@ -1,0 +1,476 @@
+"""Read and write Lights Out boards.
+
+Three formats (DESIGN.md §4):
+
+``grid`` (``.lo``, ``.lights``; any file with ``--kind lightsout``)
+    Optional header lines ``variant: sigma-plus|sigma``, ``torus: yes|no`` and ``title: ...``,
+    then one line per row. A row is written ``0|1|0`` (as in our oldest example), ``010``,
+    ``.#.`` or ``0 1 0``: ``1``/``#`` lit, ``0``/``.`` off, ``x`` a disabled cell. Blank lines
+    are ignored; all rows must have the same number of cells.
+``json`` (``.json``)
+    ``{"rows": ["0|1|0", ...]}`` or ``{"board": "010/101"}`` (rows joined by ``/``), with
+    optional ``"variant"``, ``"torus"`` and ``"title"``; a graph board is
+    ``{"nodes": [...], "edges": [[u, v], ...], "lit": [...], "variant": ...}``.
+``edges`` (``.edges``, ``.edgelist``)
+    An arbitrary graph as an edge list (the networkx ``read_edgelist`` layout): one ``u v``
+    pair per line, a lone name for an isolated node, ``lit: u v ...`` for the lit nodes,
+    optional ``nodes: u v ...`` (fixes the node order) and ``variant: ...``; ``#`` starts a
+    comment.
+
+Every problem raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
+exception escapes :func:`parse` or :func:`read`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+from cspsolve.errors import InputError
+
+from .board import VARIANTS, LightsOut
+
+__all__ = [
+    "FORMATS",
+    "Entry",
+    "dumps",
+    "from_graph",
+    "parse",
+    "read",
+    "select",
+    "sniff",
+    "write",
+]
+
+FORMATS = ("grid", "json", "edges")
+"""The format names accepted by :func:`parse` and :func:`read`."""
+
+_EXTENSIONS = {".lo": "grid", ".lights": "grid", ".edges": "edges", ".edgelist": "edges"}
+_CELL = {"0": 0, ".": 0, "1": 1, "#": 1, "x": 2, "X": 2}
+_BAR_ROW = re.compile(r"\s*[01xX](\s*\|\s*[01xX])+\s*")
+_HEADER = re.compile(r"([A-Za-z]+)\s*:\s*(.*)")
+_YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
+_MAX_CELLS = 1 << 28
+"""Largest board read from a file (rows x columns)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One board read from a file (every format holds one board: ``id`` is ``None``)."""
+
+    id: int | str | None
+    puzzle: LightsOut
+    line: int
+    title: str = ""
+
+
+# --- variant, flags, helpers ------------------------------------------------------------------
+
+
+def variant_name(text: str, source: str, line: int | None) -> str:
+    """Normalise a variant name (``sigma_plus``, ``sigma+``, Greek letters: ``sigma-plus``)."""
+    name = text.strip().lower().replace("_", "-").replace("\u03c3", "sigma").replace("\u207a", "+")
+    name = "sigma-plus" if name in ("sigma+", "sigmaplus", "classic") else name
+    if name not in VARIANTS:
+        raise InputError(source, line, f"unknown variant {text!r}; use sigma-plus or sigma")
+    return name
+
+
+def _flag(text: str, source: str, line: int) -> bool:
+    value = _YES.get(text.strip().lower())
+    if value is None:
+        raise InputError(source, line, f"expected yes or no, found {text.strip()!r}")
+    return value
+
+
+def _lines(text: str) -> list[str]:
+    text = text.removeprefix("\ufeff")
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the text ended with a line end: no further line
+    return lines
+
+
+def _row_cells(body: str, source: str, line: int) -> list[int]:
+    """The cells of one grid row: ``0|1``, ``0 1`` or ``01`` / ``.#`` characters."""
+    if "|" in body:
+        tokens = [t.strip() for t in body.split("|")]
+    elif any(ch.isspace() for ch in body.strip()):
+        tokens = body.split()
+    else:
+        tokens = list(body.strip())
+    cells = []
+    for col, token in enumerate(tokens, 1):
+        if token not in _CELL:
+            shown = token if token else "an empty cell"
+            raise InputError(
+                source, line, f"column {col}: unexpected {shown!r} (use 0/1, ./# or x)"
+            )
+        cells.append(_CELL[token])
+    return cells
+
+
+def _board(
+    grid: Sequence[tuple[int, list[int]]],
+    source: str,
+    end_line: int,
+    variant: str,
+    torus: bool,
+) -> LightsOut:
+    """A grid board from ``(line, cells)`` rows; checks raggedness and size."""
+    if not grid:
+        raise InputError(source, end_line, "no board rows (the board is empty)")
+    cols = len(grid[0][1])
+    for line, cells in grid:
+        if len(cells) != cols:
+            raise InputError(
+                source, line, f"ragged row: {len(cells)} cells, expected {cols} as in the first"
+            )
+    if cols * len(grid) > _MAX_CELLS:
+        raise InputError(source, grid[0][0], f"board too large (more than {_MAX_CELLS} cells)")
+    lights = tuple(sum(1 << c for c, v in enumerate(cells) if v == 1) for _, cells in grid)
+    holes = tuple(sum(1 << c for c, v in enumerate(cells) if v == 2) for _, cells in grid)
+    return LightsOut(lights, cols, variant, torus, holes)
+
+
+# --- grid text --------------------------------------------------------------------------------
+
+
+def _parse_grid(text: str, source: str) -> Entry:
+    lines = _lines(text)
+    variant, torus, title = "sigma-plus", False, ""
+    grid: list[tuple[int, list[int]]] = []
+    first = 0
+    for number, raw in enumerate(lines, 1):
+        body = raw.strip()
+        if not body:
+            continue
+        header = _HEADER.fullmatch(body)
+        if header and not grid:
+            key, value = header.group(1).lower(), header.group(2)
+            if key == "variant":
+                variant = variant_name(value, source, number)
+            elif key == "torus":
+                torus = _flag(value, source, number)
+            elif key == "title":
+                title = value.strip()
+            else:
+                raise InputError(source, number, f"unknown header {key!r} (variant, torus, title)")
+            continue
+        first = first or number
+        grid.append((number, _row_cells(body, source, number)))
+    board = _board(grid, source, max(1, len(lines)), variant, torus)
+    return Entry(None, board, first or 1, title)
+
+
+def dumps(puzzle: LightsOut, title: str = "") -> str:
+    """A grid board in the ``grid`` text format (``0``/``1``/``x`` characters, with headers).
+
+    Raises
+    ------
+    ValueError
+        For a graph board (use :func:`dumps_json` or the ``edges`` format).
+    """
+    if not puzzle.is_grid:
+        raise ValueError("a graph board is written as .json or .edges, not as a grid")
+    head = [f"variant: {puzzle.variant}"]
+    head += ["torus: yes"] if puzzle.torus else []
+    head += [f"title: {title}"] if title else []
+    return "\n".join(head + _grid_rows(puzzle)) + "\n"
+
+
+def _grid_rows(puzzle: LightsOut) -> list[str]:
+    """The rows of a grid board as ``0``/``1``/``x`` strings."""
+    holes = puzzle.holes or (0,) * puzzle.rows
+    return [
+        "".join(
+            "x" if hole >> c & 1 else "1" if light >> c & 1 else "0" for c in range(puzzle.cols)
+        )
+        for light, hole in zip(puzzle.lights, holes, strict=True)
+    ]
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The 1-based line where ``"key"`` first appears in a JSON text (for error messages)."""
+    at = text.find(f'"{key}"')
+    return None if at < 0 else text.count("\n", 0, at) + 1
+
+
+def _parse_json(text: str, source: str) -> Entry:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(source, e.lineno, f"invalid JSON: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise InputError(source, 1, "expected a JSON object")
+    variant = variant_name(
+        str(data.get("variant", "sigma-plus")), source, _key_line(text, "variant")
+    )
+    title = str(data.get("title", ""))
+    if "nodes" in data or "edges" in data:
+        return Entry(None, _json_graph(data, text, source, variant), 1, title)
+    torus = data.get("torus", False)
+    if not isinstance(torus, bool):
+        raise InputError(source, _key_line(text, "torus"), "torus must be true or false")
+    if isinstance(data.get("board"), str):
+        rows: Any = data["board"].split("/")
+        key = "board"
+    else:
+        rows, key = data.get("rows"), "rows"
+    if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        raise InputError(source, _key_line(text, key) or 1, 'expected "rows": ["0|1|0", ...]')
+    line = _key_line(text, key) or 1
+    grid = [(line, _row_cells(r, source, line)) for r in rows if r.strip()]
+    return Entry(None, _board(grid, source, line, variant, torus), line, title)
+
+
+def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> LightsOut:
+    edges = data.get("edges", [])
+    if not isinstance(edges, list) or not all(isinstance(e, list) and len(e) == 2 for e in edges):
+        raise InputError(source, _key_line(text, "edges"), 'expected "edges": [[u, v], ...]')
+    nodes = data.get("nodes", [])
+    lit = data.get("lit", [])
+    if not isinstance(nodes, list) or not isinstance(lit, list):
+        raise InputError(source, _key_line(text, "nodes"), '"nodes" and "lit" must be lists')
+    pairs = [(str(u), str(v)) for u, v in edges]
+    try:
+        return from_graph([str(n) for n in nodes], pairs, [str(n) for n in lit], variant)
+    except ValueError as e:
+        raise InputError(source, _key_line(text, "edges"), str(e)) from None
+
+
+# --- graphs -----------------------------------------------------------------------------------
+
+
+def from_graph(
+    nodes: Iterable[str], edges: Iterable[tuple[str, str]], lit: Iterable[str], variant: str
+) -> LightsOut:
+    """A graph board from node names, edges and lit nodes (nodes in first-mention order).
+
+    Raises
+    ------
+    ValueError
+        On a loop (an edge from a node to itself) or a lit node that is not in the graph.
+    """
+    index: dict[str, int] = {}
+    for name in nodes:
+        index.setdefault(name, len(index))
+    near: list[set[int]] = [set() for _ in index]
+    for u, v in edges:
+        if u == v:
+            raise ValueError(f"loop at node {u!r} (a node cannot neighbour itself)")
+        for name in (u, v):
+            if name not in index:
+                index[name] = len(index)
+                near.append(set())
+        near[index[u]].add(index[v])
+        near[index[v]].add(index[u])
+    lights = 0
+    for name in lit:
+        if name not in index:
+            raise ValueError(f"lit node {name!r} is not in the graph")
+        lights |= 1 << index[name]
+    if not index:
+        raise ValueError("the graph has no nodes")
+    graph = tuple(tuple(sorted(n)) for n in near)
+    return LightsOut((lights,), len(index), variant, graph=graph, names=tuple(index))
+
+
+def from_networkx(graph: Any, lit: Iterable[Any], variant: str = "sigma-plus") -> LightsOut:
+    """A graph board from a ``networkx.Graph`` (node names are ``str(node)``).
+
+    Raises
+    ------
+    ValueError
+        As :func:`from_graph`.
+    """
+    nodes = [str(n) for n in graph.nodes]
+    edges = [(str(u), str(v)) for u, v in graph.edges]
+    return from_graph(nodes, edges, [str(n) for n in lit], variant)
+
+
+def _parse_edges(text: str, source: str) -> Entry:
+    nodes: list[str] = []
+    edges: list[tuple[str, str]] = []
+    lit: list[tuple[int, str]] = []
+    variant = "sigma-plus"
+    for number, raw in enumerate(_lines(text), 1):
+        body = raw.split("#", 1)[0].strip()
+        header = _HEADER.fullmatch(body)
+        if not body:
+            continue
+        if header:
+            key, value = header.group(1).lower(), header.group(2)
+            if key == "lit":
+                lit += [(number, name) for name in value.split()]
+            elif key == "nodes":
+                nodes += value.split()
+            elif key == "variant":
+                variant = variant_name(value, source, number)
+            else:
+                raise InputError(source, number, f"unknown header {key!r} (lit, nodes, variant)")
+            continue
+        tokens = body.split()
+        if len(tokens) > 3:  # a third token is networkx edge data, ignored
+            raise InputError(source, number, f"expected 'u v', found {len(tokens)} fields")
+        nodes += tokens[:2]
+        if len(tokens) > 1:
+            if tokens[0] == tokens[1]:
+                raise InputError(source, number, f"loop at node {tokens[0]!r}")
+            edges.append((tokens[0], tokens[1]))
+    known = set(nodes)
+    for number, name in lit:
+        if name not in known:
+            raise InputError(source, number, f"lit node {name!r} is not in the graph")
+    if not known:
+        raise InputError(source, 1, "no nodes (the graph is empty)")
+    return Entry(None, from_graph(nodes, edges, [n for _, n in lit], variant), 1)
+
+
+# --- dispatch ---------------------------------------------------------------------------------
+
+
+def sniff(name: str, text: str) -> str | None:
+    """The format of a Lights Out file, or ``None`` when it is not clearly one.
+
+    ``.lo``/``.lights``/``.edges``/``.edgelist`` decide by extension; otherwise only
+    unambiguous content is claimed: ``0|1|0`` rows, or a JSON object with ``"rows"``,
+    ``"board"`` or ``"edges"`` and a Lights Out key (``"variant"``, ``"lit"``, ``"torus"``) or
+    ``0|1`` cells. A plain ``010`` or ``.#.`` grid is left to ``--kind lightsout``.
+
+    Examples
+    --------
+    >>> sniff("a.txt", "0|1|0\\n1|1|1\\n")
+    'grid'
+    >>> sniff("a.txt", "010\\n111\\n") is None
+    True
+    """
+    suffix = PurePath(name).suffix.lower()
+    if suffix in _EXTENSIONS:
+        return _EXTENSIONS[suffix]
+    body = [line.strip() for line in _lines(text) if line.strip()]
+    if not body:
+        return None
+    if body[0].startswith("{"):
+        keys = re.findall(r'"(\w+)"\s*:', text)
+        if set(keys) & {"rows", "board", "edges"} and set(keys) & {"variant", "lit", "torus"}:
+            return "json"
+        return None
+    grid = [line for line in body if not _HEADER.fullmatch(line)]
+    if grid and all(_BAR_ROW.fullmatch(line) for line in grid):
+        return "grid"
+    return None
+
+
+def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+    """Read the board of ``text``; ``fmt`` from :data:`FORMATS` (default: guessed).
+
+    Without ``fmt``, a text starting with ``{`` is JSON and anything else a grid (edge lists
+    are recognised by extension in :func:`read`).
+
+    Raises
+    ------
+    InputError
+        On any problem, with the 1-based line.
+    """
+    if fmt is None:
+        fmt = "json" if text.lstrip("\ufeff \t\r\n").startswith("{") else "grid"
+    if fmt not in FORMATS:
+        raise InputError(source, None, f"unknown Lights Out format {fmt!r}")
+    try:
+        if fmt == "json":
+            return [_parse_json(text, source)]
+        if fmt == "edges":
+            return [_parse_edges(text, source)]
+        return [_parse_grid(text, source)]
+    except ValueError as e:
+        if isinstance(e, InputError):
+            raise
+        raise InputError(source, None, str(e)) from None
+
+
+def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
+    """Read the board of a file (format from ``fmt``, else the extension, else the content).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or holds no valid board.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(str(path), None, "not a UTF-8 text file") from None
+    except OSError as e:
+        raise InputError(str(path), None, e.strerror or "cannot read the file") from None
+    if fmt is None:
+        fmt = _EXTENSIONS.get(path.suffix.lower()) or sniff(path.name, text)
+    return parse(text, str(path), fmt)
+
+
+def select(entries: Sequence[Entry], key: str, source: str) -> Entry:
+    """``FILE#KEY``: a Lights Out file holds one board, so any key is an error."""
+    raise InputError(source, None, f"a Lights Out file holds one board; drop '#{key}'")
+
+
+def _json_text(puzzle: LightsOut, title: str) -> str:
+    data: dict[str, Any] = {"variant": puzzle.variant}
+    if title:
+        data["title"] = title
+    if puzzle.graph is not None:
+        data["nodes"] = list(puzzle.names)
+        data["edges"] = [
+            [puzzle.names[i], puzzle.names[j]]
+            for i, near in enumerate(puzzle.graph)
+            for j in near
+            if i < j
+        ]
+        data["lit"] = [puzzle.names[i] for i in range(puzzle.cols) if puzzle.lights[0] >> i & 1]
+    else:
+        data["torus"] = puzzle.torus
+        data["rows"] = _grid_rows(puzzle)
+    return json.dumps(data, indent=1) + "\n"
+
+
+def _edges_text(puzzle: LightsOut) -> str:
+    if puzzle.graph is None:
+        raise ValueError("only a graph board is written as an edge list")
+    names = puzzle.names
+    lines = [f"variant: {puzzle.variant}", "nodes: " + " ".join(names)]
+    lines.append(
+        "lit: " + " ".join(names[i] for i in range(puzzle.cols) if puzzle.lights[0] >> i & 1)
+    )
+    for i, near in enumerate(puzzle.graph):
+        lines += [f"{names[i]} {names[j]}" for j in near if i < j]
+    return "\n".join(lines) + "\n"
+
+
+def write(puzzle: LightsOut, path: str | Path, title: str = "") -> None:
+    """Write a board in the format of ``path``'s extension (``.lo``/``.lights``/``.txt``,
+    ``.json``, ``.edges``/``.edgelist``).
+
+    Raises
+    ------
+    ValueError
+        For another extension, a graph board as a grid, or a grid board as an edge list.
+    """
+    suffix = PurePath(path).suffix.lower()
+    if suffix == ".json":
+        text = _json_text(puzzle, title)
+    elif _EXTENSIONS.get(suffix) == "edges":
+        text = _edges_text(puzzle)
+    elif suffix in (".lo", ".lights", ".txt"):
+        text = dumps(puzzle, title)
+    else:
+        raise ValueError(
+            f"cannot tell the format from {suffix or 'no extension'!r}; use .lo, .json or .edges"
+        )
+    Path(path).write_text(text, encoding="utf-8")

@@ -1,0 +1,167 @@
+"""Arithmetic over GF(2) on Python ints: polynomials and dense linear systems.
+
+A polynomial over GF(2) is an ``int`` whose bit ``k`` is the coefficient of ``x**k``
+(carry-less arithmetic); a vector is an ``int`` whose bit ``i`` is component ``i``. Python's
+big ints make every XOR of two n-bit values one call costing O(n / 64) word operations.
+
+Sources: the polynomial algorithms are the schoolbook ones over a field (Knuth, *The Art of
+Computer Programming* vol. 2, §4.6.1: division, Euclid's algorithm and its extended form);
+the linear-system solver is Gauss-Jordan elimination (Golub & Van Loan, *Matrix
+Computations*, §3.2), here over GF(2) where a row operation is one XOR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["LinearSolution", "pdivmod", "pgcdex", "pmod", "pmul", "reduced_basis", "solve_system"]
+
+
+def pmul(a: int, b: int) -> int:
+    """Product of two GF(2) polynomials (carry-less multiplication).
+
+    Examples
+    --------
+    >>> bin(pmul(0b11, 0b11))  # (x + 1)**2 = x**2 + 1
+    '0b101'
+    """
+    if a.bit_count() > b.bit_count():
+        a, b = b, a
+    out = 0
+    while a:
+        low = a & -a
+        out ^= b << (low.bit_length() - 1)
+        a ^= low
+    return out
+
+
+def pdivmod(a: int, b: int) -> tuple[int, int]:
+    """Quotient and remainder of GF(2) polynomials ``a`` by ``b``.
+
+    Raises
+    ------
+    ZeroDivisionError
+        If ``b`` is 0.
+
+    Examples
+    --------
+    >>> pdivmod(0b101, 0b11)  # x**2 + 1 = (x + 1)(x + 1)
+    (3, 0)
+    """
+    if b == 0:
+        raise ZeroDivisionError("polynomial division by zero")
+    q = 0
+    db = b.bit_length()
+    while a.bit_length() >= db:
+        shift = a.bit_length() - db
+        q |= 1 << shift
+        a ^= b << shift
+    return q, a
+
+
+def pmod(a: int, b: int) -> int:
+    """Remainder of ``a`` by ``b`` (see :func:`pdivmod`)."""
+    return pdivmod(a, b)[1]
+
+
+def pgcdex(a: int, b: int) -> tuple[int, int]:
+    """Greatest common divisor ``d`` of ``a`` and ``b`` and ``s`` with ``s * a ≡ d (mod b)``.
+
+    Examples
+    --------
+    >>> d, s = pgcdex(0b110, 0b101)  # gcd(x**2 + x, x**2 + 1) = x + 1
+    >>> d, pmod(pmul(s, 0b110) ^ d, 0b101)
+    (3, 0)
+    """
+    r0, r1, s0, s1 = a, b, 1, 0
+    while r1:
+        q, r = pdivmod(r0, r1)
+        r0, r1 = r1, r
+        s0, s1 = s1, s0 ^ pmul(q, s1)
+    return r0, s0
+
+
+@dataclass(frozen=True)
+class LinearSolution:
+    """The solution set of a linear system ``A x = b`` over GF(2).
+
+    Attributes
+    ----------
+    particular : int or None
+        One solution (free variables 0), ``None`` when there is none.
+    kernel : tuple of int
+        A basis of the null space of ``A`` (its length is the nullity).
+    """
+
+    particular: int | None
+    kernel: tuple[int, ...]
+
+
+def solve_system(rows: Sequence[int], b: int, size: int) -> LinearSolution:
+    """Solve ``A x = b`` over GF(2) by Gauss-Jordan elimination.
+
+    Parameters
+    ----------
+    rows : sequence of int
+        Row ``i`` of the square matrix ``A`` as a bit mask over the ``size`` unknowns.
+    b : int
+        The right-hand side, bit ``i`` for row ``i``.
+    size : int
+        Number of unknowns (and of rows).
+
+    Returns
+    -------
+    LinearSolution
+        One solution (or None) and a basis of the null space. Costs O(size²) XORs of
+        ``size``-bit ints.
+    """
+    work = [row | ((b >> i & 1) << size) for i, row in enumerate(rows)]
+    pivots: list[int] = []
+    top = 0
+    for col in range(size):
+        bit = 1 << col
+        found = next((i for i in range(top, len(work)) if work[i] & bit), None)
+        if found is None:
+            continue
+        work[top], work[found] = work[found], work[top]
+        pivot = work[top]
+        for i in range(len(work)):
+            if i != top and work[i] & bit:
+                work[i] ^= pivot
+        pivots.append(col)
+        top += 1
+    consistent = not any(row >> size for row in work[top:])
+    particular = None
+    if consistent:
+        particular = sum((work[i] >> size & 1) << col for i, col in enumerate(pivots))
+    pivot_set = set(pivots)
+    kernel = []
+    for free in range(size):
+        if free in pivot_set:
+            continue
+        vector = 1 << free
+        for i, col in enumerate(pivots):
+            if work[i] >> free & 1:
+                vector |= 1 << col
+        kernel.append(vector)
+    return LinearSolution(particular, tuple(kernel))
+
+
+def reduced_basis(vectors: Sequence[int]) -> list[int]:
+    """The reduced row echelon basis of the span of ``vectors``.
+
+    Each vector of the result has a *pivot* (its lowest set bit) that no other vector of the
+    result has. The reduced basis of a direct sum of subspaces on disjoint bit positions is
+    the union of their reduced bases, which :mod:`.algebra` uses to split a search.
+    """
+    basis: list[int] = []
+    for v in vectors:
+        for u in basis:
+            if v & (u & -u):
+                v ^= u
+        if v:
+            low = v & -v
+            basis = [u ^ v if u & low else u for u in basis]
+            basis.append(v)
+    return basis

@@ -1,0 +1,248 @@
+"""The ``lightsout`` kind of :mod:`cspsolve.registry`: what the command line calls.
+
+Only the board and format modules are imported here (the command line imports every kind to
+sniff files); the solvers are imported when used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from cspsolve.limits import Limits
+from cspsolve.registry import Options
+from cspsolve.render import Scene
+from cspsolve.results import Result, Status
+
+from .board import LightsOut, Presses, apply, check
+from .formats import read, select, sniff, write
+
+__all__ = [
+    "HEURISTICS",
+    "METHODS",
+    "NAME",
+    "OPTIONS",
+    "analyze",
+    "describe",
+    "draw",
+    "encode",
+    "read",
+    "runs",
+    "scenes",
+    "select",
+    "sniff",
+    "solve",
+    "verify",
+    "write",
+]
+
+NAME = "lightsout"
+METHODS = ("algebra", "astar", "idastar", "cpsat")
+"""``algebra`` (default: exact GF(2), proven minimum), A* and IDA* on the fixed-press-order
+model, and the CP-SAT model."""
+HEURISTICS = ("packing", "lit")
+OPTIONS = frozenset({"variant", "torus"})
+SEARCH_CELLS = 64
+"""Largest board ``cspsolve compare`` runs the searches on (A* needs up to 2**width states)."""
+
+
+def board(puzzle: LightsOut, options: Options) -> LightsOut:
+    """``puzzle`` with the variant and torus of ``options`` (``None`` keeps the file's).
+
+    Raises
+    ------
+    ValueError
+        When a torus is asked for a graph board.
+    """
+    changes: dict[str, Any] = {}
+    if options.variant is not None:
+        changes["variant"] = options.variant
+    if options.torus is not None and options.torus != puzzle.torus:
+        if not puzzle.is_grid:
+            raise ValueError("--torus applies to grid boards, not graphs")
+        changes["torus"] = options.torus
+    return dataclasses.replace(puzzle, **changes) if changes else puzzle
+
+
+def solve(puzzle: LightsOut, options: Options, limits: Limits | None) -> Result[Presses]:
+    """Fewest presses by ``options.method`` (default ``algebra``), with ``proof.nullity``."""
+    from . import algebra, cpsat, search
+
+    puzzle = board(puzzle, options)
+    method = options.method or "algebra"
+    if method == "algebra":
+        return algebra.minimum(puzzle, limits)
+    if method == "cpsat":
+        result = cpsat.solve(puzzle, limits)
+    else:
+        name = options.heuristic or HEURISTICS[0]
+        result = search.solve(puzzle, method, name, limits)
+        result.proof["minimum"] = result.status is Status.OPTIMAL
+    found = algebra.solve(puzzle)
+    result.proof["nullity"] = found.nullity
+    if result.status is Status.UNSOLVABLE and found.witness is not None:
+        result.message = algebra.unsolvable_reason(puzzle, found)
+    return result
+
+
+def verify(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[str, Any]:
+    """Minimum presses by ``options.method`` (default algebra) and by CP-SAT, compared.
+
+    Both press sets are replayed by the independent :func:`.board.check`.
+    """
+    from . import cpsat
+
+    if options.method == "cpsat":
+        raise ValueError("verify checks a method against CP-SAT; pick another --method")
+    first = solve(puzzle, options, limits)
+    second = cpsat.solve(board(puzzle, options), limits)
+    second.proof["nullity"] = first.proof.get("nullity")
+    problems = []
+    for result in (first, second):
+        if result.solution is not None:
+            problems += [
+                f"{result.method}: {p}" for p in check(board(puzzle, options), result.solution)
+            ]
+    agree: bool | None
+    if first.status is Status.UNSOLVABLE or second.status is Status.UNSOLVABLE:
+        agree = first.status is second.status
+    elif first.status is Status.OPTIMAL and second.status is Status.OPTIMAL:
+        agree = first.stats.cost == second.stats.cost
+        if not agree:
+            problems.append(
+                f"minimum {first.stats.cost:g} by {first.method}, {second.stats.cost:g} by cpsat"
+            )
+    else:
+        agree = None
+    return {"search": first, "cpsat": second, "agree": agree and not problems, "problems": problems}
+
+
+def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[str, Any]:
+    """Nullity, solvability, minimum presses and the counts of solvable states.
+
+    Returns
+    -------
+    dict
+        ``nullity``, ``solvable``, ``min_presses`` (``None`` when unsolvable),
+        ``min_presses_proven``, ``cells`` (enabled), ``lit``, ``solvable_states_log2``
+        (``cells - nullity``), ``solvable_states`` and ``solutions_per_state``
+        (``2**nullity``) as exact integers (``None`` beyond 2**128), and ``quiet_pattern``
+        (the proof, as ``[row, col]`` cells) when unsolvable.
+    """
+    from . import algebra
+
+    puzzle = board(puzzle, options)
+    result = algebra.minimum(puzzle, limits)
+    d = result.proof["nullity"]
+    cells = puzzle.enabled.bit_count()
+    out: dict[str, Any] = {
+        "nullity": d,
+        "solvable": result.status.has_solution,
+        "min_presses": int(result.stats.cost) if result.status.has_solution else None,
+        "min_presses_proven": result.proof.get("minimum", False),
+        "cells": cells,
+        "lit": puzzle.flat.bit_count(),
+        "solvable_states_log2": cells - d,
+        "solvable_states": 2 ** (cells - d) if cells - d <= 128 else None,
+        "solutions_per_state": 2**d if d <= 128 else None,
+    }
+    if not result.status.has_solution:
+        witness = algebra.solve(puzzle).witness
+        assert witness is not None
+        out["quiet_pattern"] = encode(witness)["presses"]
+        out["reason"] = result.message
+    return out
+
+
+def runs(puzzle: LightsOut, options: Options) -> list[tuple[str, str | None]]:
+    """Algebra and CP-SAT always; A* with each heuristic and IDA* with the default one on
+    boards of at most :data:`SEARCH_CELLS` cells."""
+    pairs: list[tuple[str, str | None]] = [("algebra", None), ("cpsat", None)]
+    if puzzle.cells <= SEARCH_CELLS:
+        pairs += [("astar", h) for h in HEURISTICS] + [("idastar", HEURISTICS[0])]
+    return pairs
+
+
+def encode(solution: Presses) -> dict[str, Any]:
+    """``{"presses": [[row, col], ...], "count": N}``, 0-based, row by row (a graph board's
+    node ``i`` is ``[0, i]``)."""
+    presses = [
+        [r, c] for r, row in enumerate(solution) for c in range(row.bit_length()) if row >> c & 1
+    ]
+    return {"presses": presses, "count": len(presses)}
+
+
+def describe(puzzle: LightsOut) -> str:
+    """E.g. ``5x5 sigma-plus, 25 lit`` or ``graph of 7 nodes sigma, 3 lit``."""
+    lit = puzzle.flat.bit_count()
+    if not puzzle.is_grid:
+        return f"graph of {puzzle.cols} nodes {puzzle.variant}, {lit} lit"
+    shape = f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}"
+    shape += " torus" if puzzle.torus else ""
+    holes = puzzle.cells - puzzle.enabled.bit_count()
+    shape += f", {holes} disabled" if holes else ""
+    return f"{shape}, {lit} lit"
+
+
+def draw(puzzle: LightsOut, solution: Presses) -> str:
+    """The board and the presses side by side: ``#`` lit, ``.`` off, ``x`` disabled; ``P``
+    pressed. A graph board lists the nodes to press."""
+    if not puzzle.is_grid:
+        names = puzzle.names or tuple(map(str, range(puzzle.cols)))
+        pressed = [names[i] for i in range(puzzle.cols) if solution[0] >> i & 1]
+        return f"press {len(pressed)}: " + " ".join(pressed)
+    holes = puzzle.holes or (0,) * puzzle.rows
+    lines = ["lights".ljust(2 * puzzle.cols + 3) + "presses"]
+    for light, hole, press in zip(puzzle.lights, holes, solution, strict=True):
+        left = " ".join(_glyph(light, hole, c) for c in range(puzzle.cols))
+        right = " ".join(
+            "x" if hole >> c & 1 else "P" if press >> c & 1 else "." for c in range(puzzle.cols)
+        )
+        lines.append(f"{left}   {right}")
+    return "\n".join(lines)
+
+
+def _glyph(light: int, hole: int, c: int) -> str:
+    return "x" if hole >> c & 1 else "#" if light >> c & 1 else "."
+
+
+def _fills(puzzle: LightsOut, lights: tuple[int, ...]) -> tuple[tuple[str | None, ...], ...]:
+    holes = puzzle.holes or (0,) * puzzle.rows
+    return tuple(
+        tuple(
+            None if hole >> c & 1 else "gold" if light >> c & 1 else "dimgray"
+            for c in range(puzzle.cols)
+        )
+        for light, hole in zip(lights, holes, strict=True)
+    )
+
+
+def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
+    """The start board with the presses ringed, then the board after each press (row by row).
+
+    Raises
+    ------
+    ValueError
+        For a graph board (it has no grid to draw).
+    """
+    if not puzzle.is_grid:
+        raise ValueError("a graph board cannot be drawn as a grid")
+    cells = [(r, c) for r, row in enumerate(solution) for c in range(puzzle.cols) if row >> c & 1]
+    first = Scene(
+        _fills(puzzle, puzzle.lights),
+        marks=frozenset(cells),
+        caption=f"{len(cells)} presses (ringed)",
+    )
+    out = [first]
+    pressed = [0] * puzzle.rows
+    for k, (r, c) in enumerate(cells, 1):
+        pressed[r] |= 1 << c
+        after = apply(puzzle, tuple(pressed))
+        out.append(
+            Scene(
+                _fills(puzzle, after),
+                marks=frozenset({(r, c)}),
+                caption=f"press {k} of {len(cells)}: ({r}, {c})",
+            )
+        )
+    return out

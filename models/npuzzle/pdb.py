@@ -1,0 +1,435 @@
+"""Additive disjoint pattern databases for sliding-tile puzzles.
+
+The tiles are split into disjoint *patterns* (a partition of the goal's non-blank cells). For
+each pattern, the database holds, for every placement of its tiles, the fewest moves **of those
+tiles** that bring them home, the other tiles ignored: a pattern tile moves onto an adjacent
+cell of the region of non-pattern cells where the blank is, and the blank roams its region for
+free. An entry is the least such distance over the blank's possible regions (so the table needs
+no blank coordinate). Every real move moves one tile, so the sum over the patterns is
+admissible. It is not consistent (the minimum over regions can drop by 2 in one move), which
+A* (with re-opening) and IDA* tolerate. On a square board whose goal keeps the blank on the
+main diagonal, the board reflected about that diagonal is as far from the goal as the board
+itself, so the heuristic is the larger of the two sums (the "reflected lookup").
+
+Sources: R. E. Korf and A. Felner, "Disjoint pattern database heuristics", Artificial
+Intelligence 134 (2002) 9-22 (counting only the pattern tiles' moves, additivity); A. Felner,
+R. E. Korf and S. Hanan, "Additive pattern database heuristics", JAIR 22 (2004) 279-318
+(5-5-5 and 6-6-3 partitions of the 15-puzzle, the blank in the abstraction, reflected lookups).
+
+Each database is built by breadth-first search backwards from the goal placement (over pairs of
+a placement and the blank's region, every move costing 1), ranked as an
+ordered placement (``cells! / (cells-k)!`` entries, 1 byte each: 5.8 million for 6 tiles of the
+15-puzzle), and cached as ``.npy`` with a JSON sidecar (format version, size, SHA-256) under
+``$CSPSOLVE_CACHE``, else ``$XDG_CACHE_HOME/cspsolve``, else ``~/.cache/cspsolve``. A missing
+or corrupt file is rebuilt; a rich progress bar shows the build on a terminal.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .board import Puzzle, neighbours
+from .search import State, _Heuristic
+
+__all__ = [
+    "PARTITIONS",
+    "VERSION",
+    "PatternDatabaseHeuristic",
+    "PatternDatabases",
+    "adjacency",
+    "build",
+    "cache_dir",
+    "load",
+    "partition",
+]
+
+VERSION = 2
+"""Format version of cached databases; bump it when the layout or the abstraction changes."""
+
+Partition = tuple[tuple[int, ...], ...]
+"""Patterns as tuples of goal cells (row-major indices)."""
+
+PARTITIONS: dict[str, Partition] = {
+    "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
+    "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
+}
+"""The 15-puzzle's standard partitions, in cells of Korf's goal (blank on cell 0); for another
+goal with the blank in a corner the cells are mirrored so that the blank's goal is cell 0."""
+
+_MAX_ENTRIES = 8_000_000
+"""Largest database built for the generic partition of boards other than the 15-puzzle."""
+
+
+def cache_dir() -> Path:
+    """Where databases are cached: ``$CSPSOLVE_CACHE``, else ``$XDG_CACHE_HOME/cspsolve``,
+    else ``~/.cache/cspsolve``."""
+    if os.environ.get("CSPSOLVE_CACHE"):
+        return Path(os.environ["CSPSOLVE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cspsolve"
+
+
+def _entries(cells: int, k: int) -> int:
+    return math.perm(cells, k)
+
+
+def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
+    """The patterns used for ``puzzle``'s goal.
+
+    The 15-puzzle with its blank's goal in a corner gets :data:`PARTITIONS` ``[name]``
+    (default ``6-6-3``). Any other board gets the goal's non-blank cells, in row-major order,
+    cut into patterns of the largest size ``k`` with at most 8 million placements (4 on the
+    8-puzzle, 5 on the 24-puzzle).
+
+    Raises
+    ------
+    ValueError
+        For a named partition on a board it does not fit.
+    """
+    blank = puzzle.goal.index(0)
+    cells = puzzle.cells
+    if name is not None or cells == 16:
+        corner = puzzle.rows == puzzle.cols == 4 and blank in (0, 3, 12, 15)
+        if corner:
+            flip_r, flip_c = blank // 4 == 3, blank % 4 == 3
+
+            def mirror(cell: int) -> int:
+                r, c = divmod(cell, 4)
+                return (3 - r if flip_r else r) * 4 + (3 - c if flip_c else c)
+
+            chosen = PARTITIONS[name or "6-6-3"]
+            return tuple(tuple(mirror(c) for c in pattern) for pattern in chosen)
+        if name is not None:
+            raise ValueError(
+                f"the {name} partition is for 4x4 boards with the blank's goal in a corner"
+            )
+    k = max(k for k in range(1, cells) if k == 1 or _entries(cells, k) <= _MAX_ENTRIES)
+    rest = [c for c in range(cells) if c != blank]
+    return tuple(tuple(rest[i : i + k]) for i in range(0, len(rest), k))
+
+
+def adjacency(rows: int, cols: int) -> np.ndarray:
+    """``adjacent[cell]``: the cells next to it (order U, L, R, D), padded with -1."""
+    table = np.full((rows * cols, 4), -1, np.int64)
+    for cell, moves in enumerate(neighbours(rows, cols)):
+        for m, (_, target) in enumerate(moves):
+            table[cell, m] = target
+    return table
+
+
+def build(
+    rows: int,
+    cols: int,
+    pattern: Sequence[int],
+    blank: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Build one pattern database by breadth-first search back from the goal placement.
+
+    With ``blank`` (the blank's goal cell) the search also tracks the region of non-pattern
+    cells the blank can reach: a pattern tile moves only onto a cell of that region, as on the
+    real board, and the blank moves inside its region for free (Felner, Korf & Hanan 2004,
+    §4); an entry is the least distance over the blank's regions. Without ``blank`` pattern
+    tiles move onto any free adjacent cell (Korf & Felner 2002); with one tile per pattern that
+    is the Manhattan distance.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Board size.
+    pattern : sequence of int
+        Goal cells of the pattern's tiles; entry ``rank(positions)`` of the result is the
+        distance of the placement where the tile of ``pattern[i]`` stands on ``positions[i]``.
+    blank : int, optional
+        The blank's goal cell; boards of more than 64 cells ignore it.
+    progress : callable, optional
+        Called as ``progress(placements done, placements in all)`` now and then.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` of ``cells! / (cells - k)!`` entries (254 caps larger distances).
+    """
+    from ._kernels import UNSEEN, bfs_blank_chunk, rank, region
+
+    cells, k = rows * cols, len(pattern)
+    if blank is None or cells > 64:
+        return _build_ignoring_blank(rows, cols, pattern, progress)
+    size = _entries(cells, k)
+    dist = np.full(size, UNSEEN, np.uint8)
+    seen = np.zeros(size, np.uint64)
+    start = rank(np.array(pattern, np.int64), k, cells)
+    occupied = sum(1 << c for c in pattern)
+    full = (1 << cells) - 1
+    left = sum(1 << c for c in range(cells) if c % cols)
+    right = sum(1 << c for c in range(cells) if c % cols != cols - 1)
+    roam = int(region(blank, np.uint64(full & ~occupied), cols, np.uint64(left), np.uint64(right)))
+    rep = (roam & -roam).bit_length() - 1
+    dist[start] = 0
+    seen[start] = np.uint64(1 << rep)
+    adjacent = adjacency(rows, cols)
+    capacity = size
+    while True:
+        queue = np.empty(capacity, np.int64)
+        queue[0] = (start * cells + rep) << 8
+        head, tail = 0, 1
+        while head < tail and tail - head <= capacity:
+            head, tail = bfs_blank_chunk(
+                dist, seen, queue, head, tail, k, rows, cols, adjacent, 1 << 18
+            )
+            if progress is not None:
+                progress(int(np.count_nonzero(dist != UNSEEN)), size)
+        if head >= tail:
+            return dist
+        capacity *= 2  # the ring buffer overflowed: start again with a larger one
+        dist[:] = UNSEEN
+        seen[:] = 0
+        dist[start] = 0
+        seen[start] = np.uint64(1 << rep)
+
+
+def _build_ignoring_blank(
+    rows: int, cols: int, pattern: Sequence[int], progress: Callable[[int, int], None] | None
+) -> np.ndarray:
+    """The database of the abstraction without the blank (every pattern move allowed)."""
+    from ._kernels import UNSEEN, bfs_chunk, rank
+
+    cells, k = rows * cols, len(pattern)
+    size = _entries(cells, k)
+    dist = np.full(size, UNSEEN, np.uint8)
+    queue = np.empty(size, np.int64 if size >= 2**31 else np.int32)
+    start = rank(np.array(pattern, np.int64), k, cells)
+    dist[start] = 0
+    queue[0] = start
+    head, tail = 0, 1
+    adjacent = adjacency(rows, cols)
+    while head < tail:
+        head, tail = bfs_chunk(dist, queue, head, tail, k, cells, adjacent, 1 << 18)
+        if progress is not None:
+            progress(head, size)
+    return dist
+
+
+def _paths(rows: int, cols: int, pattern: Sequence[int], blank: int | None) -> tuple[Path, Path]:
+    tiles = ".".join(map(str, pattern))
+    stem = f"npuzzle-pdb-v{VERSION}-{rows}x{cols}-{tiles}-blank{'-' if blank is None else blank}"
+    folder = cache_dir()
+    return folder / f"{stem}.npy", folder / f"{stem}.json"
+
+
+def _read_cached(data: Path, meta: Path, size: int) -> np.ndarray | None:
+    """The cached database if its sidecar, size and checksum all agree, else None."""
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+        table = np.load(data, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    ok = (
+        isinstance(info, dict)
+        and info.get("version") == VERSION
+        and table.dtype == np.uint8
+        and table.shape == (size,)
+        and info.get("sha256") == hashlib.sha256(table.tobytes()).hexdigest()
+    )
+    return table if ok else None
+
+
+def _write_cached(data: Path, meta: Path, table: np.ndarray, pattern: Sequence[int]) -> None:
+    """Write atomically (temporary file, then rename); a read-only cache is silently skipped."""
+    info = {
+        "version": VERSION,
+        "pattern": list(pattern),
+        "size": int(table.size),
+        "sha256": hashlib.sha256(table.tobytes()).hexdigest(),
+    }
+    try:
+        data.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=data.parent, suffix=".npy", delete=False) as f:
+            np.save(f, table, allow_pickle=False)
+        os.replace(f.name, data)
+        meta.write_text(json.dumps(info), encoding="utf-8")
+    except OSError:
+        return
+
+
+def load(rows: int, cols: int, pattern: Sequence[int], blank: int | None = None) -> np.ndarray:
+    """One pattern database from the cache, built (and cached) when missing or corrupt.
+
+    Small databases (under 100,000 entries) are built every time, not cached. A progress bar
+    shows on stderr while building when stderr is a terminal.
+    """
+    size = _entries(rows * cols, len(pattern))
+    if size < 100_000:
+        return build(rows, cols, pattern, blank)
+    data, meta = _paths(rows, cols, pattern, blank)
+    table = _read_cached(data, meta, size)
+    if table is None:
+        table = _build_with_bar(rows, cols, pattern, blank)
+        _write_cached(data, meta, table, pattern)
+    return table
+
+
+def _build_with_bar(rows: int, cols: int, pattern: Sequence[int], blank: int | None) -> np.ndarray:
+    if not sys.stderr.isatty():
+        return build(rows, cols, pattern, blank)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    label = f"pattern database {rows}x{cols} tiles of cells {', '.join(map(str, pattern))}"
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
+        return build(rows, cols, pattern, blank, lambda done, _: bar.update(task, completed=done))
+
+
+@dataclass(frozen=True)
+class PatternDatabases:
+    """The databases of a partition, laid out for the numba kernels.
+
+    Attributes
+    ----------
+    members : numpy.ndarray
+        ``members[p, i]``: the tile of pattern ``p`` whose goal cell is ``partition[p][i]``.
+    sizes, offsets : numpy.ndarray
+        Tiles per pattern; where pattern ``p``'s entries start in ``table``.
+    table : numpy.ndarray
+        All databases concatenated (``uint8``).
+    pattern_of : numpy.ndarray
+        ``pattern_of[tile]``: its pattern (0 for the blank, which is in none).
+    rcell, rtile : numpy.ndarray
+        Reflection about the main diagonal: of a cell, and of a tile (the tile whose goal is
+        the reflected goal cell).
+    reflect : bool
+        Whether the reflected lookup applies (square board, the blank's goal on the diagonal).
+    """
+
+    cells: int
+    partition: Partition
+    members: np.ndarray
+    sizes: np.ndarray
+    offsets: np.ndarray
+    table: np.ndarray
+    pattern_of: np.ndarray
+    rcell: np.ndarray
+    rtile: np.ndarray
+    reflect: bool
+
+    @classmethod
+    def for_puzzle(
+        cls, puzzle: Puzzle, chosen: Partition | None = None, manhattan: bool = False
+    ) -> PatternDatabases:
+        """The databases for ``puzzle``'s goal: ``chosen`` patterns, by default
+        :func:`partition`; ``manhattan=True`` takes one pattern per tile (the sum is then the
+        Manhattan distance, with no reflection)."""
+        blank = puzzle.goal.index(0)
+        if manhattan:
+            chosen = tuple((c,) for c in range(puzzle.cells) if c != blank)
+        elif chosen is None:
+            chosen = partition(puzzle)
+        goal, cells = puzzle.goal, puzzle.cells
+        widest = max(len(p) for p in chosen)
+        members = np.zeros((len(chosen), widest), np.int64)
+        pattern_of = np.zeros(cells, np.int64)
+        tables = []
+        for p, pattern in enumerate(chosen):
+            for i, cell in enumerate(pattern):
+                members[p, i] = goal[cell]
+                pattern_of[goal[cell]] = p
+            tables.append(load(puzzle.rows, puzzle.cols, pattern, None if manhattan else blank))
+        sizes = np.array([len(p) for p in chosen], np.int64)
+        offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
+        square = puzzle.rows == puzzle.cols
+        r, c = divmod(np.arange(cells), puzzle.cols)
+        rcell = (c * puzzle.cols + r if square else np.arange(cells)).astype(np.int64)
+        home = np.argsort(np.array(goal))
+        rtile = np.array(goal, np.int64)[rcell[home]]
+        reflect = not manhattan and square and rcell[blank] == blank
+        return cls(
+            cells,
+            chosen,
+            members,
+            sizes,
+            offsets,
+            np.concatenate(tables),
+            pattern_of,
+            rcell,
+            rtile,
+            bool(reflect),
+        )
+
+    def where(self, tiles: Sequence[int] | bytes) -> tuple[np.ndarray, np.ndarray]:
+        """``where[tile]`` (the cell of each tile) of a board and of its reflection."""
+        board = np.frombuffer(tiles, np.uint8) if isinstance(tiles, bytes) else np.asarray(tiles)
+        where = np.empty(self.cells, np.int64)
+        where[board] = np.arange(self.cells)
+        rwhere = np.empty(self.cells, np.int64)
+        rwhere[self.rtile] = self.rcell[where]
+        return where, rwhere
+
+    def value(self, tiles: Sequence[int] | bytes) -> int:
+        """The heuristic value of a board: the sum over the patterns (max with the reflection).
+
+        Pure Python (no numba import): the engine's searches call it once per generated state.
+        """
+        where = [0] * self.cells
+        for cell, tile in enumerate(tiles):
+            where[tile] = cell
+        h = self._sum(where)
+        if self.reflect:
+            rwhere = [0] * self.cells
+            for tile, cell in enumerate(where):
+                rwhere[self._rtile[tile]] = self._rcell[cell]
+            h = max(h, self._sum(rwhere))
+        return h
+
+    def _sum(self, where: list[int]) -> int:
+        total = 0
+        cells = self.cells
+        for offset, members in zip(self._offsets, self._members, strict=True):
+            index = 0
+            placed: list[int] = []
+            for i, tile in enumerate(members):
+                p = where[tile]
+                index = index * (cells - i) + p - sum(1 for q in placed if q < p)
+                placed.append(p)
+            total += int(self.table[offset + index])
+        return total
+
+    @functools.cached_property
+    def _members(self) -> list[list[int]]:
+        return [list(map(int, self.members[p, :k])) for p, k in enumerate(self.sizes)]
+
+    @functools.cached_property
+    def _offsets(self) -> list[int]:
+        return list(map(int, self.offsets))
+
+    @functools.cached_property
+    def _rcell(self) -> list[int]:
+        return list(map(int, self.rcell))
+
+    @functools.cached_property
+    def _rtile(self) -> list[int]:
+        return list(map(int, self.rtile))
+
+
+class PatternDatabaseHeuristic(_Heuristic):
+    """The ``pdb`` heuristic: additive pattern databases (see the module's documentation)."""
+
+    __name__ = "pdb"
+
+    def __init__(self, puzzle: Puzzle, chosen: Partition | None = None) -> None:
+        super().__init__(puzzle)
+        self.databases = PatternDatabases.for_puzzle(puzzle, chosen)
+
+    def __call__(self, state: State) -> float:
+        return float(self.databases.value(state))
