@@ -162,3 +162,15 @@ def test_unsolvable_board_is_proven_by_both() -> None:
     report = rushhour.verify(b, Options(), None)
     assert report["agree"] is True and report["cpsat"].status == Status.UNSOLVABLE
     assert engine.bfs(RushHourProblem(b)).status == Status.UNSOLVABLE
+
+
+def test_scenes_show_every_position() -> None:
+    b = board(CARDS["Card-1"]["board"])
+    plan = rushhour.solve(b, Options(), None).solution
+    assert plan is not None
+    scenes = rushhour.scenes(b, plan)
+    assert len(scenes) == len(plan) + 1
+    exit_row = scenes[-1].texts[b.exit_row]
+    assert exit_row[-2:] == ("A", "A") and scenes[0].texts[b.exit_row].count("A") == 2
+    assert all((b.exit_row, b.size - 1, "E") in s.walls for s in scenes)
+    assert "move 9 of 9: A+" in scenes[-1].caption
