@@ -22,6 +22,7 @@ __all__ = ["KINDS", "Options", "PuzzleEntry", "PuzzleKind", "detect", "get", "lo
 KINDS: dict[str, str] = {
     "nonogram": "cspsolve.models.nonogram.kind",
     "lightsout": "cspsolve.models.lightsout.kind",
+    "rushhour": "cspsolve.models.rushhour.kind",
     "npuzzle": "cspsolve.models.npuzzle.kind",
 }
 """Kind name → module implementing :class:`PuzzleKind` (asked in this order when sniffing)."""

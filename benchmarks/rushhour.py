@@ -1,0 +1,234 @@
+"""Rush Hour timings on ``../shared/data/rushhour`` (see its README.md), competitors side by side.
+
+Tables, all in one run (targets from DESIGN.md §5):
+
+1. the 80 ThinkFun cards solved optimally (moves): the compiled cluster BFS (``--method bfs``,
+   target <= 0.5 s total) against the generic engine's A* (``blockers`` heuristic) and BFS in
+   plain Python;
+2. database puzzles, optimum + cluster size per puzzle (target <= 5 ms each): the compiled
+   whole-cluster BFS plus the multi-source BFS back from the goals, against a plain-Python
+   whole-cluster BFS on the engine's state representation (on the first ``--python-db``
+   puzzles only);
+3. CP-SAT proof time per card: "no plan in T - 1" and "a plan in T" for the first
+   ``--cpsat-cards`` original cards;
+4. the course boards of ``uva_boards`` (the 9x9 included): compiled BFS vs engine A*.
+
+Every optimum is compared with the published value and every plan is replayed by the
+independent ``board.check``; mismatches are counted (they must be 0). The numba kernels are
+compiled (or loaded from cache) once before timing; that time is printed separately.
+
+Run from the repository root::
+
+    python benchmarks/rushhour.py
+    python benchmarks/rushhour.py --cpsat-cards 40 --python-db 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from cspsolve import search as engine
+from cspsolve.limits import Limits
+from cspsolve.models.rushhour import Board, RushHourProblem, check, heuristic, parse, read
+from cspsolve.models.rushhour import kind as rushhour
+from cspsolve.models.rushhour.cluster import explore, goal_distances
+from cspsolve.models.rushhour.cpsat import plan_within
+from cspsolve.registry import Options
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rushhour"
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    with (DATA / name).open(encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def _timed(call: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = call()
+    return value, time.perf_counter() - start
+
+
+def _cards() -> list[tuple[str, Board, int]]:
+    rows = _rows("thinkfun_original40.tsv") + _rows("thinkfun_later_edition40.tsv")
+    return [
+        (r["card"], parse(r["board"], fmt="string")[0].puzzle, int(r["optimal_moves"]))
+        for r in rows
+    ]
+
+
+def _solver_runs(limit: float) -> dict[str, Callable[[Board], Any]]:
+    def engine_astar(board: Board) -> Any:
+        problem = RushHourProblem(board)
+        return engine.astar(problem, heuristic("blockers", problem), Limits(time_limit=limit))
+
+    def engine_bfs(board: Board) -> Any:
+        return engine.bfs(RushHourProblem(board), Limits(time_limit=limit))
+
+    return {
+        "compiled bfs": lambda b: rushhour.solve(b, Options(), Limits(time_limit=limit)),
+        "engine astar (blockers)": engine_astar,
+        "engine bfs": engine_bfs,
+    }
+
+
+def cards_table(limit: float) -> Table:
+    """Table 1: every card by every solver."""
+    cards = _cards()
+    table = Table(title="80 ThinkFun cards, optimal moves (target: compiled bfs <= 0.5 s)")
+    for name in ("solver", "total s", "median ms", "worst ms", "x compiled", "wrong"):
+        table.add_column(name, justify="left" if name == "solver" else "right")
+    base = None
+    for solver, run in _solver_runs(limit).items():
+        times, wrong = [], 0
+        for _, board, optimum in cards:
+            result, seconds = _timed(lambda b=board, r=run: r(b))  # type: ignore[misc]
+            times.append(seconds)
+            plan = result.solution
+            if plan is None or len(plan) != optimum or check(board, plan):
+                wrong += 1
+        total = sum(times)
+        base = base or total
+        table.add_row(
+            solver,
+            f"{total:.3f}",
+            f"{1000 * statistics.median(times):.2f}",
+            f"{1000 * max(times):.1f}",
+            f"{total / base:.1f}",
+            str(wrong),
+        )
+    return table
+
+
+def _python_cluster(board: Board) -> int:
+    """Plain-Python whole-cluster BFS over the engine's state tuples (the competitor)."""
+    problem = RushHourProblem(board)
+    seen = {problem.initial}
+    queue = deque([problem.initial])
+    while queue:
+        for _, nxt, _ in problem.successors(queue.popleft()):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return len(seen)
+
+
+def database_table(python_db: int) -> Table:
+    """Table 2: optimum + cluster size per database puzzle."""
+    entries = read(DATA / "db_sample.txt")
+
+    def compiled(board: Board) -> tuple[int, int]:
+        cluster, _, _ = explore(board, stop_at_goal=False)
+        assert cluster is not None
+        return int(goal_distances(cluster)[0]), cluster.size
+
+    table = Table(title="database sample: optimum + cluster size per puzzle (target <= 5 ms)")
+    for name in ("solver", "puzzles", "mean ms", "median ms", "worst ms", "x compiled", "wrong"):
+        table.add_column(name, justify="left" if name == "solver" else "right")
+    base_mean = None
+    for solver, run, subset in (
+        ("compiled cluster bfs", compiled, entries),
+        ("plain Python cluster bfs", lambda b: (None, _python_cluster(b)), entries[:python_db]),
+    ):
+        times, wrong = [], 0
+        compiled_on_subset = []
+        for entry in subset:
+            found, seconds = _timed(lambda b=entry.puzzle, r=run: r(b))  # type: ignore[misc]
+            times.append(seconds)
+            moves, size = found
+            wrong += size != entry.cluster_size or moves not in (None, entry.optimal_moves)
+            if base_mean is not None:
+                compiled_on_subset.append(_timed(lambda b=entry.puzzle: compiled(b))[1])  # type: ignore[misc]
+        mean = statistics.mean(times)
+        ratio = mean / statistics.mean(compiled_on_subset) if compiled_on_subset else 1.0
+        base_mean = base_mean or mean
+        table.add_row(
+            solver,
+            str(len(subset)),
+            f"{1000 * mean:.2f}",
+            f"{1000 * statistics.median(times):.2f}",
+            f"{1000 * max(times):.1f}",
+            f"{ratio:.1f}",
+            str(wrong),
+        )
+    return table
+
+
+def cpsat_table(count: int) -> Table:
+    """Table 3: CP-SAT's proof of each card's optimum."""
+    rows = _rows("thinkfun_original40.tsv")[:count]
+    table = Table(title=f"CP-SAT proof per card (first {count} original cards)")
+    for name in ("card", "moves", "no plan in T-1 (s)", "plan in T (s)", "bound = optimum"):
+        table.add_column(name, justify="left" if name == "card" else "right")
+    below_times, at_times = [], []
+    for row in rows:
+        board = parse(row["board"], fmt="string")[0].puzzle
+        optimum = int(row["optimal_moves"])
+        below = plan_within(board, optimum - 1)
+        at = plan_within(board, optimum)
+        ok = below.status == "infeasible" and at.plan is not None and not check(board, at.plan)
+        below_times.append(below.seconds)
+        at_times.append(at.seconds)
+        table.add_row(
+            row["card"], str(optimum), f"{below.seconds:.2f}", f"{at.seconds:.2f}", str(ok)
+        )
+    table.add_row(
+        "median", "", f"{statistics.median(below_times):.2f}", f"{statistics.median(at_times):.2f}"
+    )
+    return table
+
+
+def boards_table(limit: float) -> Table:
+    """Table 4: the course boards (6x6 and 9x9)."""
+    table = Table(title="course boards (uva_boards)")
+    for name in ("board", "size", "optimum", "compiled bfs s", "states", "engine astar s"):
+        table.add_column(name, justify="left" if name == "board" else "right")
+    for row in _rows("uva_boards/expected.tsv"):
+        board = read(DATA / "uva_boards" / row["board_file"])[0].puzzle
+        result, seconds = _timed(lambda b=board: rushhour.solve(b, Options(), None))  # type: ignore[misc]
+        assert result.stats.cost == int(row["optimal_moves"])
+        assert not check(board, result.solution)
+        problem = RushHourProblem(board)
+        h = heuristic("blockers", problem)
+        other, other_s = _timed(
+            lambda p=problem, h=h: engine.astar(p, h, Limits(time_limit=limit))  # type: ignore[misc]
+        )
+        shown = f"{other_s:.2f}" if other.solution is not None else f">{limit:g} (limit)"
+        table.add_row(
+            row["board_file"],
+            f"{board.size}x{board.size}",
+            row["optimal_moves"],
+            f"{seconds:.3f}",
+            f"{result.stats.expanded:,}",
+            shown,
+        )
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cpsat-cards", type=int, default=12, help="cards for table 3")
+    parser.add_argument("--python-db", type=int, default=300, help="db puzzles, plain Python")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="per engine run")
+    args = parser.parse_args()
+    console = Console()
+    _, warm = _timed(lambda: explore(_cards()[0][1]))
+    console.print(f"numba kernels compiled or loaded from cache in {warm:.2f} s (not counted)")
+    console.print(cards_table(args.time_limit))
+    console.print(database_table(args.python_db))
+    console.print(cpsat_table(args.cpsat_cards))
+    console.print(boards_table(args.time_limit))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""Rush Hour: boards, formats, compiled cluster BFS, A*/IDA* heuristics, analysis, CP-SAT bounds.
+
+The command line reaches this package through :mod:`.kind` (the ``rushhour`` kind of
+:mod:`cspsolve.registry`); this module is the library's face.
+"""
+
+from __future__ import annotations
+
+from .analysis import analyze, difficulty, state_graph
+from .board import Board, Move, Piece, check, replay
+from .formats import Entry, board_string, parse, read, select, sniff, write
+from .search import HEURISTICS, METRICS, RushHourProblem, heuristic
+
+__all__ = [
+    "HEURISTICS",
+    "METRICS",
+    "Board",
+    "Entry",
+    "Move",
+    "Piece",
+    "RushHourProblem",
+    "analyze",
+    "board_string",
+    "check",
+    "difficulty",
+    "heuristic",
+    "parse",
+    "read",
+    "replay",
+    "select",
+    "sniff",
+    "state_graph",
+    "write",
+]

@@ -1,0 +1,169 @@
+"""Structure and difficulty of a Rush Hour board, from its whole cluster of states.
+
+The cluster (every state reachable from the board; see :mod:`.cluster`) is explored once; a
+second breadth-first search started from all goal states at once gives every state's distance
+to the exit. From these: the optimum, the distance histogram, the hardest start in the cluster
+(the state farthest from any goal, as in Fogleman's database, https://www.michaelfogleman.com/rush/),
+branching, and dead ends.
+
+Difficulty (our founding example 003's inputs — depth and solution density — with its
+arithmetic made consistent):
+
+- depth level ``D = min(4, max(1, ceil(moves / 14)))``: two "chunks" of 7 moves (Miller's
+  working-memory span, Miller 1956) per level;
+- chance level ``C``: the solution density ``p = goal_states / cluster_size`` (the chance that
+  a random state of the cluster is solved) gives ``C = 1`` if ``p > 1/3``, ``2`` if
+  ``p > 1/6``, else ``3``;
+- score ``(D + C) / 2``; class ``floor(score + 1/2)`` (halves round up), named by
+  :data:`CLASSES` (1 easy, 2 moderate, 3 hard, 4 expert).
+
+A solved board scores depth level 1; an unsolvable board has no class.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from cspsolve.limits import Limits
+
+from .board import Board
+from .cluster import Cluster, explore, goal_distances
+from .formats import board_string
+from .search import RushHourProblem
+
+__all__ = ["CLASSES", "analyze", "difficulty", "state_graph"]
+
+CLASSES = ("easy", "moderate", "hard", "expert")
+"""Difficulty classes 1..4."""
+
+
+def difficulty(moves: int, goal_states: int, cluster_size: int) -> tuple[str, float]:
+    """The difficulty class and score of the module text.
+
+    Examples
+    --------
+    >>> difficulty(18, 213, 1083)   # density 0.197: chance level 2; depth level 2
+    ('moderate', 2.0)
+    >>> difficulty(51, 50, 4780)    # density 0.010: chance level 3; depth level 4
+    ('expert', 3.5)
+    """
+    depth_level = min(4, max(1, math.ceil(moves / 14)))
+    density = goal_states / cluster_size
+    chance_level = 1 if density > 1 / 3 else 2 if density > 1 / 6 else 3
+    score = (depth_level + chance_level) / 2
+    return CLASSES[math.floor(score + 0.5) - 1], score
+
+
+def _name(board: Board) -> str:
+    try:
+        return board_string(board)
+    except ValueError:
+        return "\n".join("".join(name[:1] or "." for name in row) for row in board.grid())
+
+
+def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
+    """Everything :mod:`this module <.analysis>` computes, as JSON-ready data.
+
+    Returns
+    -------
+    dict
+        ``optimal_moves`` and ``optimal_steps`` (``None`` when unsolvable), ``cluster_size``,
+        ``goal_states``, ``solution_density``, ``distance_histogram`` (entry k: states of the
+        cluster k moves from the nearest goal), ``hardest_start`` (its board and moves),
+        ``branching`` (mean and largest number of moves per state), ``dead_ends`` (states with
+        a single move: the only way on is back), ``difficulty`` and ``difficulty_score``,
+        ``complete`` (False when a limit stopped the exploration: only ``cluster_size`` so far
+        and ``status`` are given then) and ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        If the board is too large for the compact state key.
+    """
+    cluster, stats, stopped = explore(board, stop_at_goal=False, limits=limits)
+    if cluster is None:
+        raise ValueError("the board is too large for cluster analysis (state key over 62 bits)")
+    if stopped is not None:
+        return {"complete": False, "status": stopped.value, "cluster_size": cluster.size}
+    distance = goal_distances(cluster)
+    goals = int(cluster.goal_mask().sum())
+    moves = int(distance[0]) if distance[0] >= 0 else None
+    steps = _optimal_steps(board) if moves is not None else None
+    out: dict[str, Any] = {
+        "optimal_moves": moves,
+        "optimal_steps": steps,
+        "cluster_size": cluster.size,
+        "goal_states": goals,
+        "solution_density": round(goals / cluster.size, 6),
+    }
+    solvable = distance >= 0
+    out["distance_histogram"] = np.bincount(distance[solvable]).tolist() if goals else []
+    hardest = int(np.argmax(distance))
+    out["hardest_start"] = (
+        {
+            "board": _name(cluster.encoding.board_of(int(cluster.keys[hardest]))),
+            "optimal_moves": int(distance[hardest]),
+        }
+        if goals
+        else None
+    )
+    out["branching"] = {
+        "mean": round(float(cluster.degree.mean()), 3),
+        "max": int(cluster.degree.max()),
+    }
+    out["dead_ends"] = int(np.count_nonzero(cluster.degree == 1))
+    if moves is not None:
+        out["difficulty"], out["difficulty_score"] = difficulty(moves, goals, cluster.size)
+    else:
+        out["difficulty"], out["difficulty_score"] = None, None
+    out["complete"] = True
+    out["seconds"] = round(stats.seconds, 6)
+    return out
+
+
+def _optimal_steps(board: Board) -> int | None:
+    cluster, _, _ = explore(board, steps=True)
+    if cluster is None or cluster.goal < 0:
+        return None
+    return int(cluster.depth[cluster.goal])
+
+
+def state_graph(board: Board, limits: Limits | None = None) -> Any:
+    """The cluster as an undirected ``networkx.Graph``.
+
+    Nodes are state indices in breadth-first order (0 is the start) with attributes ``board``
+    (the position's string), ``goal`` (bool) and ``distance`` (moves to the nearest goal, -1
+    when none); an edge joins two states one move apart and carries ``piece`` and ``cells``.
+
+    Raises
+    ------
+    ValueError
+        If the board is too large for the compact key or a limit stopped the exploration.
+    """
+    import networkx as nx
+
+    cluster, _, stopped = explore(board, stop_at_goal=False, limits=limits)
+    if cluster is None or stopped is not None:
+        raise ValueError("the cluster could not be explored completely")
+    return _graph(nx.Graph(), cluster)
+
+
+def _graph(graph: Any, cluster: Cluster) -> Any:
+    distance = goal_distances(cluster)
+    goal = cluster.goal_mask()
+    index = {int(k): i for i, k in enumerate(cluster.keys)}
+    enc = cluster.encoding
+    problem = RushHourProblem(enc.board)
+    for i, key in enumerate(cluster.keys):
+        graph.add_node(
+            i, board=_name(enc.board_of(int(key))), goal=bool(goal[i]), distance=int(distance[i])
+        )
+    for i, offsets in enumerate(cluster.offsets):
+        for move, nxt, _ in problem.successors(tuple(int(o) for o in offsets)):
+            j = index[enc.key(nxt)]
+            if i < j:
+                graph.add_edge(i, j, piece=move.piece, cells=abs(move.delta))
+    return graph

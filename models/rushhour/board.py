@@ -1,0 +1,271 @@
+"""Rush Hour boards: pieces, walls, moves, and an independent plan checker.
+
+A board is an n x n grid (6 x 6 in the commercial game) holding cars (length 2) and trucks
+(length 3) — any length from 2 to n is accepted — and fixed 1 x 1 walls. Every piece slides
+along its own axis only. The red car is horizontal; the exit is on the right edge of its row,
+and the puzzle is solved when the red car's right end reaches the last column (its final slide
+is counted). Conventions follow Michael Fogleman's database, https://www.michaelfogleman.com/rush/
+(see also ``../shared/data/rushhour/README.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Board", "Move", "Piece", "check", "merged", "replay"]
+
+_MOVE = re.compile(r"([A-Za-z0-9_]+)([+-])([0-9]+)")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One vehicle: its name, top-left cell, length and axis.
+
+    Attributes
+    ----------
+    name : str
+        The name used in the input (one letter in strings and grids, a word in CSV files).
+    row, col : int
+        0-based cell of its top (vertical) or left (horizontal) end.
+    length : int
+        Cells it covers, at least 2.
+    horizontal : bool
+        True when it slides left/right, False when it slides up/down.
+    """
+
+    name: str
+    row: int
+    col: int
+    length: int
+    horizontal: bool
+
+    @property
+    def offset(self) -> int:
+        """Its position along its own axis (the column if horizontal, else the row)."""
+        return self.col if self.horizontal else self.row
+
+    def cells(self, offset: int | None = None) -> list[tuple[int, int]]:
+        """The (row, col) cells it covers, at its own offset or at ``offset``."""
+        p = self.offset if offset is None else offset
+        if self.horizontal:
+            return [(self.row, p + k) for k in range(self.length)]
+        return [(p + k, self.col) for k in range(self.length)]
+
+    def moved(self, offset: int) -> Piece:
+        """The same piece at another offset along its axis."""
+        if self.horizontal:
+            return Piece(self.name, self.row, offset, self.length, True)
+        return Piece(self.name, offset, self.col, self.length, False)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A piece slid ``delta`` cells: positive right/down, negative left/up.
+
+    Examples
+    --------
+    >>> str(Move("A", 2)), Move.parse("B-1")
+    ('A+2', Move(piece='B', delta=-1))
+    """
+
+    piece: str
+    delta: int
+
+    def __str__(self) -> str:
+        return f"{self.piece}{'+' if self.delta > 0 else '-'}{abs(self.delta)}"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``"A+2"``; raises ValueError when it is not ``NAME`` ``+``/``-`` ``DISTANCE``."""
+        m = _MOVE.fullmatch(text.strip())
+        if m is None or int(m.group(3)) == 0:
+            raise ValueError(f"not a move: {text!r} (expected e.g. A+2 or B-1)")
+        sign = 1 if m.group(2) == "+" else -1
+        return cls(m.group(1), sign * int(m.group(3)))
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable Rush Hour position.
+
+    Parameters
+    ----------
+    size : int
+        Cells per side (the board is ``size`` x ``size``), at least 3.
+    pieces : tuple of Piece
+        The vehicles, in input order; names unique.
+    walls : frozenset of (row, col)
+        Fixed blocked cells.
+    red : str
+        Name of the red car (horizontal; it leaves on the right of its row).
+
+    Raises
+    ------
+    ValueError
+        If a piece is shorter than 2 or leaves the board, two pieces or a piece and a wall
+        overlap, names repeat, or the red car is missing or vertical.
+    """
+
+    size: int
+    pieces: tuple[Piece, ...]
+    walls: frozenset[tuple[int, int]]
+    red: str
+
+    def __post_init__(self) -> None:
+        problems = self.problems()
+        if problems:
+            raise ValueError(problems[0])
+
+    def problems(self) -> list[str]:
+        """Everything that makes this board invalid (empty when it is valid)."""
+        if self.size < 3:
+            return [f"the board must be at least 3x3, not {self.size}x{self.size}"]
+        out: list[str] = []
+        seen: dict[tuple[int, int], str] = {cell: "a wall" for cell in self.walls}
+        names: set[str] = set()
+        for piece in self.pieces:
+            if piece.name in names:
+                out.append(f"piece {piece.name} appears twice")
+            names.add(piece.name)
+            if not 2 <= piece.length <= self.size:
+                out.append(f"piece {piece.name} has length {piece.length} (2 to {self.size})")
+            for cell in piece.cells():
+                if not (0 <= cell[0] < self.size and 0 <= cell[1] < self.size):
+                    out.append(f"piece {piece.name} leaves the board at {cell}")
+                elif cell in seen:
+                    out.append(f"piece {piece.name} overlaps {seen[cell]} at {cell}")
+                else:
+                    seen[cell] = f"piece {piece.name}"
+        red = [p for p in self.pieces if p.name == self.red]
+        if not red:
+            out.append(f"no red car {self.red}")
+        elif not red[0].horizontal:
+            out.append(f"the red car {self.red} must be horizontal")
+        return out
+
+    @property
+    def red_index(self) -> int:
+        """Index of the red car in :attr:`pieces`."""
+        return next(i for i, p in enumerate(self.pieces) if p.name == self.red)
+
+    @property
+    def exit_row(self) -> int:
+        """Row of the exit (the red car's row); the exit is right of the last column."""
+        return self.pieces[self.red_index].row
+
+    @property
+    def goal_offset(self) -> int:
+        """Column of the red car's left end when the puzzle is solved."""
+        return self.size - self.pieces[self.red_index].length
+
+    def is_solved(self) -> bool:
+        """True when the red car's right end is in the last column."""
+        return self.pieces[self.red_index].col == self.goal_offset
+
+    def piece(self, name: str) -> Piece:
+        """The piece called ``name``; KeyError when there is none."""
+        for p in self.pieces:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def with_offsets(self, offsets: Sequence[int]) -> Board:
+        """The board with every piece moved to the given offset along its axis."""
+        pieces = tuple(p.moved(o) for p, o in zip(self.pieces, offsets, strict=True))
+        return Board(self.size, pieces, self.walls, self.red)
+
+    def grid(self) -> list[list[str]]:
+        """Rows of cell contents: a piece's name, ``"x"`` for a wall, ``""`` for empty."""
+        cells = [[""] * self.size for _ in range(self.size)]
+        for r, c in self.walls:
+            cells[r][c] = "x"
+        for piece in self.pieces:
+            for r, c in piece.cells():
+                cells[r][c] = piece.name
+        return cells
+
+
+def _slide(board: Board, move: Move, cells: list[list[str]]) -> Piece:
+    """Apply ``move`` to the cell grid ``cells``; ValueError when it is illegal."""
+    try:
+        piece = board.piece(move.piece)
+    except KeyError:
+        raise ValueError(f"{move}: there is no piece {move.piece}") from None
+    step = 1 if move.delta > 0 else -1
+    current = piece
+    for _ in range(abs(move.delta)):
+        nxt = current.moved(current.offset + step)
+        for r, c in nxt.cells():
+            if not (0 <= r < board.size and 0 <= c < board.size):
+                raise ValueError(f"{move}: {piece.name} would leave the board")
+            if cells[r][c] not in ("", piece.name):
+                raise ValueError(f"{move}: {piece.name} runs into {cells[r][c]!r} at {(r, c)}")
+        current = nxt
+    for r, c in piece.cells():
+        cells[r][c] = ""
+    for r, c in current.cells():
+        cells[r][c] = piece.name
+    return current
+
+
+def merged(plan: Iterable[Move]) -> list[Move]:
+    """The plan with consecutive slides of one piece in one direction joined into one move.
+
+    Examples
+    --------
+    >>> [str(m) for m in merged([Move("A", 1), Move("A", 1), Move("B", -1), Move("A", 1)])]
+    ['A+2', 'B-1', 'A+1']
+    """
+    out: list[Move] = []
+    for move in plan:
+        if out and out[-1].piece == move.piece and (out[-1].delta > 0) == (move.delta > 0):
+            out[-1] = Move(move.piece, out[-1].delta + move.delta)
+        else:
+            out.append(move)
+    return out
+
+
+def replay(board: Board, moves: Iterable[Move]) -> list[Board]:
+    """Every position of a plan, from ``board`` (first) to the last one.
+
+    Raises
+    ------
+    ValueError
+        At the first illegal move (unknown piece, leaving the board, passing through a cell
+        that is not empty).
+    """
+    boards = [board]
+    cells = board.grid()
+    for move in moves:
+        current = boards[-1]
+        moved = _slide(current, move, cells)
+        pieces = tuple(moved if p.name == moved.name else p for p in current.pieces)
+        boards.append(Board(board.size, pieces, board.walls, board.red))
+    return boards
+
+
+def check(board: Board, moves: Sequence[Move]) -> list[str]:
+    """Problems with a plan: illegal moves, or not ending with the red car at the exit.
+
+    This replays the plan cell by cell on a plain grid, sharing no code with the solvers.
+
+    Returns
+    -------
+    list of str
+        Empty when the plan is legal and solves the puzzle.
+
+    Examples
+    --------
+    >>> b = Board(6, (Piece("A", 2, 0, 2, True),), frozenset(), "A")
+    >>> check(b, [Move("A", 4)]), check(b, [Move("A", 5)])
+    ([], ['A+5: A would leave the board'])
+    """
+    try:
+        final = replay(board, moves)[-1]
+    except ValueError as e:
+        return [str(e)]
+    if not final.is_solved():
+        return [f"after {len(moves)} moves the red car {board.red} is not at the exit"]
+    return []

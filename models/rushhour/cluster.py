@@ -1,0 +1,359 @@
+"""The compact state of a Rush Hour board and a breadth-first search over its whole cluster.
+
+A state is one integer: the offset of every piece along its axis, written in a mixed radix.
+Pieces of the same orientation in the same row (or column) and wall-free segment can never pass
+each other, so piece i only ever takes offsets ``low[i] .. low[i] + radix[i] - 1``, where
+``low[i]`` adds up the lengths of the pieces before it in its segment; this keeps the key small
+enough for 64 bits on every 6x6 board and on the larger course boards.
+
+The "cluster" of a board is the set of states reachable from it (every move can be undone, so
+it is the board's connected component of the state graph), the notion of Michael Fogleman's
+database, https://www.michaelfogleman.com/rush/ ("cluster size"). :func:`explore` searches it
+breadth first (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed., §3.4.1)
+with a hand-written open-addressing hash table and move generation over an occupancy array;
+the loops are compiled by numba (``cache=True``) and run in chunks between which the time and
+node limits are checked.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cspsolve.limits import Limits
+from cspsolve.results import Stats, Status
+
+from .board import Board, Move
+
+__all__ = ["Cluster", "Encoding", "explore", "goal_distances", "offset_ranges"]
+
+Int64s = npt.NDArray[np.int64]
+
+_CHUNK = 1 << 15
+"""States expanded per compiled call between two limit checks."""
+_MAX_KEY = 1 << 62
+"""The mixed-radix keys must stay below this (signed 64-bit arithmetic in compiled code)."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The mixed-radix state key of a board's pieces.
+
+    Attributes
+    ----------
+    board : Board
+        The start position (its pieces give the order of the digits).
+    horizontal, line, length : numpy.ndarray of int64, shape (pieces,)
+        Each piece's axis (1 horizontal), fixed row (horizontal) or column (vertical), length.
+    low, radix, weight : numpy.ndarray of int64, shape (pieces,)
+        Smallest reachable offset, number of possible offsets, and the digit's place value.
+    walls : numpy.ndarray of int64, shape (size * size,)
+        1 where a cell is a wall.
+    fits : bool
+        False when the key would not fit in 62 bits (the compiled search cannot run).
+    """
+
+    board: Board
+    horizontal: Int64s
+    line: Int64s
+    length: Int64s
+    low: Int64s
+    radix: Int64s
+    weight: Int64s
+    walls: Int64s
+    fits: bool
+
+    @classmethod
+    def of(cls, board: Board) -> Encoding:
+        """The encoding of ``board``'s pieces (see the module text for the offset ranges)."""
+        n = board.size
+        low, high = offset_ranges(board)
+        radix = [h - lo + 1 for lo, h in zip(low, high, strict=True)]
+        weight, total = [], 1
+        for r in radix:
+            weight.append(min(total, _MAX_KEY))
+            total *= r
+        walls = np.zeros(n * n, dtype=np.int64)
+        for r, c in board.walls:
+            walls[r * n + c] = 1
+        pieces = board.pieces
+
+        def array(values: list[int]) -> Int64s:
+            return np.array(values, dtype=np.int64)
+
+        return cls(
+            board,
+            array([int(p.horizontal) for p in pieces]),
+            array([p.row if p.horizontal else p.col for p in pieces]),
+            array([p.length for p in pieces]),
+            array(low),
+            array(radix),
+            array(weight),
+            walls,
+            total < _MAX_KEY,
+        )
+
+    def key(self, offsets: tuple[int, ...]) -> int:
+        """The key of the state with these piece offsets."""
+        return sum(
+            (o - int(lo)) * int(w) for o, lo, w in zip(offsets, self.low, self.weight, strict=True)
+        )
+
+    def offsets(self, key: int) -> tuple[int, ...]:
+        """The piece offsets of a key (inverse of :meth:`key`)."""
+        return tuple(
+            int(lo) + (key // int(w)) % int(r)
+            for lo, w, r in zip(self.low, self.weight, self.radix, strict=True)
+        )
+
+    def board_of(self, key: int) -> Board:
+        """The position a key stands for."""
+        return self.board.with_offsets(self.offsets(key))
+
+    def layout(self) -> tuple[Any, ...]:
+        """The arrays the compiled kernels take, in their order."""
+        red = self.board.red_index
+        return (
+            self.board.size,
+            self.horizontal,
+            self.line,
+            self.length,
+            self.low,
+            self.radix,
+            self.weight,
+            self.walls,
+            red,
+            self.board.goal_offset,
+        )
+
+
+def offset_ranges(board: Board) -> tuple[list[int], list[int]]:
+    """Smallest and largest offset each piece can ever reach (walls and same-line pieces)."""
+    n = board.size
+    low = [0] * len(board.pieces)
+    high = [0] * len(board.pieces)
+    lines: dict[tuple[bool, int], list[int]] = {}
+    for i, p in enumerate(board.pieces):
+        lines.setdefault((p.horizontal, p.row if p.horizontal else p.col), []).append(i)
+    for (horizontal, fixed), members in lines.items():
+        blocked = sorted(
+            c if horizontal else r for r, c in board.walls if (r if horizontal else c) == fixed
+        )
+        bounds = [-1, *blocked, n]
+        for start, stop in itertools.pairwise(bounds):
+            inside = sorted(
+                (i for i in members if start < board.pieces[i].offset < stop),
+                key=lambda i: board.pieces[i].offset,
+            )
+            before = start + 1
+            after = stop - sum(board.pieces[i].length for i in inside)
+            for i in inside:
+                length = board.pieces[i].length
+                low[i] = before
+                high[i] = after
+                before += length
+                after += length
+    return low, high
+
+
+@dataclass
+class Cluster:
+    """The states found by :func:`explore`, in breadth-first order (state 0 is the start).
+
+    Attributes
+    ----------
+    encoding : Encoding
+        How keys map to positions.
+    keys : numpy.ndarray of int64, shape (states,)
+        The state keys.
+    offsets : numpy.ndarray of int8, shape (states, pieces)
+        The piece offsets of each state (the keys decoded).
+    parent : numpy.ndarray of int64
+        Index of the state each was first reached from (-1 for the start).
+    piece, delta : numpy.ndarray of int64
+        The move that first reached each state (piece index and signed distance).
+    depth : numpy.ndarray of int64
+        Distance from the start under the search's metric.
+    degree : numpy.ndarray of int64
+        Moves available in each expanded state (0 for states not expanded).
+    goal : int
+        Index of the first goal state found, -1 if none.
+    complete : bool
+        True when every reachable state was expanded (``keys`` is the whole cluster).
+    table_keys, table_ids : numpy.ndarray of int64
+        The hash table from key to state index.
+    """
+
+    encoding: Encoding
+    keys: Int64s
+    offsets: npt.NDArray[np.int8]
+    parent: Int64s
+    piece: Int64s
+    delta: Int64s
+    depth: Int64s
+    degree: Int64s
+    goal: int
+    complete: bool
+    table_keys: Int64s
+    table_ids: Int64s
+
+    @property
+    def size(self) -> int:
+        """Number of states found."""
+        return len(self.keys)
+
+    def plan(self, index: int) -> list[Move]:
+        """The moves from the start to state ``index`` along the search tree."""
+        names = [p.name for p in self.encoding.board.pieces]
+        moves = []
+        while self.parent[index] >= 0:
+            moves.append(Move(names[self.piece[index]], int(self.delta[index])))
+            index = int(self.parent[index])
+        return moves[::-1]
+
+    def goal_mask(self) -> npt.NDArray[np.bool_]:
+        """True for the goal states (red car at the exit) among :attr:`keys`."""
+        enc = self.encoding
+        red = enc.board.red_index
+        offsets = enc.low[red] + (self.keys // enc.weight[red]) % enc.radix[red]
+        return np.asarray(offsets == enc.board.goal_offset)
+
+
+def _kernels() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    """The compiled search, rehash and goal-distance kernels (numba is imported here)."""
+    from . import _kernels as k
+
+    return k.bfs_chunk, k.rehash, k.goal_distances
+
+
+def explore(
+    board: Board,
+    *,
+    steps: bool = False,
+    stop_at_goal: bool = True,
+    limits: Limits | None = None,
+) -> tuple[Cluster | None, Stats, Status | None]:
+    """Breadth-first search from ``board`` over compact states.
+
+    Parameters
+    ----------
+    board : Board
+        The start position.
+    steps : bool
+        Edges are one-cell slides (the ``steps`` metric) instead of slides of any distance.
+    stop_at_goal : bool
+        Stop when the first goal state is generated (its depth is then optimal); otherwise
+        expand the whole cluster.
+    limits : Limits, optional
+        Time and node limits, checked between chunks of ``2**15`` expansions.
+
+    Returns
+    -------
+    tuple of (Cluster or None, Stats, Status or None)
+        The states found (``None`` when the key does not fit in 62 bits), the counters, and
+        ``LIMIT``/``CANCELLED`` when a limit stopped the search (else ``None``).
+    """
+    bfs_chunk, rehash, _ = _kernels()
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    enc = Encoding.of(board)
+    if not enc.fits:
+        return None, budget.finish(), None
+    capacity = 1 << 12
+    table_keys = np.full(capacity * 2, -1, dtype=np.int64)
+    table_ids = np.zeros(capacity * 2, dtype=np.int64)
+    arrays = [np.zeros(capacity, dtype=np.int64) for _ in range(6)]
+    keys, parent, piece, delta, depth, degree = arrays
+    start = tuple(p.offset for p in board.pieces)
+    keys[0] = enc.key(start)
+    offsets = np.zeros((capacity, len(start)), dtype=np.int8)
+    offsets[0] = start
+    parent[0] = -1
+    counters = np.zeros(4, dtype=np.int64)  # count, head, generated, max frontier
+    counters[0] = 1
+    table_keys, table_ids = rehash(table_keys, table_ids, keys, 1)
+    goal = 0 if board.is_solved() else -1
+    stopped: Status | None = None
+    most = len(board.pieces) * board.size
+    while goal < 0 or not stop_at_goal:
+        if counters[0] + most > len(keys):
+            arrays = [np.resize(a, 2 * len(keys)) for a in arrays]
+            keys, parent, piece, delta, depth, degree = arrays
+            offsets = np.concatenate([offsets, np.zeros_like(offsets)])
+        if 2 * (counters[0] + most) > len(table_keys):
+            table_keys = np.full(2 * len(table_keys), -1, dtype=np.int64)
+            table_ids = np.zeros(len(table_keys), dtype=np.int64)
+            table_keys, table_ids = rehash(table_keys, table_ids, keys, int(counters[0]))
+        found = bfs_chunk(
+            table_keys,
+            table_ids,
+            keys,
+            offsets,
+            *arrays[1:],
+            counters,
+            _CHUNK,
+            stop_at_goal,
+            steps,
+            *enc.layout(),
+        )
+        stats.expanded = int(counters[1])
+        stats.generated = int(counters[2])
+        stats.max_frontier = int(counters[3])
+        if found >= 0 and goal < 0:
+            goal = int(found)
+        if counters[1] == counters[0]:
+            break
+        stopped = budget.exhausted()
+        if stopped is not None:
+            break
+    count = int(counters[0])
+    cluster = Cluster(
+        enc,
+        keys[:count].copy(),
+        offsets[:count].copy(),
+        parent[:count].copy(),
+        piece[:count].copy(),
+        delta[:count].copy(),
+        depth[:count].copy(),
+        degree[:count].copy(),
+        goal,
+        bool(counters[1] == counters[0]),
+        table_keys,
+        table_ids,
+    )
+    if goal >= 0:
+        stats.depth = int(cluster.depth[goal])
+        stats.cost = float(cluster.depth[goal])
+    return cluster, budget.finish(), stopped
+
+
+def goal_distances(cluster: Cluster, *, steps: bool = False) -> Int64s:
+    """Distance from every state of a complete cluster to its nearest goal state.
+
+    A breadth-first search started from all goal states at once (multi-source BFS); states
+    that cannot reach a goal get -1.
+
+    Raises
+    ------
+    ValueError
+        If the cluster is not complete.
+    """
+    if not cluster.complete:
+        raise ValueError("the cluster was not fully explored")
+    _, _, kernel = _kernels()
+    goals = np.flatnonzero(cluster.goal_mask()).astype(np.int64)
+    result: Int64s = kernel(
+        cluster.table_keys,
+        cluster.table_ids,
+        cluster.keys,
+        cluster.offsets,
+        goals,
+        steps,
+        *cluster.encoding.layout(),
+    )
+    return result

@@ -1,0 +1,104 @@
+"""Readers, writers and sniffing of the Rush Hour formats; bad input names its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cspsolve.errors import InputError
+from cspsolve.models.rushhour import Board, board_string, parse, read, sniff, write
+
+from .conftest import cards
+
+CARD = cards()[0]["board"]
+GRID = "".join(CARD[r * 6 : r * 6 + 6] + "\n" for r in range(6))
+CSV = """car,orientation,col,row,length,N
+X,H,1,3,2,6
+B,V,3,1,3,
+C,H,5,1,2,
+"""
+
+
+def test_every_format_reads_the_same_board() -> None:
+    string = parse(CARD + "\n")[0]
+    assert string.id is None and board_string(string.puzzle) == CARD
+    database = parse(f"09 {CARD} 111\n07 {CARD.replace('o', '.')} 111\n")
+    assert [e.id for e in database] == [1, 2]
+    assert database[0].optimal_moves == 9 and database[0].cluster_size == 111
+    assert board_string(database[1].puzzle) == CARD
+    assert board_string(parse("# a comment\n" + GRID)[0].puzzle) == CARD
+
+
+def test_csv_board() -> None:
+    board = parse(CSV, "a.csv")[0].puzzle
+    assert board.red == "X" and board.size == 6
+    assert board.piece("B").cells() == [(0, 2), (1, 2), (2, 2)]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "fmt"),
+    [
+        ("a.txt", CARD, "string"),
+        ("a.txt", f"51 {CARD} 4780\n", "database"),
+        ("a.txt", GRID, "grid"),
+        ("a.rh", "ooo\nAAo\nooo\n", "grid"),
+        ("a.csv", CSV, "csv"),
+        ("a.txt", "1 2\n3\n", None),
+        ("a.txt", "0|1|0\n1|1|1\n0|1|0\n", None),
+        ("a.txt", "1 2 3\n4 5 6\n7 8 0\n", None),
+    ],
+)
+def test_sniff(name: str, text: str, fmt: str | None) -> None:
+    assert sniff(name, text) == fmt
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "line", "message"),
+    [
+        ("ooo\nAAB\nooo\n", "grid", 2, "piece B has one cell"),
+        ("oBo\nAAB\nBoo\n", "grid", 1, "bent or split"),
+        ("oBo\nAAo\noBo\n", "grid", 1, "bent or split"),
+        ("ooo\nBBo\nooo\n", "grid", 1, "no red car A"),
+        ("Aoo\nAoo\nooo\n", "grid", 1, "must be horizontal"),
+        ("ooo\nAAq\nooo\n", "grid", 2, "unknown character 'q'"),
+        ("ooo\nAAoo\nooo\n", "grid", 2, "needs 3"),
+        ("ooo\nAAo\nooo\nooo\n", "grid", 1, "needs 4"),
+        ("# c\n" + CARD[:-1] + "\n", "string", 2, "k\\*k cells"),
+        ("09 " + CARD + " 111\nhello\n", "database", 2, "MOVES BOARD CLUSTER"),
+        ("car,orientation,col,row,length,N\nX,H,1,3,2,6\nB,H,5,3,3,\n", "csv", 3, "leaves"),
+        ("car,orientation,col,row,length,N\nX,H,1,3,2,6\nB,V,2,3,2,\n", "csv", 3, "overlaps X"),
+        ("car,orientation,col,row,length,N\nX,H,1,3,1,6\n", "csv", 2, "length 1"),
+        ("car,orientation,col,row,length,N\nX,V,1,3,2,6\n", "csv", 2, "must be horizontal"),
+        ("car,orientation,col,row,length,N\nB,H,1,3,2,6\n", "csv", 2, "no red car X"),
+        ("car,orientation,col,row,length,N\nX,D,1,3,2,6\n", "csv", 2, "not H or V"),
+        ("car,orientation,col,row,length\nX,H,1,3,2\n", "csv", 2, "size N"),
+    ],
+)
+def test_bad_input_names_the_line(text: str, fmt: str, line: int, message: str) -> None:
+    with pytest.raises(InputError, match=message) as info:
+        parse(text, "bad", fmt)
+    assert info.value.line == line
+
+
+@pytest.mark.parametrize("suffix", [".rh", ".csv"])
+def test_write_then_read(tmp_path: Path, suffix: str) -> None:
+    for row in cards():
+        board = parse(row["board"])[0].puzzle
+        path = tmp_path / f"card{suffix}"
+        write(board, path)
+        again = read(path)[0].puzzle
+        assert _shapes(again) == _shapes(board)
+        assert again.piece(again.red).cells() == board.piece(board.red).cells()
+
+
+def _shapes(board: Board) -> list[tuple[int, int, int, bool]]:
+    return sorted((p.row, p.col, p.length, p.horizontal) for p in board.pieces)
+
+
+def test_write_refuses_what_a_format_cannot_hold(tmp_path: Path) -> None:
+    walled = parse("ooox\nAAoo\noooo\noooo\n")[0].puzzle
+    with pytest.raises(ValueError, match="no walls"):
+        write(walled, tmp_path / "w.csv")
+    with pytest.raises(ValueError, match=r"use \.rh or \.csv"):
+        write(walled, tmp_path / "w.json")

@@ -1,0 +1,176 @@
+"""Search, heuristics, cluster analysis and CP-SAT on the in-repository cards.
+
+Published optima and cluster sizes come from ``tests/data/rushhour/cards.tsv``; every plan is
+replayed by the independent :func:`check`; heuristics are checked against exact distances from
+a multi-source breadth-first search, and those distances against networkx.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cspsolve import search as engine
+from cspsolve.models.rushhour import (
+    HEURISTICS,
+    RushHourProblem,
+    analyze,
+    check,
+    heuristic,
+    parse,
+    state_graph,
+)
+from cspsolve.models.rushhour import kind as rushhour
+from cspsolve.models.rushhour.cluster import explore, goal_distances
+from cspsolve.models.rushhour.cpsat import plan_within
+from cspsolve.registry import Options
+from cspsolve.results import Status
+
+from .conftest import board, cards
+
+CARDS = {row["card"]: row for row in cards()}
+SMALL = ("Card-1", "Card-2", "Card-10")
+
+
+@pytest.mark.parametrize("name", list(CARDS))
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_bfs_is_optimal_and_plans_replay(name: str, metric: str) -> None:
+    row = CARDS[name]
+    b = board(row["board"])
+    result = rushhour.solve(b, Options(metric=metric), None)
+    assert result.status == Status.OPTIMAL and result.solution is not None
+    assert check(b, result.solution) == []
+    expected = row["optimal_moves"] if metric == "moves" else row["min_unit_steps"]
+    assert result.stats.cost == int(expected)
+
+
+@pytest.mark.parametrize("name", list(CARDS))
+def test_analysis_matches_published_cluster(name: str) -> None:
+    row = CARDS[name]
+    facts = analyze(board(row["board"]))
+    assert facts["cluster_size"] == int(row["cluster_size"])
+    assert facts["optimal_moves"] == int(row["optimal_moves"])
+    assert facts["optimal_steps"] == int(row["min_unit_steps"])
+    assert sum(facts["distance_histogram"]) == facts["cluster_size"]
+    assert facts["distance_histogram"][0] == facts["goal_states"]
+    assert facts["hardest_start"]["optimal_moves"] == len(facts["distance_histogram"]) - 1
+    hardest = rushhour.solve(board(facts["hardest_start"]["board"]), Options(), None)
+    assert hardest.stats.cost == facts["hardest_start"]["optimal_moves"]
+
+
+@pytest.mark.parametrize("name", SMALL)
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_heuristics_never_overestimate(name: str, metric: str) -> None:
+    b = board(CARDS[name]["board"])
+    cluster, _, _ = explore(b, stop_at_goal=False)
+    assert cluster is not None
+    exact = goal_distances(cluster, steps=metric == "steps")
+    problem = RushHourProblem(b, metric)
+    for h in map(lambda n: heuristic(n, problem), HEURISTICS):
+        for offsets, distance in zip(cluster.offsets, exact, strict=True):
+            assert h(tuple(int(o) for o in offsets)) <= distance, h.__name__
+
+
+@pytest.mark.parametrize("name", SMALL)
+@pytest.mark.parametrize("h", HEURISTICS)
+def test_astar_is_optimal(name: str, h: str) -> None:
+    row = CARDS[name]
+    b = board(row["board"])
+    for metric, column in (("moves", "optimal_moves"), ("steps", "min_unit_steps")):
+        result = rushhour.solve(b, Options(method="astar", heuristic=h, metric=metric), None)
+        assert result.status == Status.OPTIMAL and result.heuristic == h
+        assert result.stats.cost == int(row[column])
+        assert result.solution is not None and check(b, result.solution) == []
+
+
+@pytest.mark.parametrize("h", ["blocking", "blockers"])
+def test_idastar_is_optimal(h: str) -> None:
+    b = board(CARDS["Card-1"]["board"])
+    result = rushhour.solve(b, Options(method="idastar", heuristic=h), None)
+    assert result.status == Status.OPTIMAL and result.stats.cost == 9
+    assert result.solution is not None and check(b, result.solution) == []
+
+
+def test_engine_bfs_and_greedy_and_dfs_find_legal_plans() -> None:
+    row = CARDS["Card-2"]
+    b = board(row["board"])
+    for method in ("engine-bfs", "greedy", "dfs"):
+        result = rushhour.solve(b, Options(method=method), None)
+        assert result.solution is not None and check(b, result.solution) == []
+        assert result.stats.cost >= int(row["optimal_moves"])
+    moves = rushhour.solve(b, Options(method="engine-bfs"), None)
+    assert moves.status == Status.OPTIMAL
+    steps = rushhour.solve(b, Options(method="engine-bfs", metric="steps"), None)
+    assert steps.status == Status.SOLVED  # slides of unequal cost: BFS is not optimal
+
+
+@given(st.lists(st.integers(min_value=0, max_value=1000), max_size=30))
+@settings(max_examples=40, deadline=None)
+def test_every_position_of_a_cluster_shares_its_size(walk: list[int]) -> None:
+    row = CARDS["Card-17"]
+    problem = RushHourProblem(board(row["board"]))
+    state = problem.initial
+    for pick in walk:
+        options = list(problem.successors(state))
+        state = options[pick % len(options)][1]
+    b = problem.board.with_offsets(state)
+    cluster, _, _ = explore(b, stop_at_goal=False)
+    assert cluster is not None and cluster.size == int(row["cluster_size"])
+    result = rushhour.solve(b, Options(), None)
+    assert result.solution is not None and check(b, result.solution) == []
+
+
+def test_state_graph_distances_agree_with_networkx() -> None:
+    graph = state_graph(board(CARDS["Card-10"]["board"]))
+    assert graph.number_of_nodes() == int(CARDS["Card-10"]["cluster_size"])
+    goals = [n for n, goal in graph.nodes(data="goal") if goal]
+    lengths = nx.multi_source_dijkstra_path_length(graph, goals)
+    assert all(lengths[n] == d for n, d in graph.nodes(data="distance"))
+    assert lengths[0] == int(CARDS["Card-10"]["optimal_moves"])
+
+
+@pytest.mark.parametrize("name", ["Card-1", "Card-10"])
+def test_cpsat_proves_the_optimum(name: str) -> None:
+    row = CARDS[name]
+    b = board(row["board"])
+    for metric, column in (("moves", "optimal_moves"), ("steps", "min_unit_steps")):
+        optimum = int(row[column])
+        assert plan_within(b, optimum - 1, metric).status == "infeasible"
+        found = plan_within(b, optimum, metric)
+        assert found.plan is not None and check(b, found.plan) == []
+
+
+def test_verify_reports_the_lower_bound() -> None:
+    report = rushhour.verify(board(CARDS["Card-1"]["board"]), Options(), None)
+    assert report["agree"] is True and report["problems"] == []
+    assert report["cpsat"].proof["lower_bound"] == int(CARDS["Card-1"]["optimal_moves"])
+
+
+def test_cpsat_method_deepens_to_the_optimum() -> None:
+    b = board(CARDS["Card-1"]["board"])
+    result = rushhour.solve(b, Options(method="cpsat"), None)
+    assert result.status == Status.OPTIMAL and result.solution is not None
+    assert result.stats.cost == 9 and check(b, result.solution) == []
+
+
+def test_unsolvable_board_is_proven_by_both() -> None:
+    b = parse("oooBoo\noooBoo\nAAoCCo\noooooo\noooooo\noooooo\n")[0].puzzle
+    result = rushhour.solve(b, Options(), None)
+    assert result.status == Status.UNSOLVABLE and "reachable" in result.message
+    report = rushhour.verify(b, Options(), None)
+    assert report["agree"] is True and report["cpsat"].status == Status.UNSOLVABLE
+    assert engine.bfs(RushHourProblem(b)).status == Status.UNSOLVABLE
+
+
+def test_scenes_show_every_position() -> None:
+    b = board(CARDS["Card-1"]["board"])
+    plan = rushhour.solve(b, Options(), None).solution
+    assert plan is not None
+    scenes = rushhour.scenes(b, plan)
+    assert len(scenes) == len(plan) + 1
+    exit_row = scenes[-1].texts[b.exit_row]
+    assert exit_row[-2:] == ("A", "A") and scenes[0].texts[b.exit_row].count("A") == 2
+    assert all((b.exit_row, b.size - 1, "E") in s.walls for s in scenes)
+    assert "move 9 of 9: A+" in scenes[-1].caption
