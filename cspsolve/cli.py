@@ -242,22 +242,6 @@ class _Puzzle:
         return record
 
 
-def _run_options(
-    kind: str | None,
-    method: str | None,
-    heuristic: str | None,
-    variant: str | None,
-    torus: bool | None,
-    metric: str | None,
-    time_limit: float | None,
-    max_nodes: int | None,
-    output: str,
-    unique: bool = False,
-) -> _Run:
-    options = registry.Options(method, heuristic, unique, variant, torus, metric)
-    return _Run(kind, options, time_limit, max_nodes, output)
-
-
 _FLAGS = {"unique": "--unique", "variant": "--variant", "torus": "--torus", "metric": "--metric"}
 
 
@@ -314,11 +298,30 @@ _unique_option = click.option(
 )
 
 
+def _options(*, choose_method: bool = True, unique: bool = False) -> Callable[[Any], Any]:
+    """Add the model options to a command and hand them to it as one ``options`` argument
+    (a :class:`registry.Options`): ``--method`` and ``--heuristic`` unless the command chooses
+    them itself, ``--variant``, ``--torus``, ``--metric``, and ``--unique`` when asked."""
+    added = (_model_options if choose_method else _model_options[2:]) + (
+        [_unique_option] if unique else []
+    )
+    names = {f.name for f in dataclasses.fields(registry.Options)}
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(command)
+        def unpacked(**params: Any) -> None:
+            fields = {name: params.pop(name) for name in names if name in params}
+            command(options=registry.Options(**fields), **params)
+
+        return _with(added)(unpacked)  # type: ignore[no-any-return]
+
+    return decorate
+
+
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_kind_option
-@_with(_model_options)
-@_unique_option
+@_options(unique=True)
 @_with(_limit_options)
 @_format_option
 @click.option(
@@ -331,12 +334,7 @@ _unique_option = click.option(
 def solve(
     files: tuple[str, ...],
     kind: str | None,
-    method: str | None,
-    heuristic: str | None,
-    variant: str | None,
-    torus: bool | None,
-    metric: str | None,
-    unique: bool,
+    options: registry.Options,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -350,9 +348,7 @@ def solve(
     Exit codes: 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit reached
     without an answer; over many puzzles the first of 2, 3, 1 that occurs, else 0.
     """
-    run = _run_options(
-        kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output, unique
-    )
+    run = _Run(kind, options, time_limit, max_nodes, output)
     codes: list[int] = []
     puzzles: Iterable[_Puzzle] = _puzzles(files, run, codes)
     images: list[str] = []
@@ -426,17 +422,13 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_kind_option
-@_with(_model_options)
+@_options()
 @_with(_limit_options)
 @_format_option
 def verify(
     files: tuple[str, ...],
     kind: str | None,
-    method: str | None,
-    heuristic: str | None,
-    variant: str | None,
-    torus: bool | None,
-    metric: str | None,
+    options: registry.Options,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -450,9 +442,7 @@ def verify(
     Exit codes: 0 the answers agree, 1 both prove a puzzle unsolvable, 2 bad input or usage,
     3 a limit left agreement unsettled, 4 the answers disagree.
     """
-    run = _run_options(
-        kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output
-    )
+    run = _Run(kind, options, time_limit, max_nodes, output)
     codes: list[int] = []
     for puzzle in _puzzles(files, run, codes):
         limits = _limits(time_limit, max_nodes, None)
@@ -496,17 +486,13 @@ def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_kind_option
-@_with(_model_options)
+@_options()
 @_with(_limit_options)
 @_format_option
 def analyze(
     files: tuple[str, ...],
     kind: str | None,
-    method: str | None,
-    heuristic: str | None,
-    variant: str | None,
-    torus: bool | None,
-    metric: str | None,
+    options: registry.Options,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -521,9 +507,7 @@ def analyze(
 
     With --format json: {"kind", "file", "analysis": {...}} per puzzle (JSON Lines).
     """
-    run = _run_options(
-        kind, method, heuristic, variant, torus, metric, time_limit, max_nodes, output
-    )
+    run = _Run(kind, options, time_limit, max_nodes, output)
     codes: list[int] = []
     for puzzle in _puzzles(files, run, codes):
         with _progress(output == "text", f"analysing {puzzle.title}") as progress:
@@ -570,7 +554,7 @@ def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
     metavar="H1,H2,...",
     help="Only these heuristics (comma-separated; default: every heuristic).",
 )
-@_with(_model_options[2:])
+@_options(choose_method=False)
 @click.option(
     "--time-limit",
     type=click.FloatRange(min=0),
@@ -594,9 +578,7 @@ def compare(
     kind: str | None,
     methods: str | None,
     heuristics: str | None,
-    variant: str | None,
-    torus: bool | None,
-    metric: str | None,
+    options: registry.Options,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -611,7 +593,7 @@ def compare(
     Example:
       cspsolve compare board.json --methods astar,idastar --heuristics manhattan,linear-conflict
     """
-    run = _run_options(kind, None, None, variant, torus, metric, time_limit, max_nodes, output)
+    run = _Run(kind, options, time_limit, max_nodes, output)
     wanted_methods = _split(methods)
     wanted_heuristics = _split(heuristics)
     if plot is not None:
@@ -732,8 +714,7 @@ def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
     type=click.Choice(list(registry.KINDS)),
     help="Only files of this kind (others are skipped with a note).",
 )
-@_with(_model_options)
-@_unique_option
+@_options(unique=True)
 @_with(_limit_options)
 @click.option(
     "--format",
@@ -751,12 +732,7 @@ def batch(
     scheduler: str | None,
     shard: str | None,
     kind: str | None,
-    method: str | None,
-    heuristic: str | None,
-    variant: str | None,
-    torus: bool | None,
-    metric: str | None,
-    unique: bool,
+    options: registry.Options,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -788,7 +764,6 @@ def batch(
         _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
     from cspsolve import batch as batches
 
-    options = registry.Options(method, heuristic, unique, variant, torus, metric)
     plan = batches.plan(
         paths,
         [options],
