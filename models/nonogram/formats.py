@@ -160,7 +160,7 @@ def _read_clues(
     return placed, i
 
 
-def _build(
+def build(
     source: str,
     line: int,
     rows: list[_Placed],
@@ -272,7 +272,7 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
     if state.goal is not None:
         width, height = state.sizes["width"], state.sizes["height"]
         goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
-    puzzle = _build(
+    puzzle = build(
         source, start or 1, state.sections["rows"], state.sections["columns"], state.title, goal
     )
     return [Entry(None, puzzle, start or 1)]
@@ -295,7 +295,7 @@ def _parse_nin(lines: list[str], source: str) -> list[Entry]:
     # Lines after the clues are ignored, as Wilk's own reader does: some published files
     # (jwilk data142.nin) carry a damaged repeat of the puzzle after it.
     columns, _ = _read_clues(lines, i, width, "column", None, source)
-    return [Entry(None, _build(source, first + 1, rows, columns), first + 1)]
+    return [Entry(None, build(source, first + 1, rows, columns), first + 1)]
 
 
 # --- tournament -------------------------------------------------------------------------------
@@ -314,7 +314,7 @@ def _tournament_entry(number: int, at: int, block: list[tuple[str, int]], source
         )
     placed = [(_clue(text, None, source, k), k) for text, k in block]
     size = len(placed) // 2
-    puzzle = _build(source, at, rows=placed[size:], columns=placed[:size])
+    puzzle = build(source, at, rows=placed[size:], columns=placed[:size])
     return Entry(number, puzzle, at)
 
 
@@ -366,7 +366,7 @@ def _finish_grid(grid: _Grid, end: int, source: str) -> Entry:
         if not placed:
             raise InputError(source, at, f"'{section}' section of {label} has no clues")
     rows, columns = grid.sections["ROWS"][1], grid.sections["COLUMNS"][1]
-    puzzle = _build(source, grid.line, rows, columns, title=grid.name or "")
+    puzzle = build(source, grid.line, rows, columns, title=grid.name or "")
     return Entry(grid.name, puzzle, grid.line)
 
 
