@@ -32,6 +32,7 @@ are few; the kernels are compiled by numba (``cache=True``: compiled once per ma
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -372,6 +373,13 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
     return solutions, stopped
 
 
+@functools.cache
+def _load_kernels() -> None:
+    """Load (or compile) the kernels before a run's clock starts: numba does it on first call."""
+    net = Network.build(Nonogram(rows=((1,), ()), columns=((1,), ())))
+    search(net, Limits().start(Stats()), 2)
+
+
 def solve_probing(
     puzzle: Nonogram, limits: Limits | None = None, max_solutions: int = 1
 ) -> Result[Grid]:
@@ -392,6 +400,7 @@ def solve_probing(
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
         nodes, ``propagations`` line solves, ``probes`` trials, ``backtracks`` dead nodes.
     """
+    _load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     solutions, stopped = search(Network.build(puzzle), budget, max_solutions)
