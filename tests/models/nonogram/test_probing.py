@@ -111,17 +111,19 @@ def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
     net = Network.build(puzzle)
     buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled = net.work
     grid = net.unknown()
-    counters = np.zeros(2, np.int64)
+    counters = np.zeros(3, np.int64)
     queued[:] = 1
     from cspsolve.models.nonogram.probing import propagate
 
     args = (net.height, net.width, net.clues, net.starts, net.counts)
-    if not propagate(grid, *args, queued, queue, buf, fwd, bwd, blocked, cover, counters):
+    if not propagate(
+        grid, *args, queued, queue, buf, fwd, bwd, blocked, cover, net.memo, counters
+    ):
         return -1, grid, None, None
     first, second = net.unknown(), net.unknown()
     outcome = probe(
         grid, *args, buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled,
-        first, second, counters,
+        first, second, net.memo, counters,
     )  # fmt: skip
     return int(outcome), grid, first, second
 
