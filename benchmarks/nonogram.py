@@ -179,7 +179,9 @@ def survey(args: argparse.Namespace, console: Console, progress: Console) -> Non
     puzzles = [read(f)[0].puzzle for f in files]
     mine = time_fresh(puzzles, "probing", True, args.time_limit)
     cpsat = time_fresh(puzzles, "cpsat", True, args.time_limit)
-    progress.print(f"[dim]survey: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s[/dim]")
+    progress.print(
+        f"[dim]survey: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s[/dim]"
+    )
     table = Table(title=f"{SURVEY}: uniqueness of each puzzle (target <= 0.5 s each)")
     for column in ("puzzle", "size", "probing s", "unique", "cpsat s", "unique (cpsat)", "agree"):
         table.add_column(column, justify="left" if column == "puzzle" else "right")
@@ -194,7 +196,14 @@ def survey(args: argparse.Namespace, console: Console, progress: Console) -> Non
             "yes" if mine.verdicts[k] == cpsat.verdicts[k] is not None else "NO",
         )
     table.add_row(
-        "all", "", f"{sum(mine.seconds):.3f}", "", f"{sum(cpsat.seconds):.3f}", "", "", end_section=True
+        "all",
+        "",
+        f"{sum(mine.seconds):.3f}",
+        "",
+        f"{sum(cpsat.seconds):.3f}",
+        "",
+        "",
+        end_section=True,
     )
     table.add_row("worst", "", f"{max(mine.seconds):.3f}", "", f"{max(cpsat.seconds):.3f}", "", "")
     console.print(table)

@@ -417,6 +417,7 @@ def _parse_picross(lines: list[str], source: str) -> list[Entry]:
 
 # --- public API -------------------------------------------------------------------------------
 
+
 def _parse_xml(lines: list[str], source: str) -> list[Entry]:
     """Read webpbn XML (see :mod:`.webformats`)."""
     from .webformats import parse_xml
@@ -691,7 +692,9 @@ WRITERS: dict[str, Callable[[Nonogram], str]] = {
 
 
 def write(puzzle: Nonogram, path: str | Path) -> None:
-    """Write ``puzzle`` to ``path`` in the format its extension names (``.non``, ``.nin``, ``.tatham``).
+    """Write ``puzzle`` to ``path`` in the format its extension names.
+
+    ``.non``, ``.nin`` or ``.tatham`` (a Tatham game ID).
 
     Raises
     ------

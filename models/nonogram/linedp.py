@@ -118,10 +118,8 @@ def settle_line(
             v = bwd[j, i + 1] & (cells[i] & EMPTY)
             e = i + size
             if not v and e <= n and blocked[e] == blocked[i]:
-                if e == n:
-                    v = 1 if j == k - 1 else 0
-                else:
-                    v = bwd[j + 1, e + 1] & (cells[e] & EMPTY)
+                last = 1 if j == k - 1 else 0
+                v = last if e == n else bwd[j + 1, e + 1] & (cells[e] & EMPTY)
             bwd[j, i] = v
     # Which placements survive, and which cells may be empty.
     for i in range(n + 1):

@@ -25,8 +25,9 @@ The grid is a flat ``uint8`` array of cell codes (row-major; codes of :mod:`.lin
     puzzle of ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product 53 s,
     lexicographic (min, max) 85 s; on 12 hard ``taai2011`` puzzles before the line cache
     (4 s cap): product / fewer first 29 s, product / more first 45 s, (min, max) 36-38 s,
-    (max, min) 39 s, sum 46 s. The search has heavy tails; these samples are small. ``max_solutions=2`` goes on after the
-    first solution, so that uniqueness is settled by the search itself.
+    (max, min) 39 s, sum 46 s. The search has heavy tails; these samples are small.
+    ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by
+    the search itself.
 
 Probing repeats the same line states many times (every sweep re-tries every cell), so line
 solves go through a cache keyed by (line, partial line) (:func:`_settle_cached`): on the

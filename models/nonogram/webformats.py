@@ -26,6 +26,7 @@ import html.entities
 import re
 import xml.parsers.expat
 from dataclasses import dataclass, field
+from typing import Any
 
 from cspsolve.errors import InputError
 
@@ -62,7 +63,8 @@ class _Node:
         return [c for c in self.children if c.tag == tag]
 
 
-def _refuse_entities(*_: object) -> None:
+def _refuse_entities(*_: object) -> Any:
+    """Expat handler for entity declarations and references: refuse them all."""
     raise ValueError("entity declarations are not accepted (no DTD entities are expanded)")
 
 
@@ -127,7 +129,9 @@ def _clues(puzzle: _Node, kind: str, source: str) -> list[tuple[Clue, int]]:
     found = [c for c in puzzle.find("clues") if c.attrs.get("type") == kind]
     if len(found) != 1:
         raise InputError(
-            source, puzzle.line, f'expected one <clues type="{kind}"> in the puzzle, found {len(found)}'
+            source,
+            puzzle.line,
+            f'expected one <clues type="{kind}"> in the puzzle, found {len(found)}',
         )
     lines = found[0].find("line")
     if not lines:

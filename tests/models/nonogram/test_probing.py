@@ -116,9 +116,7 @@ def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
     from cspsolve.models.nonogram.probing import propagate
 
     args = (net.height, net.width, net.clues, net.starts, net.counts)
-    if not propagate(
-        grid, *args, queued, queue, buf, fwd, bwd, blocked, cover, net.memo, counters
-    ):
+    if not propagate(grid, *args, queued, queue, buf, fwd, bwd, blocked, cover, net.memo, counters):
         return -1, grid, None, None
     first, second = net.unknown(), net.unknown()
     outcome = probe(

@@ -39,8 +39,8 @@ def test_xml_reads_the_same_puzzle_as_the_non_file() -> None:
 
 def test_xml_puzzleset_of_two_names_each_by_its_id() -> None:
     two = ONE_PUZZLE.replace("</puzzleset>", "").replace(
-        "<puzzleset>", "<puzzleset><puzzle><id>#12</id>" + ONE_PUZZLE[32:].split("</puzzle>")[0]
-        + "</puzzle>"
+        "<puzzleset>",
+        "<puzzleset><puzzle><id>#12</id>" + ONE_PUZZLE[32:].split("</puzzle>")[0] + "</puzzle>",
     )
     entries = parse(HEADER + two + "</puzzleset>", "t.xml", "xml")
     assert [e.id for e in entries] == ["12", "2"]
@@ -51,7 +51,8 @@ def test_xml_puzzleset_of_two_names_each_by_its_id() -> None:
     ("text", "line"),
     [
         (
-            HEADER + '<!DOCTYPE lol [\n<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;">\n]>\n'
+            HEADER
+            + '<!DOCTYPE lol [\n<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;">\n]>\n'
             + ONE_PUZZLE,
             2,
         ),
@@ -76,9 +77,12 @@ def test_xml_undeclared_html_entities_become_characters() -> None:
     [
         (HEADER + "<puzzleset>\n<puzzle>\n</puzzleset>\n", 4, "not well-formed XML"),
         (
-            HEADER + ONE_PUZZLE.replace("<count>1</count></line></clues>\n<clues type=\"rows\">",
-                                        '<count color="red">1</count></line></clues>\n'
-                                        '<clues type="rows">', 1),
+            HEADER
+            + ONE_PUZZLE.replace(
+                '<count>1</count></line></clues>\n<clues type="rows">',
+                '<count color="red">1</count></line></clues>\n<clues type="rows">',
+                1,
+            ),
             3,
             "only black-and-white",
         ),
