@@ -1,23 +1,28 @@
-"""Compare the nonogram methods gac-astar, mac and cpsat on the shared data sets, in one run.
+"""Nonogram speed and reach (issue 3): the fast solver beside CP-SAT and the engine's searches.
 
-For every data set of ``../shared/data/nonogram`` (see its README.md) and every method, the
-table gives the puzzles solved, the total, median and worst seconds per puzzle, and the ratio
-of the method's total to CP-SAT's on the same puzzles. Every grid is checked with the
-independent ``board.check``; failures are counted (they must be 0). A puzzle that hits the
-per-puzzle time limit counts as unsolved, with the time it used. Each method runs over each
-set in a fresh process, so no method profits from caches warmed by another (the line solver
-memoises its results).
+One run prints one table:
 
-Two modes: the first solution (default), or ``--unique``, which also decides uniqueness by
-searching for a second solution (solved = uniqueness settled; the ``unique`` column counts
-the puzzles found unique, so the methods can be compared).
+* ``taai2011`` and ``tcga2022`` (1000 tournament puzzles each): the default method
+  (``probing``) on every puzzle, first solution, every grid checked with the independent
+  ``board.check``; total, median and worst seconds. CP-SAT needs about 14 minutes per set, so it
+  runs on a stated sample (every k-th puzzle, ``--cpsat-sample``), beside ``probing`` on the
+  same puzzles (timed in the full run).
+* ``gac-astar`` and ``mac`` (the generic engine) beside ``probing`` on the first
+  ``--engine-sample`` puzzles of ``taai2011``.
+* ``large/cauldron.non`` (512x512): every method but python-constraint.
+* ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
+  verdicts compared.
+
+A puzzle that hits the per-puzzle time limit counts as unsolved, with the time it used. Each
+method runs over each list in a fresh process (imports and compiled kernels loaded first,
+caches cold), so no method profits from work done by another.
 
 Run from the repository root::
 
-    python benchmarks/nonogram.py                       # every set, first solution
-    python benchmarks/nonogram.py --unique              # every set, uniqueness
-    python benchmarks/nonogram.py --sets jwilk,taai2011 --taai 20 --time-limit 10
-    python benchmarks/nonogram.py --skip-cauldron-cpsat # CP-SAT needs ~30 s on cauldron
+    python benchmarks/nonogram.py                           # the whole table (~40 min here)
+    python benchmarks/nonogram.py --tournament 100 --cpsat-sample 20 --engine-sample 20
+    python benchmarks/nonogram.py --skip-cauldron-cpsat     # CP-SAT needs ~30 s on cauldron
+    python benchmarks/nonogram.py --sets taai2011 --parts tournament   # one set only
 """
 
 from __future__ import annotations
@@ -38,27 +43,18 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from cspsolve.errors import InputError
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, read, solve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
-METHODS = ("gac-astar", "mac", "cpsat")
-SETS = {
-    "jwilk": "jwilk/*.nin",
-    "nonogram-db": "nonogram-db/*/*.non",
-    "webpbn-survey": "webpbn-survey/*.n[io]n",
-    "webpbn-cc": "webpbn-cc/*.non",
-    "picross-solver-patterns": "picross-solver-patterns/*.txt",
+TOURNAMENT = {
     "taai2011": "taai/question/taai2011.txt",
     "tcga2022": "taai/question/tcga2022.txt",
-    "cauldron": "large/cauldron.non",
 }
-"""Data set name: glob of its files under the data folder."""
-TOURNAMENT = ("taai2011", "tcga2022")
-"""Sets of 1000 puzzles, of which only the first ``--taai`` are run."""
-COLUMNS = ("set", "method", "puzzles", "solved", "unique", "check fails")
-COLUMNS += ("total s", "median s", "worst s", "total / CP-SAT")
+SURVEY = "webpbn-survey"
+CAULDRON = "large/cauldron.non"
+COLUMNS = ("set", "method", "puzzles", "solved", "check fails", "unique")
+COLUMNS += ("total s", "median s", "worst s", "vs probing")
 
 
 @dataclass
@@ -69,45 +65,42 @@ class Timing:
     unique: int
     check_failures: int
     seconds: list[float]
+    verdicts: list[bool | None]
 
-
-def load(data: Path, name: str, first: int, console: Console) -> list[Nonogram]:
-    """The puzzles of one data set (the first ``first`` of a tournament set)."""
-    puzzles = []
-    for path in sorted(data.glob(SETS[name])):
-        try:
-            puzzles += [entry.puzzle for entry in read(path)]
-        except InputError as err:
-            console.print(f"[yellow]left out (unreadable): {err}[/yellow]")
-    return puzzles[:first] if name in TOURNAMENT else puzzles
+    def take(self, indices: list[int]) -> Timing:
+        """The same figures over the puzzles at ``indices`` only (solved counts not kept)."""
+        seconds = [self.seconds[i] for i in indices]
+        verdicts = [self.verdicts[i] for i in indices]
+        return Timing(-1, -1, -1, seconds, verdicts)
 
 
 def time_method(puzzles: list[Nonogram], method: str, unique: bool, limit: float) -> Timing:
     """Solve every puzzle by ``method``, checking each grid, and time each run."""
-    timing = Timing(0, 0, 0, [])
+    timing = Timing(0, 0, 0, [], [])
     for puzzle in puzzles:
         start = time.perf_counter()
         result = solve(puzzle, method, Limits(time_limit=limit), unique=unique)
         timing.seconds.append(time.perf_counter() - start)
         if result.solution is not None and check(puzzle, result.solution):
             timing.check_failures += 1
-        settled = not unique or result.proof.get("unique") is not None
-        if result.status.has_solution and settled:
+        verdict = result.proof.get("unique")
+        timing.verdicts.append(verdict)
+        if result.status.has_solution and (not unique or verdict is not None):
             timing.solved += 1
-            timing.unique += result.proof.get("unique") is True
+            timing.unique += verdict is True
     return timing
 
 
 def time_fresh(puzzles: list[Nonogram], method: str, unique: bool, limit: float) -> Timing:
-    """:func:`time_method` in a new process (imports warmed up first, caches cold)."""
+    """:func:`time_method` in a new process (code loaded first, caches cold)."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(1, mp_context=context, initializer=warm_up) as pool:
         return pool.submit(time_method, puzzles, method, unique, limit).result()
 
 
 def warm_up() -> None:
-    """Import every method's code (OR-Tools) so that it is not charged to the first puzzle."""
-    for method in METHODS:
+    """Load every method's code (OR-Tools, the compiled kernels) before any clock starts."""
+    for method in ("probing", "gac-astar", "mac", "cpsat"):
         solve(Nonogram(rows=((1,),), columns=((1,),)), method)
 
 
@@ -119,57 +112,142 @@ def revision() -> str:
     return done.stdout.strip() or "unknown"
 
 
+def add_row(
+    table: Table, label: str, method: str, t: Timing, reference: Timing | None, unique: bool
+) -> None:
+    """One table row; ``vs probing`` is this method's total over probing's on the same list."""
+    total = sum(t.seconds)
+    ratio = "-"
+    if reference is not None and sum(reference.seconds) > 0:
+        ratio = f"{total / sum(reference.seconds):.1f}x"
+    counted = t.solved >= 0
+    table.add_row(
+        label,
+        method,
+        str(len(t.seconds)),
+        str(t.solved) if counted else "(same)",
+        str(t.check_failures) if counted else "",
+        str(sum(v is True for v in t.verdicts)) if unique else "-",
+        f"{total:.2f}",
+        f"{statistics.median(t.seconds):.3f}" if t.seconds else "-",
+        f"{max(t.seconds):.3f}" if t.seconds else "-",
+        ratio,
+    )
+
+
+def tournament(args: argparse.Namespace, table: Table, progress: Console) -> None:
+    """The two tournament sets: probing on all, CP-SAT on a sample, the engine on the first."""
+    for name in args.sets.split(","):
+        puzzles = [e.puzzle for e in read(args.data / TOURNAMENT[name])][: args.tournament]
+        full = time_fresh(puzzles, "probing", False, args.time_limit)
+        progress.print(
+            f"[dim]{name} probing: {full.solved} solved, {full.check_failures} check fails, "
+            f"total {sum(full.seconds):.1f} s, median {statistics.median(full.seconds):.3f} s, "
+            f"worst {max(full.seconds):.2f} s[/dim]"
+        )
+        add_row(table, f"{name} (all {len(puzzles)})", "probing", full, None, False)
+        if args.cpsat_sample:
+            step = max(1, len(puzzles) // args.cpsat_sample)
+            picked = list(range(0, len(puzzles), step))[: args.cpsat_sample]
+            sample = [puzzles[i] for i in picked]
+            cpsat = time_fresh(sample, "cpsat", False, args.time_limit)
+            label = f"{name} (every {step}th, {len(sample)})"
+            add_row(table, label, "probing", full.take(picked), None, False)
+            add_row(table, "", "cpsat", cpsat, full.take(picked), False)
+            progress.print(f"[dim]{name} cpsat sample: {sum(cpsat.seconds):.1f} s[/dim]")
+        if name == "taai2011" and args.engine_sample:
+            first = list(range(min(args.engine_sample, len(puzzles))))
+            add_row(table, f"{name} (first {len(first)})", "probing", full.take(first), None, False)
+            for method in ("gac-astar", "mac"):
+                t = time_fresh([puzzles[i] for i in first], method, False, args.engine_limit)
+                add_row(table, "", method, t, full.take(first), False)
+                progress.print(f"[dim]{name} {method}: {sum(t.seconds):.1f} s[/dim]")
+        table.add_section()
+
+
+def cauldron(args: argparse.Namespace, table: Table, progress: Console) -> None:
+    """The 512x512 puzzle, by every method that can take it."""
+    puzzles = [e.puzzle for e in read(args.data / CAULDRON)]
+    methods = ["probing", "gac-astar", "mac"] + ([] if args.skip_cauldron_cpsat else ["cpsat"])
+    reference = None
+    for i, method in enumerate(methods):
+        t = time_fresh(puzzles, method, False, args.time_limit)
+        reference = reference or t
+        add_row(table, "" if i else "cauldron 512x512", method, t, reference if i else None, False)
+        progress.print(f"[dim]cauldron {method}: {sum(t.seconds):.1f} s[/dim]")
+    table.add_section()
+
+
+def survey(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """Uniqueness of each webpbn-survey puzzle: probing and CP-SAT, one row per puzzle."""
+    files = sorted((args.data / SURVEY).glob("*.n[io]n"))
+    puzzles = [read(f)[0].puzzle for f in files]
+    mine = time_fresh(puzzles, "probing", True, args.time_limit)
+    cpsat = time_fresh(puzzles, "cpsat", True, args.time_limit)
+    progress.print(
+        f"[dim]survey: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s[/dim]"
+    )
+    table = Table(title=f"{SURVEY}: uniqueness of each puzzle (target <= 0.5 s each)")
+    for column in ("puzzle", "size", "probing s", "unique", "cpsat s", "unique (cpsat)", "agree"):
+        table.add_column(column, justify="left" if column == "puzzle" else "right")
+    for k, (f, p) in enumerate(zip(files, puzzles, strict=True)):
+        table.add_row(
+            f.name,
+            f"{p.width}x{p.height}",
+            f"{mine.seconds[k]:.3f}",
+            str(mine.verdicts[k]),
+            f"{cpsat.seconds[k]:.3f}",
+            str(cpsat.verdicts[k]),
+            "yes" if mine.verdicts[k] == cpsat.verdicts[k] is not None else "NO",
+        )
+    table.add_row(
+        "all",
+        "",
+        f"{sum(mine.seconds):.3f}",
+        "",
+        f"{sum(cpsat.seconds):.3f}",
+        "",
+        "",
+        end_section=True,
+    )
+    table.add_row("worst", "", f"{max(mine.seconds):.3f}", "", f"{max(cpsat.seconds):.3f}", "", "")
+    console.print(table)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated data sets")
-    parser.add_argument("--taai", type=int, default=100, help="first N tournament puzzles")
+    parser.add_argument("--sets", default=",".join(TOURNAMENT), help="tournament sets to run")
+    parser.add_argument("--tournament", type=int, default=1000, help="first N of each set")
+    parser.add_argument("--cpsat-sample", type=int, default=50, help="CP-SAT on N of each set")
+    parser.add_argument("--engine-sample", type=int, default=50, help="gac-astar, mac on N")
+    parser.add_argument("--engine-limit", type=float, default=20.0, help="their s per puzzle")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
-    parser.add_argument("--unique", action="store_true", help="also decide uniqueness")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
+    parser.add_argument("--parts", default="tournament,cauldron,survey")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
     args = parser.parse_args(argv)
-    names = args.sets.split(",")
-    if unknown := [n for n in names if n not in SETS]:
-        parser.error(f"unknown sets {unknown}; choose from {', '.join(SETS)}")
+    parts = set(args.parts.split(","))
 
     console, progress = Console(width=max(120, Console().width)), Console(stderr=True)
     console.print(
         f"machine: {platform.platform()}, {platform.processor() or '?'}, "
-        f"{os.cpu_count()} CPUs, Python {platform.python_version()}"
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average at start {os.getloadavg()[0]:.2f}"
     )
     console.print(f"command: python {shlex.join(sys.argv)}")
     console.print(f"code: {revision()}")
-
-    mode = "uniqueness" if args.unique else "first solution"
-    table = Table(title=f"nonogram, {mode}, time limit {args.time_limit:g} s per puzzle")
+    table = Table(title=f"nonogram, first solution, time limit {args.time_limit:g} s per puzzle")
     for column in COLUMNS:
         left = column in ("set", "method")
         table.add_column(column, justify="left" if left else "right", no_wrap=left)
-    for name in names:
-        puzzles = load(args.data, name, args.taai, progress)
-        label = f"{name} (first {len(puzzles)})" if name in TOURNAMENT else name
-        skip = {"cpsat"} if name == "cauldron" and args.skip_cauldron_cpsat else set()
-        timings = {}
-        for method in (m for m in METHODS if m not in skip):
-            timings[method] = time_fresh(puzzles, method, args.unique, args.time_limit)
-            progress.print(f"[dim]{name} {method}: {sum(timings[method].seconds):.1f} s[/dim]")
-        reference = sum(timings["cpsat"].seconds) if "cpsat" in timings else None
-        for i, (method, t) in enumerate(timings.items()):
-            total = sum(t.seconds)
-            table.add_row(
-                "" if i else label,
-                method,
-                str(len(puzzles)),
-                str(t.solved),
-                str(t.unique) if args.unique else "-",
-                str(t.check_failures),
-                f"{total:.2f}",
-                f"{statistics.median(t.seconds):.3f}" if t.seconds else "-",
-                f"{max(t.seconds):.3f}" if t.seconds else "-",
-                f"{total / reference:.2f}" if reference else "-",
-            )
-        table.add_section()
+    if "tournament" in parts:
+        tournament(args, table, progress)
+    if "cauldron" in parts:
+        cauldron(args, table, progress)
     console.print(table)
+    if "survey" in parts:
+        survey(args, console, progress)
+    console.print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from cspsolve import registry
 from cspsolve.instances import ROOT
-from cspsolve.models.nonogram import board, formats
+from cspsolve.models.nonogram import DEFAULT_METHOD, board, formats
 
 DATA = Path(__file__).resolve().parent / "data" / "nonogram"
 SAMPLES = sorted(
@@ -33,7 +33,7 @@ SAMPLES = sorted(
     for p in DATA.iterdir()
     if p.suffix in (".nin", ".non", ".txt") and not p.stem.endswith("_solution")
 )
-METHODS = ("gac-astar", "mac", "cpsat", "python-constraint")
+METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
 SHIPPED_NON = str(ROOT / "nonogram" / "duck.non")
 SMALL = ("smile.non", "data148.nin", "test_pattern_09.txt", "test_pattern_13.txt")
 """Samples small enough for every method, python-constraint included."""
@@ -113,7 +113,7 @@ def check_record(
     path: Path,
     entry: formats.Entry,
     many: bool,
-    method: str = "gac-astar",
+    method: str = DEFAULT_METHOD,
 ) -> tuple[str, ...]:
     """Assert ``rec`` is a solved nonogram in the layout of DESIGN §3; return its grid."""
     assert set(rec) == TOP_KEYS | ({"id"} if many else set()), sorted(rec)

@@ -7,14 +7,16 @@ lists those constraints. GAC propagation (:mod:`cspsolve.csp.gac`) walks its nei
 
 from __future__ import annotations
 
+import functools
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from cspsolve.csp.domains import Domain, ExplicitDomain
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["CSP", "Assignment", "Constraint", "Domains", "Relation", "explicit_values"]
 
@@ -125,12 +127,10 @@ class CSP:
     ValueError
         If a constraint names an unknown variable.
 
-    Attributes
-    ----------
-    graph : networkx.Graph
-        The constraint graph: variables as nodes, an edge ``u - v`` whenever ``u`` and ``v``
-        share a constraint, with the list of those constraints in the edge attribute
-        ``"constraints"``.
+    Notes
+    -----
+    The constraint graph (:attr:`graph`, a :class:`networkx.Graph`) is built only when asked
+    for: propagation needs only :meth:`arcs_losing_support`, which models may answer directly.
     """
 
     def __init__(
@@ -140,22 +140,40 @@ class CSP:
         self.variables: tuple[Hashable, ...] = tuple(self.domains)
         self.constraints: list[Constraint] = list(constraints)
         self.constraints_on: dict[Hashable, list[Constraint]] = {v: [] for v in self.variables}
-        self.graph: nx.Graph = nx.Graph()
-        self.graph.add_nodes_from(self.variables)
         for c in self.constraints:
             for v in c.scope:
                 if v not in self.constraints_on:
                     raise ValueError(f"constraint on unknown variable {v!r}")
                 self.constraints_on[v].append(c)
+
+    @functools.cached_property
+    def graph(self) -> nx.Graph:
+        """The constraint graph, built on first use (a 512x512 nonogram has 262,144 edges).
+
+        Variables are nodes; an edge ``u - v`` lists in its attribute ``"constraints"`` the
+        constraints that ``u`` and ``v`` share.
+        """
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_nodes_from(self.variables)
+        for c in self.constraints:
             for u, v in itertools.combinations(c.scope, 2):
-                if self.graph.has_edge(u, v):
-                    self.graph[u][v]["constraints"].append(c)
+                if graph.has_edge(u, v):
+                    graph[u][v]["constraints"].append(c)
                 else:
-                    self.graph.add_edge(u, v, constraints=[c])
-        # Adjacency as plain lists of (neighbour, constraints): the GAC queue walks it often.
-        self.arcs: dict[Hashable, list[tuple[Hashable, list[Constraint]]]] = {
-            v: [(w, data["constraints"]) for w, data in self.graph[v].items()]
-            for v in self.variables
+                    graph.add_edge(u, v, constraints=[c])
+        return graph
+
+    @functools.cached_property
+    def arcs(self) -> dict[Hashable, list[tuple[Hashable, list[Constraint]]]]:
+        """Adjacency of :attr:`graph` as plain lists of ``(neighbour, constraints)``.
+
+        The GAC queue walks it often; built on first use.
+        """
+        graph = self.graph
+        return {
+            v: [(w, data["constraints"]) for w, data in graph[v].items()] for v in self.variables
         }
 
     def arcs_losing_support(

@@ -14,11 +14,17 @@ Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md Â
 ``picross``
     pierre-dejoue/picross-solver native ``.txt``: ``GRID <name>``, ``ROWS``, ``COLUMNS``, clues
     written ``[ 3 1 ]``, ``#`` comment lines; several grids per file.
+``xml``
+    webpbn XML (``.xml``; :func:`.webformats.parse_xml`, no DTD entity is ever expanded).
+``tatham``
+    A Tatham ``pattern`` game ID such as ``5x5:2/1.1/...`` alone in a file
+    (:func:`.webformats.parse_tatham`).
 
 An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). Every
 problem in a file raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
 exception escapes :func:`parse` or :func:`read`. ``.non`` and ``.nin`` are written
-(:func:`write_non`, :func:`write_nin`; :func:`write` picks by file extension).
+(:func:`write_non`, :func:`write_nin`, :func:`.webformats.write_tatham`; :func:`write` picks
+by file extension, ``.tatham`` for game IDs).
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ __all__ = [
     "write_non",
 ]
 
-FORMATS = ("non", "nin", "tournament", "picross")
+FORMATS = ("non", "nin", "tournament", "picross", "xml", "tatham")
 """The format names accepted by :func:`parse` and :func:`read`."""
 
 _MAX_SIZE = 100_000
@@ -55,6 +61,7 @@ _INTEGER = re.compile(r"-?[0-9]+")
 _PUZZLE_NUMBER = re.compile(r"\$([0-9]+)")
 _NIN_HEADER = re.compile(r"[0-9]+\s+[0-9]+")
 _NON_KEY = re.compile(r"(width|height)\s+\S.*|rows|columns", re.IGNORECASE)
+_TATHAM_ID = re.compile(r"[0-9]+(x[0-9]+)?:[0-9./]*")
 _CLUE_LIKE = re.compile(r"[0-9][0-9,\s]*")
 _NON_UNIQUE_KEYS = ("width", "height", "rows", "columns", "title", "goal")
 
@@ -160,7 +167,7 @@ def _read_clues(
     return placed, i
 
 
-def _build(
+def build(
     source: str,
     line: int,
     rows: list[_Placed],
@@ -272,7 +279,7 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
     if state.goal is not None:
         width, height = state.sizes["width"], state.sizes["height"]
         goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
-    puzzle = _build(
+    puzzle = build(
         source, start or 1, state.sections["rows"], state.sections["columns"], state.title, goal
     )
     return [Entry(None, puzzle, start or 1)]
@@ -295,7 +302,7 @@ def _parse_nin(lines: list[str], source: str) -> list[Entry]:
     # Lines after the clues are ignored, as Wilk's own reader does: some published files
     # (jwilk data142.nin) carry a damaged repeat of the puzzle after it.
     columns, _ = _read_clues(lines, i, width, "column", None, source)
-    return [Entry(None, _build(source, first + 1, rows, columns), first + 1)]
+    return [Entry(None, build(source, first + 1, rows, columns), first + 1)]
 
 
 # --- tournament -------------------------------------------------------------------------------
@@ -314,7 +321,7 @@ def _tournament_entry(number: int, at: int, block: list[tuple[str, int]], source
         )
     placed = [(_clue(text, None, source, k), k) for text, k in block]
     size = len(placed) // 2
-    puzzle = _build(source, at, rows=placed[size:], columns=placed[:size])
+    puzzle = build(source, at, rows=placed[size:], columns=placed[:size])
     return Entry(number, puzzle, at)
 
 
@@ -366,7 +373,7 @@ def _finish_grid(grid: _Grid, end: int, source: str) -> Entry:
         if not placed:
             raise InputError(source, at, f"'{section}' section of {label} has no clues")
     rows, columns = grid.sections["ROWS"][1], grid.sections["COLUMNS"][1]
-    puzzle = _build(source, grid.line, rows, columns, title=grid.name or "")
+    puzzle = build(source, grid.line, rows, columns, title=grid.name or "")
     return Entry(grid.name, puzzle, grid.line)
 
 
@@ -410,11 +417,39 @@ def _parse_picross(lines: list[str], source: str) -> list[Entry]:
 
 # --- public API -------------------------------------------------------------------------------
 
+
+def _parse_xml(lines: list[str], source: str) -> list[Entry]:
+    """Read webpbn XML (see :mod:`.webformats`)."""
+    from .webformats import parse_xml
+
+    found = parse_xml("\n".join(lines), source)
+    if len(found) == 1:
+        return [Entry(None, found[0][1], found[0][2])]
+    return [Entry(ident or str(k), puzzle, at) for k, (ident, puzzle, at) in enumerate(found, 1)]
+
+
+def _parse_tatham(lines: list[str], source: str) -> list[Entry]:
+    """Read a Tatham game ID, alone on the first non-blank line (see :mod:`.webformats`)."""
+    from .webformats import parse_tatham
+
+    content = [(k, line) for k, line in enumerate(lines, 1) if line.strip()]
+    if len(content) != 1:
+        at = content[1][0] if len(content) > 1 else 1
+        raise InputError(source, at, "a Tatham game ID file holds one line")
+    at, text = content[0]
+    try:
+        return [Entry(None, parse_tatham(text, source), at)]
+    except InputError as err:
+        raise InputError(source, at, err.message) from None
+
+
 _PARSERS: dict[str, Callable[[list[str], str], list[Entry]]] = {
     "non": _parse_non,
     "nin": _parse_nin,
     "tournament": _parse_tournament,
     "picross": _parse_picross,
+    "xml": _parse_xml,
+    "tatham": _parse_tatham,
 }
 
 
@@ -441,11 +476,17 @@ def sniff(name: str, text: str) -> str | None:
     'picross'
     """
     suffix = PurePath(name).suffix.lower()
-    if suffix in (".non", ".nin"):
+    if suffix == ".tatham":
+        return "tatham"
+    if suffix in (".non", ".nin", ".xml"):
         return suffix[1:]
     content = [line.strip() for line in _split_lines(text) if line.strip()]
     if not content:
         return None
+    if content[0].startswith("<?xml") or content[0].startswith("<puzzle"):
+        return "xml"
+    if len(content) == 1 and _TATHAM_ID.fullmatch(content[0]):
+        return "tatham"
     if _PUZZLE_NUMBER.fullmatch(content[0]):
         return "tournament"
     first_real = next((line for line in content if not line.startswith("#")), "")
@@ -636,12 +677,24 @@ def write_nin(puzzle: Nonogram) -> str:
     return "\n".join(lines) + "\n"
 
 
-WRITERS: dict[str, Callable[[Nonogram], str]] = {".non": write_non, ".nin": write_nin}
+def _write_tatham(puzzle: Nonogram) -> str:
+    from .webformats import write_tatham
+
+    return write_tatham(puzzle) + "\n"
+
+
+WRITERS: dict[str, Callable[[Nonogram], str]] = {
+    ".non": write_non,
+    ".nin": write_nin,
+    ".tatham": _write_tatham,
+}
 """File extension â†’ writer."""
 
 
 def write(puzzle: Nonogram, path: str | Path) -> None:
-    """Write ``puzzle`` to ``path`` in the format its extension names (``.non`` or ``.nin``).
+    """Write ``puzzle`` to ``path`` in the format its extension names.
+
+    ``.non``, ``.nin`` or ``.tatham`` (a Tatham game ID).
 
     Raises
     ------
@@ -652,5 +705,7 @@ def write(puzzle: Nonogram, path: str | Path) -> None:
     """
     suffix = PurePath(path).suffix.lower()
     if suffix not in WRITERS:
-        raise ValueError(f"cannot write {suffix or 'files without an extension'}; use .non or .nin")
+        raise ValueError(
+            f"cannot write {suffix or 'files without an extension'}; use .non, .nin or .tatham"
+        )
     Path(path).write_text(WRITERS[suffix](puzzle), encoding="utf-8")

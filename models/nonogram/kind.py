@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cspsolve.csp.gac import propagate
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
 from cspsolve.render import Scene, labelled_grid
@@ -12,7 +11,6 @@ from cspsolve.results import Result
 
 from . import solver
 from .board import Grid, Nonogram
-from .constraints import LineDomain, build_csp
 from .formats import read, select, sniff, write
 
 __all__ = [
@@ -45,7 +43,7 @@ def _method(options: Options) -> str:
 
 
 def solve(puzzle: Nonogram, options: Options, limits: Limits | None) -> Result[Grid]:
-    """Solve with ``options.method`` (default GAC + A*), deciding uniqueness if asked."""
+    """Solve with ``options.method`` (default: probing), deciding uniqueness if asked."""
     return solver.solve(puzzle, _method(options), limits, unique=options.unique)
 
 
@@ -58,23 +56,21 @@ def verify(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[st
 
 
 def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
-    """What line logic alone (GAC on the line constraints, no search) decides.
+    """What line logic alone (GAC on the line constraints, no probing, no search) decides.
+
+    Runs the fast solver's worklist propagation (:func:`.probing.line_logic`) from the empty
+    grid.
 
     Returns
     -------
     tuple of (bool, int)
         Whether the clues are consistent under line logic, and how many cells it fixes.
     """
-    csp = build_csp(puzzle)
-    domains = dict(csp.domains)
-    consistent = propagate(csp, domains)
-    fixed = 0
-    for i in range(puzzle.height):
-        line = domains["row", i]
-        assert isinstance(line, LineDomain)
-        can_fill, can_empty = line.cells()
-        fixed += (can_fill ^ can_empty).bit_count()
-    return consistent, fixed
+    from .linedp import UNKNOWN
+    from .probing import line_logic as propagate_lines
+
+    consistent, grid, _ = propagate_lines(puzzle)
+    return consistent, int((grid != UNKNOWN).sum())
 
 
 def analyze(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[str, Any]:
@@ -85,7 +81,8 @@ def analyze(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[s
     dict
         ``line_solvable`` (line logic alone fixes every cell), ``fixed_by_line_logic`` (cells),
         ``cells``, ``unique`` (``None`` when a limit stopped the search), ``status`` and the
-        search's ``expanded`` and ``backtracks`` (nodes needed to solve and settle uniqueness).
+        search's effort to solve and settle uniqueness: ``expanded`` (nodes), ``backtracks``
+        (dead nodes), ``probes`` (trial assignments), ``propagations`` (line solves).
     """
     consistent, fixed = line_logic(puzzle)
     cells = puzzle.width * puzzle.height
@@ -99,6 +96,8 @@ def analyze(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[s
         "method": result.method,
         "expanded": result.stats.expanded,
         "backtracks": result.stats.backtracks,
+        "probes": result.stats.probes,
+        "propagations": result.stats.propagations,
         "seconds": round(result.stats.seconds, 6),
     }
 

@@ -229,6 +229,8 @@ SAMPLES = {
     "nin": "3 2\n1 1\n3\n2\n1\n2\n",
     "tournament": "$1\n2\n1\n1\n2\n",
     "picross": PICROSS_TEXT,
+    "xml": (DATA / "smile.xml").read_text(encoding="utf-8"),
+    "tatham": "3x2:1/2/1/1.1/3\n",
 }
 
 
@@ -274,7 +276,7 @@ def test_unknown_content_is_an_input_error() -> None:
 
 
 def test_unknown_format_name() -> None:
-    err = _error("1 1\n1\n1\n", "xml")
+    err = _error("1 1\n1\n1\n", "svg")
     assert err.line is None
     assert "unknown format" in err.message
 

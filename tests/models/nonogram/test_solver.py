@@ -16,7 +16,7 @@ from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.models.nonogram.solver import solve
 from cspsolve.results import Status
 
-ENGINE_METHODS = ["gac-astar", "mac"]
+ENGINE_METHODS = ["probing", "gac-astar", "mac"]
 
 
 def puzzle_of(grid: list[str]) -> Nonogram:

@@ -1,0 +1,248 @@
+"""Read webpbn XML puzzle files and Simon Tatham's ``pattern`` game IDs.
+
+webpbn XML
+    The export format of Jan Wolter's webpbn.com (``pbn-0.3.dtd``, described at
+    https://webpbn.com/pbn_fmt.html): a ``<puzzleset>`` of ``<puzzle>`` elements, each with
+    ``<clues type="columns">`` and ``<clues type="rows">`` of ``<line>`` elements holding
+    ``<count>`` elements, an optional ``<title>`` and an optional ``<solution type="goal">``
+    whose ``<image>`` draws the picture between ``|`` bars. Only black-and-white puzzles are
+    read. The text is parsed by the standard library's expat with every DTD feature that
+    could expand into more text refused: a document type with an internal subset
+    (``<!DOCTYPE x [ ... ]>``) or any ``<!ENTITY`` declaration is an error (the "billion
+    laughs" and external-entity attacks need one), and no external DTD is fetched. HTML named
+    entities such as ``&copy;``, which webpbn exports use without declaring them, are turned
+    into the single characters they name before parsing.
+Tatham game IDs
+    The ``W x H : description`` strings of the ``pattern`` game of Simon Tatham's Portable
+    Puzzle Collection (https://www.chiark.greenend.org.uk/~sgtatham/puzzles/, ``pattern.c``,
+    ``validate_desc``): ``W`` column clues (top to bottom) then ``H`` row clues (left to right),
+    clues separated by ``/``, the numbers of a clue by ``.``, an empty clue written as nothing.
+    ``N:...`` stands for ``NxN``.
+"""
+
+from __future__ import annotations
+
+import html.entities
+import re
+import xml.parsers.expat
+from dataclasses import dataclass, field
+from typing import Any
+
+from cspsolve.errors import InputError
+
+from .board import Clue, Grid, Nonogram
+
+__all__ = ["parse_tatham", "parse_xml", "write_tatham"]
+
+_TATHAM = re.compile(r"\s*([0-9]{1,6})(?:x([0-9]{1,6}))?:([0-9./]*)\s*")
+_NAMED_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
+_XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
+_INTERNAL_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
+
+
+def _numeric_entity(match: re.Match[str]) -> str:
+    """``&copy;`` → ``&#169;``; XML's own five entities and unknown names are left alone."""
+    name = match.group(1)
+    if name in _XML_ENTITIES or name not in html.entities.name2codepoint:
+        return match.group(0)
+    return f"&#{html.entities.name2codepoint[name]};"
+
+
+@dataclass
+class _Node:
+    """An element of the XML tree: tag, attributes, 1-based line, children, text."""
+
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    children: list[_Node] = field(default_factory=list)
+    text: str = ""
+
+    def find(self, tag: str) -> list[_Node]:
+        """The children named ``tag``."""
+        return [c for c in self.children if c.tag == tag]
+
+
+def _refuse_entities(*_: object) -> Any:
+    """Expat handler for entity declarations and references: refuse them all."""
+    raise ValueError("entity declarations are not accepted (no DTD entities are expanded)")
+
+
+def _tree(text: str, source: str) -> _Node:
+    """Parse XML into :class:`_Node` trees, refusing internal DTD subsets and entities."""
+    match = _INTERNAL_SUBSET.search(text)
+    if match is not None or "<!ENTITY" in text.upper():
+        at = text.count("\n", 0, match.start() if match else text.upper().index("<!ENTITY")) + 1
+        raise InputError(
+            source,
+            at,
+            "the XML declares a DTD internal subset or entities; refused (entities are never "
+            "expanded, to keep 'billion laughs' and external-entity files harmless)",
+        )
+    parser = xml.parsers.expat.ParserCreate()
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.EntityDeclHandler = _refuse_entities
+    parser.UnparsedEntityDeclHandler = _refuse_entities
+    parser.ExternalEntityRefHandler = _refuse_entities
+    root = _Node("", {}, 1)
+    stack = [root]
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        node = _Node(tag, attrs, parser.CurrentLineNumber)
+        stack[-1].children.append(node)
+        stack.append(node)
+
+    def end(_: str) -> None:
+        stack.pop()
+
+    def data(chunk: str) -> None:
+        stack[-1].text += chunk
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = data
+    try:
+        parser.Parse(_NAMED_ENTITY.sub(_numeric_entity, text), True)
+    except xml.parsers.expat.ExpatError as err:
+        reason = xml.parsers.expat.errors.messages.get(err.code, str(err))
+        raise InputError(source, err.lineno, f"not well-formed XML: {reason}") from None
+    except ValueError as err:
+        raise InputError(source, parser.CurrentLineNumber, str(err)) from None
+    return root
+
+
+def _count(node: _Node, source: str) -> int:
+    """The run length of a ``<count>`` element (black cells only)."""
+    color = node.attrs.get("color", "black")
+    if color != "black":
+        raise InputError(
+            source, node.line, f"colour {color!r}: only black-and-white puzzles are read"
+        )
+    text = node.text.strip()
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise InputError(source, node.line, f"count {text!r} is not a run length >= 1")
+    return int(text)
+
+
+def _clues(puzzle: _Node, kind: str, source: str) -> list[tuple[Clue, int]]:
+    """The ``<line>`` clues of ``<clues type=kind>``, each with its line number."""
+    found = [c for c in puzzle.find("clues") if c.attrs.get("type") == kind]
+    if len(found) != 1:
+        raise InputError(
+            source,
+            puzzle.line,
+            f'expected one <clues type="{kind}"> in the puzzle, found {len(found)}',
+        )
+    lines = found[0].find("line")
+    if not lines:
+        raise InputError(source, found[0].line, f"no <line> in the {kind} clues")
+    return [(tuple(_count(c, source) for c in line.find("count")), line.line) for line in lines]
+
+
+def _goal(puzzle: _Node, width: int, height: int, source: str) -> Grid | None:
+    """The ``<solution type="goal">`` picture, if the puzzle has one."""
+    for solution in puzzle.find("solution"):
+        if solution.attrs.get("type", "goal") != "goal":
+            continue
+        images = solution.find("image")
+        if not images:
+            return None
+        rows = [r.strip().strip("|") for r in images[0].text.split("\n") if r.strip()]
+        if len(rows) != height or any(len(r) != width for r in rows):
+            raise InputError(
+                source, images[0].line, f"the goal image is not {width}x{height} cells"
+            )
+        return tuple("".join("." if ch in ".0 " else "#" for ch in row) for row in rows)
+    return None
+
+
+def _puzzle(node: _Node, source: str) -> Nonogram:
+    """One ``<puzzle>`` element as a :class:`Nonogram`."""
+    from .formats import build
+
+    if node.attrs.get("type", "grid") != "grid":
+        raise InputError(source, node.line, f"puzzle type {node.attrs['type']!r} is not 'grid'")
+    columns = _clues(node, "columns", source)
+    rows = _clues(node, "rows", source)
+    titles = node.find("title")
+    title = " ".join(titles[0].text.split()) if titles else ""
+    goal = _goal(node, len(columns), len(rows), source)
+    return build(source, node.line, rows, columns, title, goal)
+
+
+def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram, int]]:
+    """Read a webpbn XML file.
+
+    Parameters
+    ----------
+    text : str
+        The file content.
+    source : str
+        The file name, for error messages.
+
+    Returns
+    -------
+    list of (str or None, Nonogram, int)
+        Every puzzle with its ``<id>`` text (``None`` when absent) and the line it starts on.
+
+    Raises
+    ------
+    InputError
+        For malformed XML, DTD entity declarations, colour puzzles or bad clues, naming the
+        line.
+    """
+    root = _tree(text, source)
+    top = root.children[0]
+    puzzles = top.find("puzzle") if top.tag == "puzzleset" else [top]
+    if not puzzles or puzzles[0].tag != "puzzle":
+        raise InputError(source, top.line, "no <puzzle> element (expected webpbn XML)")
+    out: list[tuple[str | None, Nonogram, int]] = []
+    for node in puzzles:
+        ids = node.find("id")
+        ident = ids[0].text.strip().lstrip("#") or None if ids else None
+        out.append((ident, _puzzle(node, source), node.line))
+    return out
+
+
+def parse_tatham(text: str, source: str) -> Nonogram:
+    """Read a Tatham ``pattern`` game ID such as ``3x2:1/1.1/1/3/1``.
+
+    Raises
+    ------
+    InputError
+        When the text is not a game ID or its clues do not fit.
+    """
+    match = _TATHAM.fullmatch(text)
+    if match is None:
+        raise InputError(source, 1, "expected a Tatham game ID 'WxH:clues' (e.g. 2x1:1/1/2)")
+    width = int(match.group(1))
+    height = int(match.group(2) or width)
+    parts = match.group(3).split("/")
+    if len(parts) != width + height:
+        raise InputError(
+            source, 1, f"{len(parts)} clues for a {width}x{height} grid; expected {width + height}"
+        )
+    if width < 1 or height < 1:
+        raise InputError(source, 1, "width and height must be at least 1")
+    clues: list[tuple[Clue, int]] = []
+    for part in parts:
+        pieces = part.split(".") if part else []
+        if any(not 1 <= len(p) <= 6 or int(p) < 1 for p in pieces):
+            raise InputError(source, 1, f"clue {part!r}: runs must be whole numbers >= 1")
+        clues.append((tuple(map(int, pieces)), 1))
+    from .formats import build
+
+    return build(source, 1, clues[width:], clues[:width])
+
+
+def write_tatham(puzzle: Nonogram) -> str:
+    """Write ``puzzle`` as a Tatham game ID (title and goal are not part of it).
+
+    Examples
+    --------
+    >>> write_tatham(Nonogram(rows=[(1,), ()], columns=[(1,)]))
+    '1x2:1/1/'
+    """
+    lines = [*puzzle.columns, *puzzle.rows]
+    clues = "/".join(".".join(map(str, clue)) for clue in lines)
+    return f"{puzzle.width}x{puzzle.height}:{clues}"

@@ -1,0 +1,171 @@
+"""The fast solver: the compiled line solver against the big-integer one, line logic against
+the generic engine's GAC, probing against brute force (it never loses a solution)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cspsolve.csp import propagate as gac
+from cspsolve.limits import Limits
+from cspsolve.models.nonogram.board import Nonogram, check, clue_of
+from cspsolve.models.nonogram.constraints import LineDomain, build_csp
+from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from cspsolve.models.nonogram.linesolver import solve_line
+from cspsolve.models.nonogram.probing import Network, line_logic, probe, solve_probing
+from cspsolve.results import Status
+
+
+@st.composite
+def partial_lines(draw: st.DrawFn) -> tuple[tuple[int, ...], list[int]]:
+    """A clue (often a real line's) and a partial line of cell codes, consistent or not."""
+    n = draw(st.integers(1, 30))
+    pattern = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    clue = draw(
+        st.one_of(
+            st.just(clue_of(pattern)),
+            st.lists(st.integers(1, 4), max_size=5).map(tuple),
+        )
+    )
+    codes = draw(st.lists(st.sampled_from([UNKNOWN] * 4 + [EMPTY, FILLED]), min_size=n, max_size=n))
+    return clue, codes
+
+
+@settings(max_examples=400, deadline=None)
+@given(partial_lines())
+def test_settle_line_matches_the_big_integer_line_solver(
+    case: tuple[tuple[int, ...], list[int]],
+) -> None:
+    clue, codes = case
+    n = len(codes)
+    can_fill = sum(1 << p for p, c in enumerate(codes) if c & FILLED)
+    can_empty = sum(1 << p for p, c in enumerate(codes) if c & EMPTY)
+    cells = np.array(codes, np.uint8)
+    consistent = settle_line(cells, np.array(clue, np.int64), *scratch(n, len(clue)))
+    expected = solve_line(clue, n, can_fill, can_empty) if sum(clue) + len(clue) - 1 <= n else None
+    if expected is None:
+        assert not consistent
+        return
+    assert consistent
+    got = (
+        sum(1 << p for p, c in enumerate(cells) if c & FILLED),
+        sum(1 << p for p, c in enumerate(cells) if c & EMPTY),
+    )
+    assert got == expected
+
+
+def puzzle_of(rows: list[str], columns: list[str]) -> Nonogram:
+    """Row clues from one grid, column clues from another (unique, several or no solutions)."""
+    width = len(rows[0])
+    return Nonogram(
+        [clue_of(ch == "#" for ch in row) for row in rows],
+        [clue_of(row[j] == "#" for row in columns) for j in range(width)],
+    )
+
+
+def grids(width: int, height: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(st.text("#.", min_size=width, max_size=width), min_size=height, max_size=height)
+
+
+@st.composite
+def puzzles(draw: st.DrawFn, most: int = 8) -> Nonogram:
+    width, height = draw(st.integers(1, most)), draw(st.integers(1, most))
+    rows = draw(grids(width, height))
+    same = draw(st.booleans())
+    return puzzle_of(rows, rows if same else draw(grids(width, height)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(puzzles(10))
+def test_line_logic_reaches_the_generic_gac_fixpoint(puzzle: Nonogram) -> None:
+    consistent, grid, _ = line_logic(puzzle)
+    csp = build_csp(puzzle)
+    domains = dict(csp.domains)
+    assert consistent == gac(csp, domains)
+    if not consistent:
+        return
+    for i in range(puzzle.height):
+        row = domains["row", i]
+        assert isinstance(row, LineDomain)
+        can_fill, can_empty = row.cells()
+        expected = [(can_empty >> j & 1) | (can_fill >> j & 1) << 1 for j in range(puzzle.width)]
+        assert grid[i].tolist() == expected
+
+
+def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:
+    w, h = puzzle.width, puzzle.height
+    found = []
+    for cells in itertools.product(".#", repeat=w * h):
+        grid = tuple("".join(cells[r * w : (r + 1) * w]) for r in range(h))
+        if not check(puzzle, grid):
+            found.append(grid)
+    return found
+
+
+def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
+    """Line logic then probing from the empty grid: (outcome, grid, first child, second)."""
+    net = Network.build(puzzle)
+    buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled = net.work
+    grid = net.unknown()
+    counters = np.zeros(3, np.int64)
+    queued[:] = 1
+    from cspsolve.models.nonogram.probing import propagate
+
+    args = (net.height, net.width, net.clues, net.starts, net.counts)
+    if not propagate(grid, *args, queued, queue, buf, fwd, bwd, blocked, cover, net.memo, counters):
+        return -1, grid, None, None
+    first, second = net.unknown(), net.unknown()
+    outcome = probe(
+        grid, *args, buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled,
+        first, second, net.memo, counters,
+    )  # fmt: skip
+    return int(outcome), grid, first, second
+
+
+def allows(grid: Any, solution: tuple[str, ...]) -> bool:
+    flat = "".join(solution)
+    return all(grid[p] & (FILLED if ch == "#" else EMPTY) for p, ch in enumerate(flat))
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(4))
+def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram) -> None:
+    if puzzle.width * puzzle.height > 12:
+        return
+    solutions = all_solutions(puzzle)
+    outcome, grid, first, second = probed(puzzle)
+    if not solutions:
+        assert outcome == -1
+        return
+    assert outcome != -1
+    assert all(allows(grid, s) for s in solutions)
+    if outcome == -2:
+        assert solutions == [Network.build(puzzle).decode(grid)]
+        return
+    assert grid[outcome] == UNKNOWN
+    assert first[outcome] != second[outcome] and {first[outcome], second[outcome]} == {1, 2}
+    # Every solution lies in exactly one child.
+    assert all(allows(first, s) != allows(second, s) for s in solutions)
+
+
+def test_node_limit_and_counters() -> None:
+    # Two interlocked diagonals: line logic and probing fix nothing.
+    puzzle = puzzle_of(["#.", ".#"], ["#.", ".#"])
+    assert solve_probing(puzzle, Limits(max_nodes=0)).status is Status.LIMIT
+    result = solve_probing(puzzle, max_solutions=2)
+    assert result.status is Status.SOLVED and result.proof["unique"] is False
+    assert result.stats.probes >= 8 and result.stats.propagations > 0
+    assert result.stats.expanded == 3  # the root and its two children, each a solution
+
+
+def test_cauldron_like_sizes_need_no_graph() -> None:
+    """The generic CSP builds its networkx constraint graph only when asked for."""
+    puzzle = puzzle_of(["#" * 40] * 30, ["#" * 40] * 30)
+    csp = build_csp(puzzle)
+    assert gac(csp, dict(csp.domains))
+    assert "graph" not in vars(csp)
+    assert csp.graph.number_of_edges() == 40 * 30
