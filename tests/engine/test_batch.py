@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from cspsolve import batch, registry
+from cspsolve.models import nonogram
 from cspsolve.models.nonogram import board, formats
 from cspsolve.results import Result, Status
 
@@ -107,7 +108,8 @@ def test_run_stores_every_job_once_and_resumes(folder: Path, tmp_path: Path) -> 
     assert {(r["file"], r["puzzle"], r["method"]) for r in found} == {
         (j.file, j.puzzle, j.method) for j in plan.jobs
     }
-    assert {r["solved_by"] for r in found if r["status"] == "solved"} == {"gac-astar", "cpsat"}
+    default = nonogram.DEFAULT_METHOD
+    assert {r["solved_by"] for r in found if r["status"] == "solved"} == {default, "cpsat"}
     errors = [r for r in found if r["status"] == batch.ERROR]
     assert [Path(r["file"]).name for r in errors] == ["broken.non"] * 2
     check_solutions(found)
