@@ -15,7 +15,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
 
 
 def run(*args: object) -> subprocess.CompletedProcess[str]:
-    """``cspsolve ARGS...`` in a fresh interpreter (``-P``: the source folder stays off the path)."""
+    """``cspsolve ARGS...`` in a fresh interpreter (``-P`` keeps the source folder off the path)."""
     env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
     return subprocess.run(
         [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)],
