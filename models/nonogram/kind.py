@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
@@ -13,12 +13,16 @@ from . import solver
 from .board import Grid, Nonogram
 from .formats import read, select, sniff, write
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 __all__ = [
     "HEURISTICS",
     "METHODS",
     "NAME",
     "OPTIONS",
     "analyze",
+    "constraint_graph",
     "describe",
     "draw",
     "encode",
@@ -139,3 +143,12 @@ def scenes(puzzle: Nonogram, solution: Grid) -> list[Scene]:
             caption=puzzle.title,
         )
     ]
+
+
+def constraint_graph(puzzle: Nonogram) -> nx.Graph:
+    """The constraint graph of the line model: a node per row and column variable (``("row",
+    i)``, ``("col", j)``), an edge per crossing cell — the complete bipartite graph
+    K(height, width)."""
+    from .constraints import build_csp
+
+    return build_csp(puzzle).graph

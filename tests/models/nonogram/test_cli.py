@@ -9,7 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cspsolve.models.nonogram import check, read
+import networkx as nx
+
+from cspsolve.models.nonogram import check, kind, read
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
 
@@ -81,3 +83,15 @@ def test_convert_non_to_tatham_and_back(tmp_path: Path) -> None:
     back = tmp_path / "back.non"
     assert run("convert", out, back).returncode == 0
     assert read(back)[0].puzzle.rows == read(DATA / "smile.non")[0].puzzle.rows
+
+
+def test_graph_draws_the_complete_bipartite_line_graph(tmp_path: Path) -> None:
+    puzzle = read(DATA / "smile.non")[0].puzzle
+    graph = kind.constraint_graph(puzzle)
+    expected = nx.complete_bipartite_graph(puzzle.height, puzzle.width)
+    assert nx.is_isomorphic(graph, expected)
+    out = tmp_path / "graph.png"
+    proc = run("graph", DATA / "smile.non", "--image", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"{puzzle.height + puzzle.width} variables" in proc.stdout
