@@ -50,11 +50,12 @@ def run(*args: object) -> subprocess.CompletedProcess[str]:
 
 def stored(path: Path) -> list[tuple[str, str, str, str]]:
     """(file, puzzle, status, solution) of every row, in insertion order."""
-    db = sqlite3.connect(path)
+    db = sqlite3.connect(path, timeout=30)  # wait out the writer's commits
     try:
         query = "SELECT file, puzzle, status, solution FROM results ORDER BY rowid"
         return [tuple(r) for r in db.execute(query)]
-    except sqlite3.OperationalError:  # the table is not created yet
+    except sqlite3.OperationalError as e:  # the table is not created yet
+        assert "no such table" in str(e), e
         return []
     finally:
         db.close()
@@ -74,7 +75,7 @@ def check_rows(rows: list[tuple[str, str, str, str]]) -> None:
 def test_a_killed_batch_resumes_with_every_result_once(tmp_path: Path) -> None:
     folder = tmp_path / "set"
     folder.mkdir()
-    copies = 40
+    copies = 150
     for i in range(copies):
         shutil.copy(TOURNAMENT, folder / f"t{i:02}.txt")
     expected = {(str(folder / f"t{i:02}.txt"), str(p)) for i in range(copies) for p in (1, 2, 3)}
