@@ -219,6 +219,10 @@ class _Run:
     max_nodes: int | None
     output: str
 
+    def limits(self, progress: Callable[[Stats], None] | None) -> Limits:
+        """Fresh limits for one run (its own cancellation event), reporting to ``progress``."""
+        return _limits(self.time_limit, self.max_nodes, progress)
+
 
 @dataclass(frozen=True)
 class _Puzzle:
@@ -318,12 +322,32 @@ def _options(*, choose_method: bool = True, unique: bool = False) -> Callable[[A
     return decorate
 
 
+def _run_options(*, unique: bool = False) -> Callable[[Any], Any]:
+    """The options of the commands that work puzzle by puzzle (solve, verify, analyze) —
+    ``--kind``, the model options, the limits and ``--format`` — handed to the command as one
+    ``run`` argument (a :class:`_Run`)."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(command)
+        def packed(
+            kind: str | None,
+            options: registry.Options,
+            time_limit: float | None,
+            max_nodes: int | None,
+            output: str,
+            **rest: Any,
+        ) -> None:
+            command(run=_Run(kind, options, time_limit, max_nodes, output), **rest)
+
+        added = [_kind_option, _options(unique=unique), *_limit_options, _format_option]
+        return _with(added)(packed)  # type: ignore[no-any-return]
+
+    return decorate
+
+
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
-@_kind_option
-@_options(unique=True)
-@_with(_limit_options)
-@_format_option
+@_run_options(unique=True)
 @click.option(
     "--image",
     type=click.Path(dir_okay=False),
@@ -333,11 +357,7 @@ def _options(*, choose_method: bool = True, unique: bool = False) -> Callable[[A
 )
 def solve(
     files: tuple[str, ...],
-    kind: str | None,
-    options: registry.Options,
-    time_limit: float | None,
-    max_nodes: int | None,
-    output: str,
+    run: _Run,
     image: str | None,
 ) -> None:
     """Solve every puzzle in FILE... and print the solutions.
@@ -348,7 +368,6 @@ def solve(
     Exit codes: 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit reached
     without an answer; over many puzzles the first of 2, 3, 1 that occurs, else 0.
     """
-    run = _Run(kind, options, time_limit, max_nodes, output)
     codes: list[int] = []
     puzzles: Iterable[_Puzzle] = _puzzles(files, run, codes)
     images: list[str] = []
@@ -358,15 +377,15 @@ def solve(
         many = len(puzzles) > 1
         images = [_numbered(image, i) if many else image for i in range(1, len(puzzles) + 1)]
     for number, puzzle in enumerate(puzzles):
-        with _progress(output == "text", f"solving {puzzle.title}") as progress:
-            limits = _limits(time_limit, max_nodes, progress)
+        with _progress(run.output == "text", f"solving {puzzle.title}") as progress:
+            limits = run.limits(progress)
             result = _guarded(puzzle, codes, puzzle.model.solve, run.options, limits)
         if result is None:
             continue
         codes.append(_STATUS_EXIT[result.status])
         _print_result(puzzle, result, run)
         if images:
-            codes += _draw_solution(puzzle, result, images[number], output)
+            codes += _draw_solution(puzzle, result, images[number], run.output)
     sys.exit(_worst(codes))
 
 
@@ -421,17 +440,10 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
-@_kind_option
-@_options()
-@_with(_limit_options)
-@_format_option
+@_run_options()
 def verify(
     files: tuple[str, ...],
-    kind: str | None,
-    options: registry.Options,
-    time_limit: float | None,
-    max_nodes: int | None,
-    output: str,
+    run: _Run,
 ) -> None:
     """Solve by search and by CP-SAT, check both answers, and report whether they agree.
 
@@ -442,14 +454,13 @@ def verify(
     Exit codes: 0 the answers agree, 1 both prove a puzzle unsolvable, 2 bad input or usage,
     3 a limit left agreement unsettled, 4 the answers disagree.
     """
-    run = _Run(kind, options, time_limit, max_nodes, output)
     codes: list[int] = []
     for puzzle in _puzzles(files, run, codes):
-        limits = _limits(time_limit, max_nodes, None)
+        limits = run.limits(None)
         report = _guarded(puzzle, codes, puzzle.model.verify, run.options, limits)
         if report is not None:
             codes.append(_verify_code(report))
-            _print_verify(puzzle, report, output)
+            _print_verify(puzzle, report, run.output)
     sys.exit(EXIT_DISAGREE if EXIT_DISAGREE in codes else _worst(codes))
 
 
@@ -485,17 +496,10 @@ def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
-@_kind_option
-@_options()
-@_with(_limit_options)
-@_format_option
+@_run_options()
 def analyze(
     files: tuple[str, ...],
-    kind: str | None,
-    options: registry.Options,
-    time_limit: float | None,
-    max_nodes: int | None,
-    output: str,
+    run: _Run,
 ) -> None:
     """Report the difficulty and structure of every puzzle in FILE...
 
@@ -507,11 +511,10 @@ def analyze(
 
     With --format json: {"kind", "file", "analysis": {...}} per puzzle (JSON Lines).
     """
-    run = _Run(kind, options, time_limit, max_nodes, output)
     codes: list[int] = []
     for puzzle in _puzzles(files, run, codes):
-        with _progress(output == "text", f"analysing {puzzle.title}") as progress:
-            limits = _limits(time_limit, max_nodes, progress)
+        with _progress(run.output == "text", f"analysing {puzzle.title}") as progress:
+            limits = run.limits(progress)
             analysis = _guarded(
                 puzzle,
                 codes,
@@ -522,7 +525,7 @@ def analyze(
         if analysis is None:
             continue
         codes.append(EXIT_OK)
-        if output == "json":
+        if run.output == "json":
             click.echo(json.dumps({**puzzle.record(), "analysis": analysis}))
         else:
             _print_analysis(puzzle, analysis)
@@ -612,7 +615,7 @@ def compare(
         rows = []
         for m, h in pairs:
             options = dataclasses.replace(run.options, method=m, heuristic=h)
-            limits = _limits(time_limit, max_nodes, None)
+            limits = run.limits(None)
             result = _guarded(puzzle, codes, puzzle.model.solve, options, limits)
             if result is not None:
                 rows.append(result)
