@@ -6,7 +6,8 @@ The command line reaches this package through :mod:`.kind` (the ``rushhour`` kin
 
 from __future__ import annotations
 
-from .analysis import analyze, difficulty, state_graph
+from typing import Any
+
 from .board import Board, Move, Piece, check, replay
 from .formats import Entry, board_string, parse, read, select, sniff, write
 from .search import HEURISTICS, METRICS, RushHourProblem, heuristic
@@ -32,3 +33,15 @@ __all__ = [
     "state_graph",
     "write",
 ]
+
+_ANALYSIS = frozenset({"analyze", "difficulty", "state_graph"})
+"""Names served from :mod:`.analysis` on first use, so that importing the package (as every
+command does, to sniff files) does not import numpy."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ANALYSIS:
+        from . import analysis
+
+        return getattr(analysis, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

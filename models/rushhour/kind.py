@@ -19,7 +19,6 @@ from cspsolve.registry import Options
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
 
-from . import analysis
 from .board import Board, Move, check, merged, replay
 from .formats import read, select, sniff, write
 from .search import HEURISTICS, METRICS
@@ -193,7 +192,9 @@ def analyze(board: Board, options: Options, limits: Limits | None) -> dict[str, 
     """Cluster size, goal states, optimal moves and steps, difficulty (:mod:`.analysis`)."""
     if options.method is not None or options.heuristic is not None:
         raise ValueError("analyze explores the whole cluster; it takes no --method/--heuristic")
-    return analysis.analyze(board, limits)
+    from .analysis import analyze as analyze_cluster  # numpy: only when asked for
+
+    return analyze_cluster(board, limits)
 
 
 def runs(board: Board, options: Options) -> list[tuple[str, str | None]]:
