@@ -1,62 +1,92 @@
 """The fast nonogram solver: line propagation on a worklist, probing, depth-first search.
 
-The grid is a flat ``uint8`` array of cell codes (row-major; codes of :mod:`.linedp`: bit 0
-"may be empty", bit 1 "may be filled"). Lines are numbered rows ``0 .. H-1`` then columns
-``H .. H+W-1``. Three compiled kernels do the work:
+The grid is held as bit sets, each line twice over: ``grid[0, l]`` has a bit for every cell of
+line ``l`` known to be empty, ``grid[1, l]`` for every cell known to be filled (an undecided
+cell is in neither). Lines are numbered rows ``0 .. H-1`` then columns ``H .. H+W-1``; a line
+of ``n`` cells takes ``ceil(n / 64)`` words. Every cell is stored in its row and in its
+column, so a line is read in a few words and a trial copy of the grid is ``2 (H + W)`` words.
+Three compiled kernels do the work:
 
 :func:`propagate`
     Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by the exact
-    line solver :func:`.linedp.settle_line`, and every cell it changes makes the crossing line
-    dirty. Only lines whose cells changed are solved again.
+    line solver :func:`.linedp.settle_line`, and every cell it decides makes the crossing line
+    dirty. Only lines whose cells changed are solved again. Lines of up to 32 cells go through
+    a cache of line results keyed by (line, partial line), one probe of a hash table: probing
+    repeats the same line states many times, and on the tournament puzzles the cache answers
+    about nine line solves in ten.
 :func:`probe`
     Probing (failed-literal detection on cells) to a fixpoint: every undecided cell is set to
     filled, then to empty, and each trial propagated on a copy of the grid. When both trials
     fail the node is dead; when one fails the cell takes the other value (the grid becomes the
     surviving trial); otherwise every cell that both trials decide the same way is kept. Sweeps
-    repeat until one changes nothing. The last sweep's trials score the cells for branching.
-    This is the "fully probing" of Wu et al. 2013 (*IEEE TCIAIG* 5(3), §III-B, the method of
-    their tournament solver LalaFrogKK) and the probing of Jan Wolter's pbnsolve
-    (https://webpbn.com/pbnsolve.html, "probing"), both run to a fixpoint here.
+    repeat until one changes nothing. This is the "fully probing" of Wu, Sun, Chen, Chen, Lee
+    & Yen 2013, "An efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B (the
+    method of their tournament solver LalaFrogKK) and the probing of Jan Wolter's pbnsolve
+    (https://webpbn.com/pbnsolve.html), both run to a fixpoint here.
+
+    A cell is probed again only when its last trials could now end differently: each cell
+    keeps the set of lines its two trials solved, and the grid keeps, for each line, when it
+    last changed. Trials are deterministic functions of the lines they read, so while none of
+    those lines has changed a trial would repeat itself — consistent, and agreeing on nothing
+    new. This saves most of the work of later sweeps and of the children of a node (a child
+    differs from its parent in the lines its branching trial decided). The line sets are kept
+    as 64-bit masks of ``line mod 64`` (exact up to 64 lines, conservative beyond).
 :func:`search` (Python)
     Depth-first search over probed nodes. The branching cell is the one whose two trials
     fixed the most cells, by the product ``(fixed_empty + 1) * (fixed_filled + 1)`` (both
-    children are then small); its two children are the already propagated trials, tried the
-    less constrained (fewer cells fixed, "succeed first") first. Measured on every 20th
-    puzzle of ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product 53 s,
-    lexicographic (min, max) 85 s; on 12 hard ``taai2011`` puzzles before the line cache
-    (4 s cap): product / fewer first 29 s, product / more first 45 s, (min, max) 36-38 s,
-    (max, min) 39 s, sum 46 s. The search has heavy tails; these samples are small.
+    children are then small); its two children are its two trials, propagated, tried the less
+    constrained (fewer cells fixed, "succeed first") first. Measured on every 20th puzzle of
+    ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product 53 s, lexicographic
+    (min, max) 85 s; on 12 hard ``taai2011`` puzzles (4 s cap): product / fewer first 29 s,
+    product / more first 45 s, (min, max) 36-38 s, (max, min) 39 s, sum 46 s.
     ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by
     the search itself.
 
-Probing repeats the same line states many times (every sweep re-tries every cell), so line
-solves go through a cache keyed by (line, partial line) (:func:`_settle_cached`): on the
-tournament puzzles it answers most of them and made the solver about 2.5 times faster. The
-kernels are compiled by numba (``cache=True``: compiled once per machine).
+The kernels are compiled by numba (``cache=True``: compiled once per machine).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import Grid, Nonogram
+from .linebits import MAX_CELLS, settle_bits
 from .linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
 
-__all__ = ["Network", "line_logic", "probe", "propagate", "search", "solve_probing"]
+__all__ = [
+    "Network",
+    "Probes",
+    "children",
+    "line_logic",
+    "probe",
+    "propagate",
+    "search",
+    "solve_probing",
+    "stamp",
+]
 
-_SOLVES, _PROBES, _HITS = 0, 1, 2
-"""Indices of the line-solve, probe and line-cache-hit counters in the kernels' ``counters``."""
+_SOLVES, _PROBES, _HITS, _CLOCK = 0, 1, 2, 3
+"""Indices in the kernels' ``counters``: line solves, trials, line-cache hits, and the clock
+that stamps line changes (see :class:`Probes`)."""
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
+
+_MEMO_BITS = 17
+"""The line cache holds ``2**17`` entries of three words (3 MiB) per puzzle."""
+_MEMO_CELLS = 32
+"""Lines of up to 32 cells are cached: a key packs both bit sets of the line in one word."""
+_NO_LINE = np.uint64(0xFFFFFFFFFFFFFFFF)
+"""The cached value of a contradictory line (no real pair of 32-bit sets is all ones)."""
 
 
 @dataclass(frozen=True)
@@ -67,24 +97,27 @@ class Network:
     ----------
     height, width : int
         Rows and columns.
-    clues : numpy.ndarray of int64
-        Every line's clue, rows then columns, concatenated.
-    starts, counts : numpy.ndarray of int64, shape (H + W,)
-        Where each line's clue starts in ``clues`` and how many blocks it has.
+    clues : tuple of numpy.ndarray
+        ``(blocks, starts, counts)``: every line's clue, rows then columns, concatenated (int64);
+        where each line's clue starts in it and how many blocks it has (int64, shape (H + W,)).
     work : tuple of numpy.ndarray
-        Scratch: the line buffer, the line solver's tables, the worklist and its flags, two
-        trial grids (see :func:`build`).
-    memo : numpy.ndarray of uint64, shape (2**18, 2)
-        The line cache of :func:`_settle_cached` (kept for the whole search).
+        Scratch of :func:`propagate`: the worklist, its flags and its (head, size), a line of
+        cell codes, the
+        line solver's tables (:func:`.linedp.scratch`), a line's narrowed bit sets, the line
+        cache (uint64, shape (2**17, 3), kept for the whole search), the word line solver's
+        scratch, and the lines a propagation read (see :func:`propagate`).
+    trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
+        Two trial grids and a copy of the grid before a change.
+    counters : numpy.ndarray of int64, shape (4,)
+        Line solves, trials, line-cache hits, the clock (see :class:`Probes`).
     """
 
     height: int
     width: int
-    clues: Any
-    starts: Any
-    counts: Any
+    clues: tuple[Any, Any, Any]
     work: tuple[Any, ...]
-    memo: Any
+    trials: Any
+    counters: Any = field(default_factory=lambda: np.zeros(4, np.int64))
 
     @classmethod
     def build(cls, puzzle: Nonogram) -> Network:
@@ -93,280 +126,403 @@ class Network:
         counts = np.array([len(c) for c in lines], np.int64)
         starts = np.zeros(len(lines), np.int64)
         np.cumsum(counts[:-1], out=starts[1:])
-        clues = np.array([b for c in lines for b in c], np.int64)
+        blocks = np.array([b for c in lines for b in c], np.int64)
         longest = max(puzzle.width, puzzle.height)
-        cells = puzzle.width * puzzle.height
+        words = (longest + 63) // 64
         work = (
-            np.zeros(longest, np.uint8),
-            *scratch(longest, int(counts.max(initial=0))),
             np.zeros(len(lines), np.int64),
             np.zeros(len(lines), np.uint8),
-            np.zeros(cells, np.uint8),
-            np.zeros(cells, np.uint8),
+            np.zeros(2, np.int64),
+            np.zeros(longest, np.uint8),
+            *scratch(longest, int(counts.max(initial=0))),
+            np.zeros((2, words), np.uint64),
+            np.zeros((1 << _MEMO_BITS, 3), np.uint64),
+            np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
+            np.zeros(1, np.uint64),
         )
-        memo = np.zeros((1 << _MEMO_BITS, 2), np.uint64)
-        return cls(puzzle.height, puzzle.width, clues, starts, counts, work, memo)
+        trials = np.zeros((3, 2, len(lines), words), np.uint64)
+        return cls(puzzle.height, puzzle.width, (blocks, starts, counts), work, trials)
 
     def unknown(self) -> Any:
-        """A grid of undecided cells."""
-        return np.full(self.height * self.width, UNKNOWN, np.uint8)
+        """A grid of undecided cells (uint64, shape (2, H + W, words))."""
+        return np.zeros(self.trials.shape[1:], np.uint64)
+
+    def codes(self, grid: Any) -> Any:
+        """Cell codes (:mod:`.linedp`) of ``grid``, shape (H, W), uint8."""
+        bits = np.unpackbits(grid[:, : self.height].view(np.uint8), axis=2, bitorder="little")
+        empty, filled = bits[0, :, : self.width], bits[1, :, : self.width]
+        return (UNKNOWN - filled * EMPTY - empty * FILLED).astype(np.uint8)
 
     def decode(self, grid: Any) -> Grid:
         """Rows of ``#`` / ``.`` from a fully decided grid."""
-        rows = grid.reshape(self.height, self.width) == FILLED
+        rows = self.codes(grid) == FILLED
         return tuple("".join("#" if x else "." for x in row) for row in rows)
 
 
-_MEMO_BITS = 18
-"""The line cache holds ``2**18`` entries (4 MiB) per puzzle."""
-_MEMO_CELLS = 26
-"""Lines of up to 26 cells are cached: 2 bits per cell and 12 bits of line number in a key."""
+@dataclass
+class Probes:
+    """What a node knows of its cells' last trials (see :func:`probe`); copied to each child.
 
-
-@numba.njit(cache=True, nogil=True)
-def _settle_cached(
-    cells: Any,
-    line: int,
-    clue: Any,
-    fwd: Any,
-    bwd: Any,
-    blocked: Any,
-    cover: Any,
-    memo: Any,
-    counters: Any,
-) -> bool:
-    """:func:`.linedp.settle_line` through a direct-mapped cache keyed by (line, partial line).
-
-    A key packs the line's cell codes (2 bits each) and its number; the slot is a
-    multiplicative hash of the key (Knuth, *TAOCP* vol. 3, §6.4). A slot keeps the last key
-    stored there and the narrowed codes (0 for a contradiction). Lines longer than
-    :data:`_MEMO_CELLS` cells, or numbered 4096 and above, are solved directly.
+    Attributes
+    ----------
+    probed_at : numpy.ndarray of int64, shape (H * W,)
+        The clock when each cell was last probed (-1: never).
+    read : numpy.ndarray of uint64, shape (H * W,)
+        The lines the cell's two trials solved, as a mask of ``line mod 64``.
+    score : numpy.ndarray of int64, shape (H * W,)
+        The branching score of the cell's last trials.
+    changed_at : numpy.ndarray of int64, shape (64,)
+        The clock when a line of each class ``line mod 64`` last changed.
     """
-    n = cells.shape[0]
-    if n > _MEMO_CELLS or line >= 4096:
-        counters[0] += 1
-        return settle_line(cells, clue, fwd, bwd, blocked, cover)
-    key = np.uint64(line) << np.uint64(52)
+
+    probed_at: Any
+    read: Any
+    score: Any
+    changed_at: Any
+
+    @classmethod
+    def fresh(cls, cells: int) -> Probes:
+        """No cell probed yet."""
+        return cls(
+            np.full(cells, -1, np.int64),
+            np.zeros(cells, np.uint64),
+            np.zeros(cells, np.int64),
+            np.zeros(64, np.int64),
+        )
+
+    def copy(self) -> Probes:
+        """An independent copy."""
+        return Probes(*(a.copy() for a in (self.probed_at, self.read, self.score, self.changed_at)))
+
+
+@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _bit(i: Any) -> Any:
+    return np.uint64(1) << np.uint64(i & 63)
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _popcount(x: Any) -> int:
+    """Set bits of a 64-bit word (Knuth, *TAOCP* vol. 4A, §7.1.3, "sideways addition")."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
+    """:func:`.linedp.settle_line` on a line of any length, through its cell codes."""
+    buf, fwd, bwd, blocked, cover, narrowed = work[3:9]
+    cells = buf[:n]
     for i in range(n):
-        key |= np.uint64(cells[i]) << np.uint64(2 * i)
-    slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - _MEMO_BITS)
-    if memo[slot, 0] == key:
-        counters[2] += 1
-        value = memo[slot, 1]
-        if value == 0:
-            return False
-        for i in range(n):
-            cells[i] = (value >> np.uint64(2 * i)) & np.uint64(3)
-        return True
-    counters[0] += 1
-    ok = settle_line(cells, clue, fwd, bwd, blocked, cover)
-    value = np.uint64(0)
-    if ok:
-        for i in range(n):
-            value |= np.uint64(cells[i]) << np.uint64(2 * i)
-    memo[slot, 0] = key
-    memo[slot, 1] = value
+        w, b = i >> 6, _bit(i)
+        cells[i] = EMPTY if grid[0, line, w] & b else FILLED if grid[1, line, w] & b else UNKNOWN
+    if not settle_line(cells, clue, fwd, bwd, blocked, cover):
+        return False
+    narrowed[:] = 0
+    for i in range(n):
+        if cells[i] != UNKNOWN:
+            narrowed[cells[i] - 1, i >> 6] |= _bit(i)
+    return True
+
+
+@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _settle(
+    grid: Any, line: int, n: int, blocks: Any, first: int, k: int, narrowed: Any, memo: Any,
+    bitwork: Any, counters: Any,
+) -> bool:  # fmt: skip
+    """Narrow a line of up to :data:`.linebits.MAX_CELLS` cells into ``narrowed``.
+
+    The line is solved on its words (:func:`.linebits.settle_bits`). Lines of up to
+    :data:`_MEMO_CELLS` cells go through a direct-mapped cache first: the key is the line's two
+    bit sets in one word, the slot a multiplicative hash of key and line number (Knuth,
+    *TAOCP* vol. 3, §6.4); a slot keeps the last key and line stored there and the narrowed
+    bit sets (:data:`_NO_LINE` for a contradiction). Returns False on a contradiction.
+    """
+    cached = n <= _MEMO_CELLS
+    slot = np.int64(0)
+    key = grid[0, line, 0] | (grid[1, line, 0] << np.uint64(32))
+    tag = np.uint64(line + 1)
+    if cached:
+        mixed = (key ^ (tag * np.uint64(0xD6E8FEB86659FD93))) * np.uint64(0x9E3779B97F4A7C15)
+        slot = np.int64(mixed >> np.uint64(64 - _MEMO_BITS))
+        if memo[slot, 0] == key and memo[slot, 1] == tag:
+            counters[_HITS] += 1
+            value = memo[slot, 2]
+            if value == _NO_LINE:
+                return False
+            narrowed[0, 0] = value & np.uint64(0xFFFFFFFF)
+            narrowed[1, 0] = value >> np.uint64(32)
+            return True
+    counters[_SOLVES] += 1
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    can_empty, can_fill = full & ~grid[1, line, 0], full & ~grid[0, line, 0]
+    ok, empty, filled = settle_bits(can_empty, can_fill, n, blocks, first, k, bitwork)
+    narrowed[0, 0] = empty
+    narrowed[1, 0] = filled
+    if cached:
+        memo[slot, 0] = key
+        memo[slot, 1] = tag
+        memo[slot, 2] = empty | (filled << np.uint64(32)) if ok else _NO_LINE
     return ok
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
+    """Put a line at the end of the worklist unless it is there already."""
+    if not queued[line]:
+        queued[line] = 1
+        queue[(ends[0] + ends[1]) % queue.shape[0]] = line
+        ends[1] += 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _decide(
+    grid: Any, line: int, w: int, plane: int, bits: Any, height: int, queue: Any, queued: Any,
+    ends: Any,
+) -> None:  # fmt: skip
+    """Add ``bits`` (word ``w`` of line ``line``) to ``plane`` in both views of the grid, and
+    queue the lines that cross them."""
+    grid[plane, line, w] |= bits
+    pos = line if line < height else line - height
+    while bits:
+        i = w * 64 + trailing_zeros(bits)
+        bits &= bits - np.uint64(1)
+        cross = height + i if line < height else i
+        grid[plane, cross, pos >> 6] |= _bit(pos)
+        _enqueue(cross, queue, queued, ends)
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
+    """Decide one cell (``plane`` 0: empty, 1: filled) and queue its row and column."""
+    queue, queued, ends = work[0], work[1], work[2]
+    height = grid.shape[1] - width
+    row, col = cell // width, cell % width
+    _enqueue(row, queue, queued, ends)
+    _decide(grid, row, col >> 6, plane, _bit(col), height, queue, queued, ends)
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def propagate(
-    grid: Any,
-    height: int,
-    width: int,
-    clues: Any,
-    starts: Any,
-    counts: Any,
-    queued: Any,
-    queue: Any,
-    buf: Any,
-    fwd: Any,
-    bwd: Any,
-    blocked: Any,
-    cover: Any,
-    memo: Any,
-    counters: Any,
+    grid: Any, height: int, width: int, clues: Any, work: Any, counters: Any, read: Any
 ) -> bool:
-    """Line logic to a fixpoint from the lines flagged in ``queued``; ``grid`` is narrowed.
+    """Line logic to a fixpoint from the lines on the worklist; ``grid`` is narrowed.
 
     Parameters
     ----------
-    grid : numpy.ndarray of uint8, shape (H * W,)
-        Cell codes, row-major.
-    height, width, clues, starts, counts
-        The puzzle (see :class:`Network`).
-    queued : numpy.ndarray of uint8, shape (H + W,)
-        Dirty-line flags on entry; all clear on return.
-    queue, buf, fwd, bwd, blocked, cover
-        Work space (see :class:`Network`).
-    memo : numpy.ndarray of uint64, shape (S, 2)
-        The line cache (see :func:`_settle_cached`).
+    grid : numpy.ndarray of uint64, shape (2, H + W, words)
+        The grid's bit sets (see the module docstring).
+    height, width : int
+        The puzzle's size.
+    clues, work
+        The puzzle and the work space (see :class:`Network`); the worklist holds the dirty
+        lines on entry and is empty on return.
     counters : numpy.ndarray of int64
-        ``counters[0]`` counts line solves, ``counters[2]`` line-cache hits.
+        Line solves and cache hits are counted (see :class:`Network`).
+    read : numpy.ndarray of uint64, shape (1,)
+        Receives the mask (``line mod 64``) of every line solved.
 
     Returns
     -------
     bool
         False when some line has no compatible fill pattern (``grid`` is then partly narrowed).
     """
+    blocks, starts, counts = clues
+    queue, queued, ends = work[0], work[1], work[2]
+    narrowed, memo, bitwork = work[8], work[9], work[10]
     lines = height + width
-    head = 0
-    tail = 0
-    size = 0
-    for line in range(lines):
-        if queued[line]:
-            queue[tail] = line
-            tail += 1
-            size += 1
-    tail %= lines
-    while size:
-        line = queue[head]
-        head = (head + 1) % lines
-        size -= 1
+    while ends[1]:
+        line = queue[ends[0]]
+        ends[0] = (ends[0] + 1) % lines
+        ends[1] -= 1
         queued[line] = 0
-        if line < height:
-            base, step, n = line * width, 1, width
+        read[0] |= _bit(line)
+        n = width if line < height else height
+        first, k = starts[line], counts[line]
+        if n <= MAX_CELLS:
+            ok = _settle(grid, line, n, blocks, first, k, narrowed, memo, bitwork, counters)
         else:
-            base, step, n = line - height, width, height
-        cells = buf[:n]
-        for i in range(n):
-            cells[i] = grid[base + i * step]
-        first = starts[line]
-        clue = clues[first : first + counts[line]]
-        if not _settle_cached(cells, line, clue, fwd, bwd, blocked, cover, memo, counters):
+            counters[_SOLVES] += 1
+            ok = _settle_cells(grid, line, n, blocks[first : first + k], work)
+        if not ok:
             queued[:] = 0
+            ends[:] = 0
             return False
-        for i in range(n):
-            at = base + i * step
-            if cells[i] != grid[at]:
-                grid[at] = cells[i]
-                other = height + i if line < height else i
-                if not queued[other]:
-                    queued[other] = 1
-                    queue[tail] = other
-                    tail = (tail + 1) % lines
-                    size += 1
+        for w in range(narrowed.shape[1]):
+            for plane in range(2):
+                new = narrowed[plane, w] & ~grid[plane, line, w]
+                if new:
+                    _decide(grid, line, w, plane, new, height, queue, queued, ends)
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _copy(target: Any, source: Any) -> None:
+    """``target[:] = source`` for two grids, without the temporary numba would allocate."""
+    for plane in range(source.shape[0]):
+        for line in range(source.shape[1]):
+            for w in range(source.shape[2]):
+                target[plane, line, w] = source[plane, line, w]
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _trial(
+    grid: Any, trial: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
+    counters: Any, read: Any,
+) -> bool:  # fmt: skip
+    """Copy ``grid`` into ``trial``, decide ``cell`` there and propagate; False if it fails."""
+    height, width = size
+    _copy(trial, grid)
+    counters[_PROBES] += 1
+    _assign(trial, cell, plane, width, work)
+    return propagate(trial, height, width, clues, work, counters, read)
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _known(grid: Any, cell: int, width: int) -> bool:
+    row, col = cell // width, cell % width
+    return ((grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col)) != 0
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _stale(cell: int, probed_at: Any, read: Any, changed_at: Any) -> bool:
+    """Whether a line the cell's last trials read has changed since (or it was never probed)."""
+    if probed_at[cell] < 0:
+        return True
+    classes = read[cell]
+    while classes:
+        if changed_at[trailing_zeros(classes)] > probed_at[cell]:
+            return True
+        classes &= classes - np.uint64(1)
+    return False
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def stamp(before: Any, after: Any, changed_at: Any, counters: Any) -> None:
+    """Advance the clock and stamp the class of every line that differs between two grids."""
+    counters[_CLOCK] += 1
+    for line in range(before.shape[1]):
+        for w in range(before.shape[2]):
+            if before[0, line, w] != after[0, line, w] or before[1, line, w] != after[1, line, w]:
+                changed_at[line & 63] = counters[_CLOCK]
+                break
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _fixed(grid: Any, trial: Any, height: int) -> int:
+    """How many cells ``trial`` decides that ``grid`` does not."""
+    total = 0
+    for row in range(height):
+        for w in range(grid.shape[2]):
+            known = grid[0, row, w] | grid[1, row, w]
+            total += _popcount((trial[0, row, w] | trial[1, row, w]) & ~known)
+    return total
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> bool:
+    """Decide in ``grid`` every cell both trials decide alike; False when there is none."""
+    found = False
+    for row in range(height):
+        for w in range(grid.shape[2]):
+            for plane in range(2):
+                new = empty[plane, row, w] & filled[plane, row, w] & ~grid[plane, row, w]
+                if new:
+                    _enqueue(row, work[0], work[1], work[2])
+                    _decide(grid, row, w, plane, new, height, work[0], work[1], work[2])
+                    found = True
+    return found
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def probe(
     grid: Any,
-    height: int,
-    width: int,
+    size: Any,
     clues: Any,
-    starts: Any,
-    counts: Any,
-    buf: Any,
-    fwd: Any,
-    bwd: Any,
-    blocked: Any,
-    cover: Any,
-    queue: Any,
-    queued: Any,
-    trial_empty: Any,
-    trial_filled: Any,
-    first: Any,
-    second: Any,
-    memo: Any,
+    work: Any,
     counters: Any,
+    trials: Any,
+    probed_at: Any,
+    read: Any,
+    score: Any,
+    changed_at: Any,
 ) -> int:
-    """Probe every undecided cell of a propagated grid until a sweep changes nothing.
+    """Probe the undecided cells of a propagated grid until a sweep changes nothing.
 
     Parameters
     ----------
-    grid : numpy.ndarray of uint8, shape (H * W,)
+    grid : numpy.ndarray of uint64, shape (2, H + W, words)
         A grid at the fixpoint of :func:`propagate`; narrowed in place by what probing proves.
-    height ... cover, queue, queued
-        As in :func:`propagate`.
-    trial_empty, trial_filled : numpy.ndarray of uint8, shape (H * W,)
-        Work space for the two trials.
-    first, second : numpy.ndarray of uint8, shape (H * W,)
-        Receive the two children of the chosen branching cell, both propagated: first the one
-        whose trial fixed fewer cells (the less constrained, likelier to hold a solution).
-    counters : numpy.ndarray of int64
-        ``counters[0]`` counts line solves, ``counters[1]`` trials, ``counters[2]`` cache hits.
+    size : tuple of int
+        ``(H, W)``.
+    clues, work, trials, counters
+        As in :class:`Network`; ``counters`` also counts trials.
+    probed_at, read, score, changed_at : numpy.ndarray
+        The node's :class:`Probes`, brought up to date.
 
     Returns
     -------
     int
-        The branching cell, ``-1`` when the node has no solution, ``-2`` when every cell is
-        decided (the grid is a solution).
+        The cell to branch on (row-major index, the best score), ``-1`` when the node has no
+        solution, ``-2`` when every cell is decided (the grid is a solution).
     """
-    cells = height * width
-    while True:
+    height, width = size
+    empty, filled, before = trials[0], trials[1], trials[2]
+    lines = work[11]
+    changed = True
+    while changed:
         changed = False
-        best = -2
-        best_score = -1
-        for p in range(cells):
-            if grid[p] != UNKNOWN:
+        for cell in range(height * width):
+            if _known(grid, cell, width) or not _stale(cell, probed_at, read, changed_at):
                 continue
-            row = p // width
-            col = p - row * width
-            ok = np.zeros(2, np.bool_)
-            for value in range(2):
-                trial = trial_empty if value == 0 else trial_filled
-                trial[:] = grid
-                trial[p] = EMPTY if value == 0 else FILLED
-                queued[row] = 1
-                queued[height + col] = 1
-                counters[1] += 1
-                ok[value] = propagate(
-                    trial, height, width, clues, starts, counts, queued, queue, buf, fwd, bwd,
-                    blocked, cover, memo, counters,
-                )  # fmt: skip
-            if not ok[0] and not ok[1]:
-                return -1
-            if not ok[0] or not ok[1]:
-                grid[:] = trial_filled if ok[1] else trial_empty
-                changed = True
+            lines[0] = 0
+            can_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, lines)
+            can_fill = _trial(grid, filled, cell, 1, size, clues, work, counters, lines)
+            probed_at[cell] = counters[_CLOCK]
+            read[cell] = lines[0]
+            if not can_empty and not can_fill:
+                return _DEAD
+            _copy(before, grid)
+            if not can_empty or not can_fill:
+                _copy(grid, filled if can_fill else empty)
+            elif _agree(grid, empty, filled, height, work):
+                if not propagate(grid, height, width, clues, work, counters, lines):
+                    return _DEAD
+            else:
+                score[cell] = (_fixed(grid, empty, height) + 1) * (_fixed(grid, filled, height) + 1)
                 continue
-            fixed_empty = 0
-            fixed_filled = 0
-            agreed = False
-            for q in range(cells):
-                if grid[q] == UNKNOWN:
-                    fixed_empty += trial_empty[q] != UNKNOWN
-                    fixed_filled += trial_filled[q] != UNKNOWN
-                    both = trial_empty[q] | trial_filled[q]
-                    if both != UNKNOWN:
-                        grid[q] = both
-                        queued[q // width] = 1
-                        queued[height + q % width] = 1
-                        agreed = True
-            if agreed:
-                changed = True
-                if not propagate(
-                    grid, height, width, clues, starts, counts, queued, queue, buf, fwd, bwd,
-                    blocked, cover, memo, counters,
-                ):  # fmt: skip
-                    return -1
-                continue
-            score = (fixed_empty + 1) * (fixed_filled + 1)
-            if score > best_score:
-                best = p
-                best_score = score
-                fewer, more = (
-                    (trial_filled, trial_empty)
-                    if fixed_filled <= fixed_empty
-                    else (trial_empty, trial_filled)
-                )
-                first[:] = fewer
-                second[:] = more
-        if not changed:
-            return best
+            stamp(before, grid, changed_at, counters)
+            changed = True
+    best, best_score = _SOLVED, -1
+    for cell in range(height * width):
+        if not _known(grid, cell, width) and score[cell] > best_score:
+            best, best_score = cell, score[cell]
+    return best
 
 
-def _propagate_all(net: Network, grid: Any, counters: Any) -> bool:
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def children(
+    grid: Any, cell: int, size: Any, clues: Any, work: Any, counters: Any, trials: Any, out: Any
+) -> None:
+    """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's):
+    first the one that fixes fewer cells (the less constrained, likelier to hold a solution)."""
+    empty, filled = trials[0], trials[1]
+    _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
+    _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
+    first = _fixed(grid, filled, size[0]) <= _fixed(grid, empty, size[0])
+    _copy(out[0], filled if first else empty)
+    _copy(out[1], empty if first else filled)
+
+
+def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
-    buf, fwd, bwd, blocked, cover, queue, queued, *_ = net.work
+    queue, queued, ends = net.work[:3]
+    queue[:] = np.arange(len(queue))
     queued[:] = 1
-    return bool(
-        propagate(
-            grid, net.height, net.width, net.clues, net.starts, net.counts, queued, queue, buf,
-            fwd, bwd, blocked, cover, net.memo, counters,
-        )
-    )  # fmt: skip
+    ends[:] = (0, len(queue))
+    size = (net.height, net.width)
+    return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work[11]))
 
 
 def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
@@ -379,24 +535,12 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     grid : numpy.ndarray of uint8, shape (H, W)
         Cell codes at the fixpoint (:data:`.linedp.UNKNOWN` where undecided).
     counters : numpy.ndarray of int64
-        ``[line solves, trials, line-cache hits]``.
+        ``[line solves, trials, line-cache hits, clock]``.
     """
     net = Network.build(puzzle)
     grid = net.unknown()
-    counters = np.zeros(3, np.int64)
-    consistent = _propagate_all(net, grid, counters)
-    return consistent, grid.reshape(puzzle.height, puzzle.width), counters
-
-
-def _probe(net: Network, grid: Any, counters: Any) -> tuple[int, Any, Any]:
-    """Probe ``grid`` in place; returns the branching cell (or -1/-2) and the two children."""
-    buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled = net.work
-    first, second = np.empty_like(grid), np.empty_like(grid)
-    cell = probe(
-        grid, net.height, net.width, net.clues, net.starts, net.counts, buf, fwd, bwd, blocked,
-        cover, queue, queued, trial_empty, trial_filled, first, second, net.memo, counters,
-    )  # fmt: skip
-    return int(cell), first, second
+    consistent = _propagate_all(net, grid)
+    return consistent, net.codes(grid), net.counters
 
 
 def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid], Status | None]:
@@ -410,19 +554,22 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
         ``LIMIT`` or ``CANCELLED`` when the budget stopped the search, else ``None``.
     """
     stats = budget.stats
-    counters = np.zeros(3, np.int64)
+    size = (net.height, net.width)
     solutions: list[Grid] = []
     stopped: Status | None = None
     root = net.unknown()
-    stack: list[tuple[Any, int]] = [(root, 0)] if _propagate_all(net, root, counters) else []
+    stack = [(root, Probes.fresh(net.height * net.width), 0)] if _propagate_all(net, root) else []
     while stack:
         stopped = budget.exhausted()
         if stopped:
             break
-        grid, depth = stack.pop()
+        grid, probes, depth = stack.pop()
         stats.expanded += 1
         stats.depth = max(stats.depth, depth)
-        cell, first, second = _probe(net, grid, counters)
+        cell = probe(
+            grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
+            probes.read, probes.score, probes.changed_at,
+        )  # fmt: skip
         if cell == _DEAD:
             stats.backtracks += 1
         elif cell == _SOLVED:
@@ -430,12 +577,17 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
             if len(solutions) >= max_solutions:
                 break
         else:
+            kids = np.empty((2, *grid.shape), np.uint64)
+            children(grid, cell, size, net.clues, net.work, net.counters, net.trials, kids)
+            other = probes.copy()
+            stamp(grid, kids[0], probes.changed_at, net.counters)
+            stamp(grid, kids[1], other.changed_at, net.counters)
             stats.generated += 2
-            stack += [(second, depth + 1), (first, depth + 1)]
+            stack += [(kids[1], other, depth + 1), (kids[0], probes, depth + 1)]
             stats.max_frontier = max(stats.max_frontier, len(stack))
-    stats.propagations += int(counters[_SOLVES])
-    stats.probes += int(counters[_PROBES])
-    stats.extra["line_cache_hits"] = int(counters[_HITS])
+    stats.propagations += int(net.counters[_SOLVES])
+    stats.probes += int(net.counters[_PROBES])
+    stats.extra["line_cache_hits"] = int(net.counters[_HITS])
     return solutions, stopped
 
 

@@ -16,7 +16,15 @@ from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
 from cspsolve.models.nonogram.linesolver import solve_line
-from cspsolve.models.nonogram.probing import Network, line_logic, probe, solve_probing
+from cspsolve.models.nonogram.probing import (
+    Network,
+    Probes,
+    _propagate_all,
+    children,
+    line_logic,
+    probe,
+    solve_probing,
+)
 from cspsolve.results import Status
 
 
@@ -107,23 +115,21 @@ def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:
 
 
 def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
-    """Line logic then probing from the empty grid: (outcome, grid, first child, second)."""
+    """Line logic then probing from the empty grid: (outcome, grid, first child, second), the
+    grids as flat cell codes."""
     net = Network.build(puzzle)
-    buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled = net.work
     grid = net.unknown()
-    counters = np.zeros(3, np.int64)
-    queued[:] = 1
-    from cspsolve.models.nonogram.probing import propagate
-
-    args = (net.height, net.width, net.clues, net.starts, net.counts)
-    if not propagate(grid, *args, queued, queue, buf, fwd, bwd, blocked, cover, net.memo, counters):
-        return -1, grid, None, None
-    first, second = net.unknown(), net.unknown()
-    outcome = probe(
-        grid, *args, buf, fwd, bwd, blocked, cover, queue, queued, trial_empty, trial_filled,
-        first, second, net.memo, counters,
-    )  # fmt: skip
-    return int(outcome), grid, first, second
+    if not _propagate_all(net, grid):
+        return -1, net.codes(grid).ravel(), None, None
+    probes = Probes.fresh(puzzle.width * puzzle.height)
+    size = (net.height, net.width)
+    args = (net.clues, net.work, net.counters)
+    outcome = probe(grid, size, *args, net.trials, *vars(probes).values())
+    if outcome < 0:
+        return outcome, net.codes(grid).ravel(), None, None
+    kids = np.empty((2, *grid.shape), np.uint64)
+    children(grid, outcome, size, *args, net.trials, kids)
+    return outcome, *(net.codes(g).ravel() for g in (grid, *kids))
 
 
 def allows(grid: Any, solution: tuple[str, ...]) -> bool:
@@ -144,7 +150,9 @@ def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram) 
     assert outcome != -1
     assert all(allows(grid, s) for s in solutions)
     if outcome == -2:
-        assert solutions == [Network.build(puzzle).decode(grid)]
+        flat = "".join("#" if c == FILLED else "." for c in grid)
+        w = puzzle.width
+        assert solutions == [tuple(flat[i : i + w] for i in range(0, len(flat), w))]
         return
     assert grid[outcome] == UNKNOWN
     assert first[outcome] != second[outcome] and {first[outcome], second[outcome]} == {1, 2}
