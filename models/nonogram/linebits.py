@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
+
+from ._kernel import kernel
 
 __all__ = ["MAX_CELLS", "settle_bits"]
 
@@ -40,13 +41,13 @@ MAX_CELLS = 62
 _ONE = np.uint64(1)
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _low(count: Any) -> Any:
     """A word with the ``count`` lowest bits set (``count`` < 64)."""
     return (_ONE << np.uint64(count)) - _ONE
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _flood(seeds: Any, through: Any) -> Any:
     """``seeds`` and every position reached from one of them by steps ``i-1 -> i`` with ``i`` in
     ``through``: the carries of ``(seeds | through) + seeds`` run through each stretch."""
@@ -54,7 +55,7 @@ def _flood(seeds: Any, through: Any) -> Any:
     return seeds | (both & ~(both + seeds))
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _fits(can_fill: Any, length: int) -> Any:
     """Positions ``s`` where cells ``s .. s+length-1`` can all be filled."""
     fits = can_fill
@@ -66,7 +67,7 @@ def _fits(can_fill: Any, length: int) -> Any:
     return fits
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _cover(starts: Any, length: int) -> Any:
     """The cells covered by a block of ``length`` at any of ``starts``."""
     cover = starts
@@ -78,7 +79,7 @@ def _cover(starts: Any, length: int) -> Any:
     return cover
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _reverse(word: Any, count: int) -> Any:
     """Bits ``0 .. count-1`` of ``word`` in reverse order (bit ``p`` to ``count-1-p``)."""
     x = word
@@ -101,7 +102,7 @@ def _reverse(word: Any, count: int) -> Any:
     return x >> np.uint64(64 - count)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _placements(
     can_empty: Any, can_fill: Any, blocks: Any, first: int, k: int, backward: bool, work: Any
 ) -> None:
@@ -124,7 +125,7 @@ def _placements(
         ready = _flood((ends & can_empty) << _ONE, through)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def settle_bits(
     can_empty: Any, can_fill: Any, n: int, blocks: Any, first: int, k: int, work: Any
 ) -> tuple[bool, Any, Any]:

@@ -8,12 +8,13 @@ column, so a line is read in a few words and a trial copy of the grid is ``2 (H 
 Three compiled kernels do the work:
 
 :func:`propagate`
-    Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by the exact
-    line solver :func:`.linedp.settle_line`, and every cell it decides makes the crossing line
-    dirty. Only lines whose cells changed are solved again. Lines of up to 32 cells go through
-    a cache of line results keyed by (line, partial line), one probe of a hash table: probing
-    repeats the same line states many times, and on the tournament puzzles the cache answers
-    about nine line solves in ten.
+    Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by an exact
+    line solver — :func:`.linebits.settle_bits` on the line's words for lines of up to 62
+    cells, :func:`.linedp.settle_line` on cell codes beyond — and every cell it decides makes
+    the crossing line dirty. Only lines whose cells changed are solved again. Lines of up to
+    32 cells go through a cache of line results keyed by (line, partial line), one probe of a
+    hash table: probing repeats the same line states many times, and on the tournament puzzles
+    the cache answers about six line solves in seven.
 :func:`probe`
     Probing (failed-literal detection on cells) to a fixpoint: every undecided cell is set to
     filled, then to empty, and each trial propagated on a copy of the grid. When both trials
@@ -32,15 +33,28 @@ Three compiled kernels do the work:
     differs from its parent in the lines its branching trial decided). The line sets are kept
     as 64-bit masks of ``line mod 64`` (exact up to 64 lines, conservative beyond).
 :func:`search` (Python)
-    Depth-first search over probed nodes. The branching cell is the one whose two trials
-    fixed the most cells, by the product ``(fixed_empty + 1) * (fixed_filled + 1)`` (both
-    children are then small); its two children are its two trials, propagated, tried the less
-    constrained (fewer cells fixed, "succeed first") first. Measured on every 20th puzzle of
-    ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product 53 s, lexicographic
-    (min, max) 85 s; on 12 hard ``taai2011`` puzzles (4 s cap): product / fewer first 29 s,
-    product / more first 45 s, (min, max) 36-38 s, (max, min) 39 s, sum 46 s.
-    ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by
-    the search itself.
+    Depth-first search over probed nodes, restarted. The branching cell is the one whose two
+    trials fixed the most cells, by the product ``(fixed_empty + 1) * (fixed_filled + 1)``
+    (both children are then small); its two children are its two trials, propagated. Measured
+    on every 20th puzzle of ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product
+    53 s, lexicographic (min, max) 85 s; on 12 hard ``taai2011`` puzzles (4 s cap): product
+    29 s, (min, max) 36-38 s, (max, min) 39 s, sum 46 s.
+
+    On hard puzzles the search tree is heavy-tailed: the solution lies 50 to 80 decisions deep
+    and the heuristic errs at only 4 to 6 of them, but one error can cost tens of thousands of
+    nodes, and which puzzles suffer depends on the child order. So the search restarts (Gomes,
+    Selman & Kautz 1998, "Boosting combinatorial search through randomization", *AAAI*): run
+    ``r`` may expand ``200 * 2**(r // 2)`` nodes; even runs try the child that fixes fewer
+    cells first ("succeed first"), odd runs the one that fixes more ("fail first"); from the
+    third run on, scores are multiplied by a random factor in ``[1, 11)`` (seeded by the run's
+    number, so runs are reproducible). A run that exhausts its tree settles the search. On 110
+    puzzles of the two sets (every 10th ``taai2011`` from the 406th and every 20th
+    ``tcga2022`` from the 8th; 5 s cap): one run, fewer first 28.3 s (3 capped); one run, more
+    first 32.3 s (3); restarts alternating the order 29.6 s (2); with random factors in
+    ``[1, 1.3)`` 27.0 s, ``[1, 4)`` 14.8 s, ``[1, 11)`` 15.9 s (1 capped).
+    ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by the
+    search itself: solutions are kept across runs, and only a run that finds two distinct
+    ones or exhausts its tree settles it.
 
 The kernels are compiled by numba (``cache=True``: compiled once per machine).
 """
@@ -48,16 +62,18 @@ The kernels are compiled by numba (``cache=True``: compiled once per machine).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
+from ._kernel import kernel
 from .board import Grid, Nonogram
 from .linebits import MAX_CELLS, settle_bits
 from .linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
@@ -78,8 +94,17 @@ _SOLVES, _PROBES, _HITS, _CLOCK = 0, 1, 2, 3
 """Indices in the kernels' ``counters``: line solves, trials, line-cache hits, and the clock
 that stamps line changes (see :class:`Probes`)."""
 
+_lowest_bit: Callable[[Any], int] = cast(Any, _trailing_zeros)
+"""The index of a word's lowest set bit (an LLVM intrinsic; the word must not be 0)."""
+
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
+
+_FIRST_RUN = 200
+"""Nodes allowed to the first run of :func:`search`; the allowance doubles every other run."""
+_NOISE = 10.0
+"""From the third run on, a cell's branching score is multiplied by a random factor in
+``[1, 1 + _NOISE)``."""
 
 _MEMO_BITS = 17
 """The line cache holds ``2**17`` entries of three words (3 MiB) per puzzle."""
@@ -195,12 +220,12 @@ class Probes:
         return Probes(*(a.copy() for a in (self.probed_at, self.read, self.score, self.changed_at)))
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _bit(i: Any) -> Any:
     return np.uint64(1) << np.uint64(i & 63)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _popcount(x: Any) -> int:
     """Set bits of a 64-bit word (Knuth, *TAOCP* vol. 4A, §7.1.3, "sideways addition")."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -209,7 +234,7 @@ def _popcount(x: Any) -> int:
     return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
     """:func:`.linedp.settle_line` on a line of any length, through its cell codes."""
     buf, fwd, bwd, blocked, cover, narrowed = work[3:9]
@@ -226,7 +251,7 @@ def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
     return True
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _settle(
     grid: Any, line: int, n: int, blocks: Any, first: int, k: int, narrowed: Any, memo: Any,
     bitwork: Any, counters: Any,
@@ -267,7 +292,7 @@ def _settle(
     return ok
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
     """Put a line at the end of the worklist unless it is there already."""
     if not queued[line]:
@@ -276,7 +301,7 @@ def _enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
         ends[1] += 1
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _decide(
     grid: Any, line: int, w: int, plane: int, bits: Any, height: int, queue: Any, queued: Any,
     ends: Any,
@@ -286,14 +311,14 @@ def _decide(
     grid[plane, line, w] |= bits
     pos = line if line < height else line - height
     while bits:
-        i = w * 64 + trailing_zeros(bits)
+        i = w * 64 + _lowest_bit(bits)
         bits &= bits - np.uint64(1)
         cross = height + i if line < height else i
         grid[plane, cross, pos >> 6] |= _bit(pos)
         _enqueue(cross, queue, queued, ends)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     """Decide one cell (``plane`` 0: empty, 1: filled) and queue its row and column."""
     queue, queued, ends = work[0], work[1], work[2]
@@ -303,7 +328,7 @@ def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     _decide(grid, row, col >> 6, plane, _bit(col), height, queue, queued, ends)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def propagate(
     grid: Any, height: int, width: int, clues: Any, work: Any, counters: Any, read: Any
 ) -> bool:
@@ -357,7 +382,7 @@ def propagate(
     return True
 
 
-@numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+@kernel(inline=True)
 def _copy(target: Any, source: Any) -> None:
     """``target[:] = source`` for two grids, without the temporary numba would allocate."""
     for plane in range(source.shape[0]):
@@ -366,7 +391,7 @@ def _copy(target: Any, source: Any) -> None:
                 target[plane, line, w] = source[plane, line, w]
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _trial(
     grid: Any, trial: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
     counters: Any, read: Any,
@@ -379,26 +404,26 @@ def _trial(
     return propagate(trial, height, width, clues, work, counters, read)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _known(grid: Any, cell: int, width: int) -> bool:
     row, col = cell // width, cell % width
-    return ((grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col)) != 0
+    return bool((grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col))
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _stale(cell: int, probed_at: Any, read: Any, changed_at: Any) -> bool:
     """Whether a line the cell's last trials read has changed since (or it was never probed)."""
     if probed_at[cell] < 0:
         return True
     classes = read[cell]
     while classes:
-        if changed_at[trailing_zeros(classes)] > probed_at[cell]:
+        if changed_at[_lowest_bit(classes)] > probed_at[cell]:
             return True
         classes &= classes - np.uint64(1)
     return False
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def stamp(before: Any, after: Any, changed_at: Any, counters: Any) -> None:
     """Advance the clock and stamp the class of every line that differs between two grids."""
     counters[_CLOCK] += 1
@@ -409,7 +434,7 @@ def stamp(before: Any, after: Any, changed_at: Any, counters: Any) -> None:
                 break
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _fixed(grid: Any, trial: Any, height: int) -> int:
     """How many cells ``trial`` decides that ``grid`` does not."""
     total = 0
@@ -420,7 +445,7 @@ def _fixed(grid: Any, trial: Any, height: int) -> int:
     return total
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> bool:
     """Decide in ``grid`` every cell both trials decide alike; False when there is none."""
     found = False
@@ -435,7 +460,7 @@ def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> bool:
     return found
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@kernel()
 def probe(
     grid: Any,
     size: Any,
@@ -447,6 +472,7 @@ def probe(
     read: Any,
     score: Any,
     changed_at: Any,
+    noise: float,
 ) -> int:
     """Probe the undecided cells of a propagated grid until a sweep changes nothing.
 
@@ -460,6 +486,9 @@ def probe(
         As in :class:`Network`; ``counters`` also counts trials.
     probed_at, read, score, changed_at : numpy.ndarray
         The node's :class:`Probes`, brought up to date.
+    noise : float
+        Scores are multiplied by a random factor in ``[1, 1 + noise)`` to pick the branching
+        cell (numpy's generator, see :func:`_seed`); 0 for the plain best score.
 
     Returns
     -------
@@ -483,34 +512,47 @@ def probe(
             read[cell] = lines[0]
             if not can_empty and not can_fill:
                 return _DEAD
-            _copy(before, grid)
             if not can_empty or not can_fill:
-                _copy(grid, filled if can_fill else empty)
-            elif _agree(grid, empty, filled, height, work):
+                survivor = filled if can_fill else empty
+                stamp(grid, survivor, changed_at, counters)
+                _copy(grid, survivor)
+            else:
+                _copy(before, grid)
+                if not _agree(grid, empty, filled, height, work):
+                    fixed_empty = _fixed(grid, empty, height)
+                    score[cell] = (fixed_empty + 1) * (_fixed(grid, filled, height) + 1)
+                    continue
                 if not propagate(grid, height, width, clues, work, counters, lines):
                     return _DEAD
-            else:
-                score[cell] = (_fixed(grid, empty, height) + 1) * (_fixed(grid, filled, height) + 1)
-                continue
-            stamp(before, grid, changed_at, counters)
+                stamp(before, grid, changed_at, counters)
             changed = True
-    best, best_score = _SOLVED, -1
+    best, best_score = _SOLVED, -1.0
     for cell in range(height * width):
-        if not _known(grid, cell, width) and score[cell] > best_score:
-            best, best_score = cell, score[cell]
+        if not _known(grid, cell, width):
+            value = score[cell] * (1.0 + noise * np.random.random() if noise else 1.0)
+            if value > best_score:
+                best, best_score = cell, value
     return best
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
+@numba.njit(cache=True, nogil=True)
+def _seed(seed: int) -> None:
+    """Seed the random generator of compiled code (separate from numpy's in Python)."""
+    np.random.seed(seed)
+
+
+@kernel()
 def children(
-    grid: Any, cell: int, size: Any, clues: Any, work: Any, counters: Any, trials: Any, out: Any
-) -> None:
+    grid: Any, cell: int, size: Any, clues: Any, work: Any, counters: Any, trials: Any,
+    fewer_first: bool, out: Any,
+) -> None:  # fmt: skip
     """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's):
-    first the one that fixes fewer cells (the less constrained, likelier to hold a solution)."""
+    first the one that fixes fewer cells when ``fewer_first`` (the less constrained, likelier to
+    hold a solution), else the one that fixes more (the likelier to fail soon)."""
     empty, filled = trials[0], trials[1]
     _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
     _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
-    first = _fixed(grid, filled, size[0]) <= _fixed(grid, empty, size[0])
+    first = (_fixed(grid, filled, size[0]) <= _fixed(grid, empty, size[0])) == fewer_first
     _copy(out[0], filled if first else empty)
     _copy(out[1], empty if first else filled)
 
@@ -543,8 +585,60 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     return consistent, net.codes(grid), net.counters
 
 
+def _dive(
+    net: Network,
+    start: Any,
+    run: tuple[bool, int, float],
+    budget: Budget,
+    found: list[Grid],
+    max_solutions: int,
+) -> tuple[bool, Status | None]:
+    """One depth-first run from the grid ``start``: ``run`` is (fewer first, the most nodes it
+    may expand, the noise of :func:`probe`).
+
+    Solutions not in ``found`` are appended to it. Returns whether the run settled the search
+    (its tree exhausted, or ``max_solutions`` found) and the budget's stop status, if any.
+    """
+    fewer_first, allowance, noise = run
+    stats = budget.stats
+    size = (net.height, net.width)
+    stack = [(start, Probes.fresh(net.height * net.width), 0)]
+    while stack:
+        stopped = budget.exhausted()
+        if stopped or not allowance:
+            return False, stopped
+        allowance -= 1
+        grid, probes, depth = stack.pop()
+        stats.expanded += 1
+        stats.depth = max(stats.depth, depth)
+        cell = probe(
+            grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
+            probes.read, probes.score, probes.changed_at, noise,
+        )  # fmt: skip
+        if cell == _DEAD:
+            stats.backtracks += 1
+        elif cell == _SOLVED:
+            solution = net.decode(grid)
+            if solution not in found:
+                found.append(solution)
+            if len(found) >= max_solutions:
+                return True, None
+        else:
+            kids = np.empty((2, *grid.shape), np.uint64)
+            children(
+                grid, cell, size, net.clues, net.work, net.counters, net.trials, fewer_first, kids
+            )
+            other = probes.copy()
+            stamp(grid, kids[0], probes.changed_at, net.counters)
+            stamp(grid, kids[1], other.changed_at, net.counters)
+            stats.generated += 2
+            stack += [(kids[1], other, depth + 1), (kids[0], probes, depth + 1)]
+            stats.max_frontier = max(stats.max_frontier, len(stack))
+    return True, None
+
+
 def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid], Status | None]:
-    """Depth-first search with probing at every node (see the module docstring).
+    """Depth-first search with probing at every node, restarted (see the module docstring).
 
     Returns
     -------
@@ -553,41 +647,23 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
     stopped : Status or None
         ``LIMIT`` or ``CANCELLED`` when the budget stopped the search, else ``None``.
     """
-    stats = budget.stats
-    size = (net.height, net.width)
     solutions: list[Grid] = []
     stopped: Status | None = None
     root = net.unknown()
-    stack = [(root, Probes.fresh(net.height * net.width), 0)] if _propagate_all(net, root) else []
-    while stack:
-        stopped = budget.exhausted()
-        if stopped:
-            break
-        grid, probes, depth = stack.pop()
-        stats.expanded += 1
-        stats.depth = max(stats.depth, depth)
-        cell = probe(
-            grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
-            probes.read, probes.score, probes.changed_at,
-        )  # fmt: skip
-        if cell == _DEAD:
-            stats.backtracks += 1
-        elif cell == _SOLVED:
-            solutions.append(net.decode(grid))
-            if len(solutions) >= max_solutions:
-                break
-        else:
-            kids = np.empty((2, *grid.shape), np.uint64)
-            children(grid, cell, size, net.clues, net.work, net.counters, net.trials, kids)
-            other = probes.copy()
-            stamp(grid, kids[0], probes.changed_at, net.counters)
-            stamp(grid, kids[1], other.changed_at, net.counters)
-            stats.generated += 2
-            stack += [(kids[1], other, depth + 1), (kids[0], probes, depth + 1)]
-            stats.max_frontier = max(stats.max_frontier, len(stack))
+    runs = 0
+    settled = not _propagate_all(net, root)
+    while not settled and not stopped:
+        allowance = _FIRST_RUN << (runs // 2)
+        _seed(runs)
+        noise = _NOISE if runs >= 2 else 0.0
+        run = (runs % 2 == 0, allowance, noise)
+        settled, stopped = _dive(net, root.copy(), run, budget, solutions, max_solutions)
+        runs += 1
+    stats = budget.stats
     stats.propagations += int(net.counters[_SOLVES])
     stats.probes += int(net.counters[_PROBES])
     stats.extra["line_cache_hits"] = int(net.counters[_HITS])
+    stats.extra["restarts"] = max(runs - 1, 0)
     return solutions, stopped
 
 

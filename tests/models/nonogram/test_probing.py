@@ -7,13 +7,16 @@ import itertools
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.csp import propagate as gac
 from cspsolve.limits import Limits
+from cspsolve.models.nonogram import probing
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
+from cspsolve.models.nonogram.linebits import MAX_CELLS, settle_bits
 from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
 from cspsolve.models.nonogram.linesolver import solve_line
 from cspsolve.models.nonogram.probing import (
@@ -25,13 +28,13 @@ from cspsolve.models.nonogram.probing import (
     probe,
     solve_probing,
 )
-from cspsolve.results import Status
+from cspsolve.results import Stats, Status
 
 
 @st.composite
-def partial_lines(draw: st.DrawFn) -> tuple[tuple[int, ...], list[int]]:
+def partial_lines(draw: st.DrawFn, longest: int = 30) -> tuple[tuple[int, ...], list[int]]:
     """A clue (often a real line's) and a partial line of cell codes, consistent or not."""
-    n = draw(st.integers(1, 30))
+    n = draw(st.integers(1, longest))
     pattern = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     clue = draw(
         st.one_of(
@@ -64,6 +67,29 @@ def test_settle_line_matches_the_big_integer_line_solver(
         sum(1 << p for p, c in enumerate(cells) if c & EMPTY),
     )
     assert got == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(partial_lines(MAX_CELLS))
+def test_settle_bits_matches_the_big_integer_line_solver(
+    case: tuple[tuple[int, ...], list[int]],
+) -> None:
+    clue, codes = case
+    n = len(codes)
+    can_fill = sum(1 << p for p, c in enumerate(codes) if c & FILLED)
+    can_empty = sum(1 << p for p, c in enumerate(codes) if c & EMPTY)
+    work = np.zeros((4, len(clue) + 1), np.uint64)
+    blocks = np.array(clue, np.int64)
+    consistent, empty, filled = settle_bits(
+        np.uint64(can_empty), np.uint64(can_fill), n, blocks, 0, len(clue), work
+    )
+    expected = solve_line(clue, n, can_fill, can_empty) if sum(clue) + len(clue) - 1 <= n else None
+    if expected is None:
+        assert not consistent
+        return
+    assert consistent
+    full = (1 << n) - 1
+    assert (full & ~int(empty), full & ~int(filled)) == expected
 
 
 def puzzle_of(rows: list[str], columns: list[str]) -> Nonogram:
@@ -124,11 +150,11 @@ def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
     probes = Probes.fresh(puzzle.width * puzzle.height)
     size = (net.height, net.width)
     args = (net.clues, net.work, net.counters)
-    outcome = probe(grid, size, *args, net.trials, *vars(probes).values())
+    outcome = probe(grid, size, *args, net.trials, *vars(probes).values(), 0.0)
     if outcome < 0:
         return outcome, net.codes(grid).ravel(), None, None
     kids = np.empty((2, *grid.shape), np.uint64)
-    children(grid, outcome, size, *args, net.trials, kids)
+    children(grid, outcome, size, *args, net.trials, True, kids)
     return outcome, *(net.codes(g).ravel() for g in (grid, *kids))
 
 
@@ -177,3 +203,18 @@ def test_cauldron_like_sizes_need_no_graph() -> None:
     assert gac(csp, dict(csp.domains))
     assert "graph" not in vars(csp)
     assert csp.graph.number_of_edges() == 40 * 30
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(4))
+def test_restarts_neither_lose_nor_invent_solutions(puzzle: Nonogram) -> None:
+    """With runs of one node, one, two, two, four... every search that branches restarts."""
+    if puzzle.width * puzzle.height > 12:
+        return
+    expected = all_solutions(puzzle)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(probing, "_FIRST_RUN", 1)
+        budget = Limits().start(Stats())
+        found, stopped = probing.search(Network.build(puzzle), budget, len(expected) + 1)
+    assert stopped is None
+    assert sorted(found) == sorted(expected)
