@@ -101,9 +101,10 @@ _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
 
 _FIRST_RUN = 200
-"""Nodes allowed to the first run of :func:`search`; the allowance doubles every other run."""
+"""Nodes allowed to each search of :func:`search`'s first round; the allowance doubles every
+round."""
 _NOISE = 10.0
-"""From the third run on, a cell's branching score is multiplied by a random factor in
+"""The randomized searches multiply a cell's branching score by a random factor in
 ``[1, 1 + _NOISE)``."""
 
 _MEMO_BITS = 17
@@ -585,60 +586,79 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     return consistent, net.codes(grid), net.counters
 
 
-def _dive(
-    net: Network,
-    start: Any,
-    run: tuple[bool, int, float],
-    budget: Budget,
-    found: list[Grid],
-    max_solutions: int,
-) -> tuple[bool, Status | None]:
-    """One depth-first run from the grid ``start``: ``run`` is (fewer first, the most nodes it
-    may expand, the noise of :func:`probe`).
+class _Dive:
+    """A depth-first search from a grid that can be stopped and resumed (see :func:`search`).
 
-    Solutions not in ``found`` are appended to it. Returns whether the run settled the search
-    (its tree exhausted, or ``max_solutions`` found) and the budget's stop status, if any.
+    Parameters
+    ----------
+    net : Network
+        The puzzle.
+    start : numpy.ndarray
+        The grid at the root (copied).
+    fewer_first : bool
+        Try the child that fixes fewer cells first, else the one that fixes more.
+    noise : float
+        The noise of :func:`probe`'s branching choice (0: none).
     """
-    fewer_first, allowance, noise = run
-    stats = budget.stats
-    size = (net.height, net.width)
-    stack = [(start, Probes.fresh(net.height * net.width), 0)]
-    while stack:
-        stopped = budget.exhausted()
-        if stopped or not allowance:
-            return False, stopped
-        allowance -= 1
-        grid, probes, depth = stack.pop()
-        stats.expanded += 1
-        stats.depth = max(stats.depth, depth)
-        cell = probe(
-            grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
-            probes.read, probes.score, probes.changed_at, noise,
-        )  # fmt: skip
-        if cell == _DEAD:
-            stats.backtracks += 1
-        elif cell == _SOLVED:
-            solution = net.decode(grid)
-            if solution not in found:
-                found.append(solution)
-            if len(found) >= max_solutions:
-                return True, None
-        else:
-            kids = np.empty((2, *grid.shape), np.uint64)
-            children(
-                grid, cell, size, net.clues, net.work, net.counters, net.trials, fewer_first, kids
-            )
-            other = probes.copy()
-            stamp(grid, kids[0], probes.changed_at, net.counters)
-            stamp(grid, kids[1], other.changed_at, net.counters)
-            stats.generated += 2
-            stack += [(kids[1], other, depth + 1), (kids[0], probes, depth + 1)]
-            stats.max_frontier = max(stats.max_frontier, len(stack))
-    return True, None
+
+    def __init__(self, net: Network, start: Any, fewer_first: bool, noise: float) -> None:
+        self.net = net
+        self.fewer_first = fewer_first
+        self.noise = noise
+        self.stack = [(start.copy(), Probes.fresh(net.height * net.width), 0)]
+
+    def advance(
+        self, allowance: int, budget: Budget, found: list[Grid], max_solutions: int
+    ) -> tuple[bool, Status | None]:
+        """Expand up to ``allowance`` more nodes; solutions not in ``found`` are appended to it.
+
+        Returns whether the search is settled (this tree exhausted, or ``max_solutions`` found)
+        and the budget's stop status, if any.
+        """
+        net, stats = self.net, budget.stats
+        size = (net.height, net.width)
+        stack = self.stack
+        while stack:
+            stopped = budget.exhausted()
+            if stopped or not allowance:
+                return False, stopped
+            allowance -= 1
+            grid, probes, depth = stack.pop()
+            stats.expanded += 1
+            stats.depth = max(stats.depth, depth)
+            cell = probe(
+                grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
+                probes.read, probes.score, probes.changed_at, self.noise,
+            )  # fmt: skip
+            if cell == _DEAD:
+                stats.backtracks += 1
+            elif cell == _SOLVED:
+                solution = net.decode(grid)
+                if solution not in found:
+                    found.append(solution)
+                if len(found) >= max_solutions:
+                    return True, None
+            else:
+                stack += self._children(grid, cell, probes, depth + 1)
+                stats.generated += 2
+                stats.max_frontier = max(stats.max_frontier, len(stack))
+        return True, None
+
+    def _children(self, grid: Any, cell: int, probes: Probes, depth: int) -> list[Any]:
+        """Stack entries for the children of branching on ``cell``, the one to try first last."""
+        net = self.net
+        kids = np.empty((2, *grid.shape), np.uint64)
+        size = (net.height, net.width)
+        args = (net.clues, net.work, net.counters, net.trials, self.fewer_first, kids)
+        children(grid, cell, size, *args)
+        other = probes.copy()
+        stamp(grid, kids[0], probes.changed_at, net.counters)
+        stamp(grid, kids[1], other.changed_at, net.counters)
+        return [(kids[1], other, depth), (kids[0], probes, depth)]
 
 
 def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid], Status | None]:
-    """Depth-first search with probing at every node, restarted (see the module docstring).
+    """Depth-first search with probing at every node, as a portfolio (see the module docstring).
 
     Returns
     -------
@@ -650,20 +670,22 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
     solutions: list[Grid] = []
     stopped: Status | None = None
     root = net.unknown()
-    runs = 0
     settled = not _propagate_all(net, root)
+    fewer, more = _Dive(net, root, True, 0.0), _Dive(net, root, False, 0.0)
+    rounds = 0
     while not settled and not stopped:
-        allowance = _FIRST_RUN << (runs // 2)
-        _seed(runs)
-        noise = _NOISE if runs >= 2 else 0.0
-        run = (runs % 2 == 0, allowance, noise)
-        settled, stopped = _dive(net, root.copy(), run, budget, solutions, max_solutions)
-        runs += 1
+        allowance = _FIRST_RUN << rounds
+        _seed(rounds)
+        for dive in (fewer, more, _Dive(net, root, True, _NOISE)):
+            settled, stopped = dive.advance(allowance, budget, solutions, max_solutions)
+            if settled or stopped:
+                break
+        rounds += 1
     stats = budget.stats
     stats.propagations += int(net.counters[_SOLVES])
     stats.probes += int(net.counters[_PROBES])
     stats.extra["line_cache_hits"] = int(net.counters[_HITS])
-    stats.extra["restarts"] = max(runs - 1, 0)
+    stats.extra["rounds"] = rounds
     return solutions, stopped
 
 
