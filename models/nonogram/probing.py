@@ -107,12 +107,14 @@ _NOISE = 10.0
 """The randomized searches multiply a cell's branching score by a random factor in
 ``[1, 1 + _NOISE)``."""
 
-_MEMO_BITS = 17
-"""The line cache holds ``2**17`` entries of three words (3 MiB) per puzzle."""
-_MEMO_CELLS = 32
-"""Lines of up to 32 cells are cached: a key packs both bit sets of the line in one word."""
+_MEMO_BITS = 16
+"""The line cache holds ``2**16`` entries of two words (1 MiB, a core's L2 cache here) per
+puzzle: a cache miss in memory costs more than the line solve it saves."""
+_MEMO_CELLS = 26
+"""Lines of up to 26 cells of the first 4095 lines are cached: a key packs both bit sets of
+the line and its number in one word."""
 _NO_LINE = np.uint64(0xFFFFFFFFFFFFFFFF)
-"""The cached value of a contradictory line (no real pair of 32-bit sets is all ones)."""
+"""The cached value of a contradictory line (no real pair of 26-bit sets is all ones)."""
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,7 @@ class Network:
             np.zeros(longest, np.uint8),
             *scratch(longest, int(counts.max(initial=0))),
             np.zeros((2, words), np.uint64),
-            np.zeros((1 << _MEMO_BITS, 3), np.uint64),
+            np.zeros((1 << _MEMO_BITS, 2), np.uint64),
             np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
             np.zeros(1, np.uint64),
         )
@@ -261,24 +263,23 @@ def _settle(
 
     The line is solved on its words (:func:`.linebits.settle_bits`). Lines of up to
     :data:`_MEMO_CELLS` cells go through a direct-mapped cache first: the key is the line's two
-    bit sets in one word, the slot a multiplicative hash of key and line number (Knuth,
-    *TAOCP* vol. 3, §6.4); a slot keeps the last key and line stored there and the narrowed
-    bit sets (:data:`_NO_LINE` for a contradiction). Returns False on a contradiction.
+    bit sets and its number in one word, the slot a multiplicative hash of the key (Knuth,
+    *TAOCP* vol. 3, §6.4); a slot keeps the last key stored there and the narrowed bit sets
+    (:data:`_NO_LINE` for a contradiction). Returns False on a contradiction.
     """
-    cached = n <= _MEMO_CELLS
+    cached = n <= _MEMO_CELLS and line < 4095
     slot = np.int64(0)
-    key = grid[0, line, 0] | (grid[1, line, 0] << np.uint64(32))
-    tag = np.uint64(line + 1)
+    tag = np.uint64(line + 1) << np.uint64(52)
+    key = grid[0, line, 0] | (grid[1, line, 0] << np.uint64(26)) | tag
     if cached:
-        mixed = (key ^ (tag * np.uint64(0xD6E8FEB86659FD93))) * np.uint64(0x9E3779B97F4A7C15)
-        slot = np.int64(mixed >> np.uint64(64 - _MEMO_BITS))
-        if memo[slot, 0] == key and memo[slot, 1] == tag:
+        slot = np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - _MEMO_BITS))
+        if memo[slot, 0] == key:
             counters[_HITS] += 1
-            value = memo[slot, 2]
+            value = memo[slot, 1]
             if value == _NO_LINE:
                 return False
-            narrowed[0, 0] = value & np.uint64(0xFFFFFFFF)
-            narrowed[1, 0] = value >> np.uint64(32)
+            narrowed[0, 0] = value & np.uint64(0x3FFFFFF)
+            narrowed[1, 0] = value >> np.uint64(26)
             return True
     counters[_SOLVES] += 1
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
@@ -288,8 +289,7 @@ def _settle(
     narrowed[1, 0] = filled
     if cached:
         memo[slot, 0] = key
-        memo[slot, 1] = tag
-        memo[slot, 2] = empty | (filled << np.uint64(32)) if ok else _NO_LINE
+        memo[slot, 1] = empty | (filled << np.uint64(26)) if ok else _NO_LINE
     return ok
 
 
