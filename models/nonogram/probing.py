@@ -12,7 +12,7 @@ Three compiled kernels do the work:
     line solver — :func:`.linebits.settle_bits` on the line's words for lines of up to 62
     cells, :func:`.linedp.settle_line` on cell codes beyond — and every cell it decides makes
     the crossing line dirty. Only lines whose cells changed are solved again. Lines of up to
-    32 cells go through a cache of line results keyed by (line, partial line), one probe of a
+    26 cells go through a cache of line results keyed by (line, partial line), one probe of a
     hash table: probing repeats the same line states many times, and on the tournament puzzles
     the cache answers about six line solves in seven.
 :func:`probe`
@@ -447,9 +447,19 @@ def _fixed(grid: Any, trial: Any, height: int) -> int:
 
 
 @kernel()
-def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> bool:
-    """Decide in ``grid`` every cell both trials decide alike; False when there is none."""
-    found = False
+def _agreed(grid: Any, empty: Any, filled: Any, height: int) -> bool:
+    """Whether both trials decide some cell alike that ``grid`` leaves open."""
+    for row in range(height):
+        for w in range(grid.shape[2]):
+            for plane in range(2):
+                if empty[plane, row, w] & filled[plane, row, w] & ~grid[plane, row, w]:
+                    return True
+    return False
+
+
+@kernel()
+def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
+    """Decide in ``grid`` every cell both trials decide alike, queueing their lines."""
     for row in range(height):
         for w in range(grid.shape[2]):
             for plane in range(2):
@@ -457,8 +467,6 @@ def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> bool:
                 if new:
                     _enqueue(row, work[0], work[1], work[2])
                     _decide(grid, row, w, plane, new, height, work[0], work[1], work[2])
-                    found = True
-    return found
 
 
 @kernel()
@@ -517,12 +525,13 @@ def probe(
                 survivor = filled if can_fill else empty
                 stamp(grid, survivor, changed_at, counters)
                 _copy(grid, survivor)
+            elif not _agreed(grid, empty, filled, height):
+                fixed_empty = _fixed(grid, empty, height)
+                score[cell] = (fixed_empty + 1) * (_fixed(grid, filled, height) + 1)
+                continue
             else:
                 _copy(before, grid)
-                if not _agree(grid, empty, filled, height, work):
-                    fixed_empty = _fixed(grid, empty, height)
-                    score[cell] = (fixed_empty + 1) * (_fixed(grid, filled, height) + 1)
-                    continue
+                _agree(grid, empty, filled, height, work)
                 if not propagate(grid, height, width, clues, work, counters, lines):
                     return _DEAD
                 stamp(before, grid, changed_at, counters)
