@@ -33,25 +33,36 @@ Three compiled kernels do the work:
     differs from its parent in the lines its branching trial decided). The line sets are kept
     as 64-bit masks of ``line mod 64`` (exact up to 64 lines, conservative beyond).
 :func:`search` (Python)
-    Depth-first search over probed nodes, restarted. The branching cell is the one whose two
-    trials fixed the most cells, by the product ``(fixed_empty + 1) * (fixed_filled + 1)``
-    (both children are then small); its two children are its two trials, propagated. Measured
-    on every 20th puzzle of ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product
+    Depth-first search over probed nodes, as a portfolio. The branching cell maximises
+    ``(fixed_empty + 1) * (fixed_filled + 1) * (1 + weight(row) + weight(column))``: its two
+    trials fix many cells each (both children are then small), and its lines have often been
+    found contradictory — a line's weight counts the propagations, trials included, that
+    failed on it, so the search turns to where the puzzle is tight, as dom/wdeg does
+    (Boussemart, Hemery, Lecoutre & Sais 2004, "Boosting systematic search by weighting
+    constraints", *ECAI*). The children are the cell's two trials, propagated. Measured on
+    every 20th puzzle of ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product
     53 s, lexicographic (min, max) 85 s; on 12 hard ``taai2011`` puzzles (4 s cap): product
-    29 s, (min, max) 36-38 s, (max, min) 39 s, sum 46 s.
+    29 s, (min, max) 36-38 s, (max, min) 39 s, sum 46 s. The conflict weights (measured with
+    the portfolio below, 5 s cap): on the 110 puzzles named below 17.7 s (1 capped) without,
+    15.9 s (none) with; on the 12 hardest ``taai2011`` puzzles 27.4 s (4 capped) without,
+    16.9 s (2) with; ``1 + 100 + weights`` 13.1 s and 22.2 s.
 
     On hard puzzles the search tree is heavy-tailed: the solution lies 50 to 80 decisions deep
     and the heuristic errs at only 4 to 6 of them, but one error can cost tens of thousands of
-    nodes, and which puzzles suffer depends on the child order. So the search restarts (Gomes,
-    Selman & Kautz 1998, "Boosting combinatorial search through randomization", *AAAI*): run
-    ``r`` may expand ``200 * 2**(r // 2)`` nodes; even runs try the child that fixes fewer
-    cells first ("succeed first"), odd runs the one that fixes more ("fail first"); from the
-    third run on, scores are multiplied by a random factor in ``[1, 11)`` (seeded by the run's
-    number, so runs are reproducible). A run that exhausts its tree settles the search. On 110
-    puzzles of the two sets (every 10th ``taai2011`` from the 406th and every 20th
-    ``tcga2022`` from the 8th; 5 s cap): one run, fewer first 28.3 s (3 capped); one run, more
-    first 32.3 s (3); restarts alternating the order 29.6 s (2); with random factors in
-    ``[1, 1.3)`` 27.0 s, ``[1, 4)`` 14.8 s, ``[1, 11)`` 15.9 s (1 capped).
+    nodes, and which puzzles suffer depends on the child order. So three searches share the
+    work (a portfolio with restarts, Gomes, Selman & Kautz 1998, "Boosting combinatorial search
+    through randomization", *AAAI*): in round ``r`` each may expand ``200 * 2**r`` more nodes —
+    a depth-first search that tries the child fixing fewer cells first ("succeed first") and
+    one that tries the one fixing more first ("fail first"), both resumed where they stopped,
+    then a fresh search, fewer first, whose scores are multiplied by random factors in
+    ``[1, 11)`` (seeded by ``r``, so runs are reproducible). A search that exhausts its tree
+    settles the question. Puzzles solved within 200 nodes (most) see only the first search.
+    Measured on 110 puzzles (every 10th ``taai2011`` from the 406th and every 20th
+    ``tcga2022`` from the 8th; 5 s cap): fewer first alone 28.3 s (3 capped); more first
+    alone 32.3 s (3); restarts alternating the two orders 29.6 s (2); the same with random
+    factors in ``[1, 1.3)`` 27.0 s, ``[1, 4)`` 14.8 s, ``[1, 11)`` 15.9 s (1); this portfolio
+    15.3 s (1). On the 12 puzzles of ``taai2011`` hardest for fewer first: fewer first 60.0 s
+    (all 12 capped), more first 30.4 s (4), the portfolio 27.4 s (4).
     ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by the
     search itself: solutions are kept across runs, and only a run that finds two distinct
     ones or exhausts its tree settles it.
@@ -132,8 +143,9 @@ class Network:
         Scratch of :func:`propagate`: the worklist, its flags and its (head, size), a line of
         cell codes, the
         line solver's tables (:func:`.linedp.scratch`), a line's narrowed bit sets, the line
-        cache (uint64, shape (2**17, 3), kept for the whole search), the word line solver's
-        scratch, and the lines a propagation read (see :func:`propagate`).
+        cache (uint64, shape (2**16, 2), kept for the whole search), the word line solver's
+        scratch, the lines a propagation read (see :func:`propagate`), and each line's
+        conflict weight (int64, shape (H + W,), see :func:`probe`).
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (4,)
@@ -167,6 +179,7 @@ class Network:
             np.zeros((1 << _MEMO_BITS, 2), np.uint64),
             np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
             np.zeros(1, np.uint64),
+            np.zeros(len(lines), np.int64),
         )
         trials = np.zeros((3, 2, len(lines), words), np.uint64)
         return cls(puzzle.height, puzzle.width, (blocks, starts, counts), work, trials)
@@ -372,6 +385,7 @@ def propagate(
             counters[_SOLVES] += 1
             ok = _settle_cells(grid, line, n, blocks[first : first + k], work)
         if not ok:
+            work[12][line] += 1  # the line's conflict weight
             queued[:] = 0
             ends[:] = 0
             return False
@@ -499,6 +513,9 @@ def probe(
         Scores are multiplied by a random factor in ``[1, 1 + noise)`` to pick the branching
         cell (numpy's generator, see :func:`_seed`); 0 for the plain best score.
 
+    Every line on which a propagation fails gains one conflict weight (``work[12]``); the
+    branching cell maximises its trials' score times ``1 + weight(row) + weight(column)``.
+
     Returns
     -------
     int
@@ -537,9 +554,11 @@ def probe(
                 stamp(before, grid, changed_at, counters)
             changed = True
     best, best_score = _SOLVED, -1.0
+    conflicts = work[12]
     for cell in range(height * width):
         if not _known(grid, cell, width):
-            value = score[cell] * (1.0 + noise * np.random.random() if noise else 1.0)
+            weight = 1 + conflicts[cell // width] + conflicts[height + cell % width]
+            value = score[cell] * weight * (1.0 + noise * np.random.random() if noise else 1.0)
             if value > best_score:
                 best, best_score = cell, value
     return best
