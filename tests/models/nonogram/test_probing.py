@@ -218,3 +218,12 @@ def test_restarts_neither_lose_nor_invent_solutions(puzzle: Nonogram) -> None:
         found, stopped = probing.search(Network.build(puzzle), budget, len(expected) + 1)
     assert stopped is None
     assert sorted(found) == sorted(expected)
+
+
+def test_a_failed_propagation_weights_the_contradictory_line() -> None:
+    # Rows first: row 0 ("2") fills both its cells, then column 1 (empty clue, line 3) has no
+    # fill pattern left.
+    puzzle = Nonogram([(2,), ()], [(1,), ()])
+    net = Network.build(puzzle)
+    assert not _propagate_all(net, net.unknown())
+    assert net.work[12].tolist() == [0, 0, 0, 1]
