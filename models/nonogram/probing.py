@@ -719,8 +719,11 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
 
 @functools.cache
 def _load_kernels() -> None:
-    """Load (or compile) the kernels before a run's clock starts: numba does it on first call."""
-    net = Network.build(Nonogram(rows=((1,), ()), columns=((1,), ())))
+    """Load (or compile) the kernels before a run's clock starts: numba does it on first call.
+
+    Two crossed diagonals need branching, so every kernel runs.
+    """
+    net = Network.build(Nonogram(rows=((1,), (1,)), columns=((1,), (1,))))
     search(net, Limits().start(Stats()), 2)
 
 
