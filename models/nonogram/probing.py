@@ -140,12 +140,11 @@ class Network:
         ``(blocks, starts, counts)``: every line's clue, rows then columns, concatenated (int64);
         where each line's clue starts in it and how many blocks it has (int64, shape (H + W,)).
     work : tuple of numpy.ndarray
-        Scratch of :func:`propagate`: the worklist, its flags and its (head, size), a line of
-        cell codes, the
-        line solver's tables (:func:`.linedp.scratch`), a line's narrowed bit sets, the line
-        cache (uint64, shape (2**16, 2), kept for the whole search), the word line solver's
-        scratch, the lines a propagation read (see :func:`propagate`), and each line's
-        conflict weight (int64, shape (H + W,), see :func:`probe`).
+        Scratch of :func:`propagate`: the worklist, its flags and its (head, size); a line of
+        cell codes and the tables of :func:`.linedp.settle_line` (for lines over 62 cells); a
+        line's narrowed bit sets; the line cache (uint64, shape (2**16, 2), kept for the whole
+        search); the scratch of :func:`.linebits.settle_bits`; the lines a propagation read;
+        each line's conflict weight (int64, shape (H + W,), see :func:`probe`).
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (4,)
