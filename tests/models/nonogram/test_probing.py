@@ -46,27 +46,32 @@ def partial_lines(draw: st.DrawFn, longest: int = 30) -> tuple[tuple[int, ...], 
     return clue, codes
 
 
+def bit_sets(codes: list[int]) -> tuple[int, int]:
+    """(can fill, can empty) of a line of cell codes, bit ``p`` for cell ``p``."""
+    can_fill = sum(1 << p for p, c in enumerate(codes) if c & FILLED)
+    can_empty = sum(1 << p for p, c in enumerate(codes) if c & EMPTY)
+    return can_fill, can_empty
+
+
+def reference(clue: tuple[int, ...], codes: list[int]) -> tuple[int, int] | None:
+    """The big-integer line solver's answer, None when the clue cannot fit the line."""
+    n = len(codes)
+    fits = sum(clue) + len(clue) - 1 <= n
+    return solve_line(clue, n, *bit_sets(codes)) if fits else None
+
+
 @settings(max_examples=400, deadline=None)
 @given(partial_lines())
 def test_settle_line_matches_the_big_integer_line_solver(
     case: tuple[tuple[int, ...], list[int]],
 ) -> None:
     clue, codes = case
-    n = len(codes)
-    can_fill = sum(1 << p for p, c in enumerate(codes) if c & FILLED)
-    can_empty = sum(1 << p for p, c in enumerate(codes) if c & EMPTY)
     cells = np.array(codes, np.uint8)
-    consistent = settle_line(cells, np.array(clue, np.int64), *scratch(n, len(clue)))
-    expected = solve_line(clue, n, can_fill, can_empty) if sum(clue) + len(clue) - 1 <= n else None
-    if expected is None:
-        assert not consistent
-        return
-    assert consistent
-    got = (
-        sum(1 << p for p, c in enumerate(cells) if c & FILLED),
-        sum(1 << p for p, c in enumerate(cells) if c & EMPTY),
-    )
-    assert got == expected
+    consistent = settle_line(cells, np.array(clue, np.int64), *scratch(len(codes), len(clue)))
+    expected = reference(clue, codes)
+    assert consistent == (expected is not None)
+    if consistent:
+        assert bit_sets(cells.tolist()) == expected
 
 
 @settings(max_examples=400, deadline=None)
@@ -76,20 +81,17 @@ def test_settle_bits_matches_the_big_integer_line_solver(
 ) -> None:
     clue, codes = case
     n = len(codes)
-    can_fill = sum(1 << p for p, c in enumerate(codes) if c & FILLED)
-    can_empty = sum(1 << p for p, c in enumerate(codes) if c & EMPTY)
+    can_fill, can_empty = bit_sets(codes)
     work = np.zeros((4, len(clue) + 1), np.uint64)
     blocks = np.array(clue, np.int64)
     consistent, empty, filled = settle_bits(
         np.uint64(can_empty), np.uint64(can_fill), n, blocks, 0, len(clue), work
     )
-    expected = solve_line(clue, n, can_fill, can_empty) if sum(clue) + len(clue) - 1 <= n else None
-    if expected is None:
-        assert not consistent
-        return
-    assert consistent
-    full = (1 << n) - 1
-    assert (full & ~int(empty), full & ~int(filled)) == expected
+    expected = reference(clue, codes)
+    assert consistent == (expected is not None)
+    if consistent:
+        full = (1 << n) - 1
+        assert (full & ~int(empty), full & ~int(filled)) == expected
 
 
 def puzzle_of(rows: list[str], columns: list[str]) -> Nonogram:
