@@ -744,7 +744,9 @@ def solve_probing(
     -------
     Result of Grid
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
-        nodes, ``propagations`` line solves, ``probes`` trials, ``backtracks`` dead nodes.
+        nodes, ``propagations`` line solves, ``probes`` trials, ``backtracks`` dead nodes;
+        ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
+        :func:`search`).
     """
     _load_kernels()
     stats = Stats()
