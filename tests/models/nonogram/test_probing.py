@@ -229,3 +229,18 @@ def test_a_failed_propagation_weights_the_contradictory_line() -> None:
     net = Network.build(puzzle)
     assert not _propagate_all(net, net.unknown())
     assert net.work[12].tolist() == [0, 0, 0, 1]
+
+
+def test_lines_longer_than_a_word_branch_and_find_both_solutions() -> None:
+    """66 cells a line (two words; the cell-code line solver): columns 3.. are full, column 2
+    empty, and the one cell of rows 0 and 1 left of the block lies on either diagonal of the
+    corner 2x2 square, which only branching settles."""
+    block = "#" * 63
+    grid = ["#.." + block, ".#." + block] + ["..." + block] * 64
+    swapped = [".#." + block, "#.." + block, *grid[2:]]
+    puzzle = puzzle_of(grid, grid)
+    budget = Limits().start(Stats())
+    found, stopped = probing.search(Network.build(puzzle), budget, 3)
+    assert stopped is None
+    assert sorted(found) == sorted([tuple(grid), tuple(swapped)])
+    assert budget.stats.expanded >= 3
