@@ -3,7 +3,6 @@ the generic engine's GAC, probing against brute force (it never loses a solution
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 from cspsolve.csp import propagate as gac
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import probing
-from cspsolve.models.nonogram.board import Nonogram, check, clue_of
+from cspsolve.models.nonogram.board import Nonogram, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.models.nonogram.linebits import MAX_CELLS, settle_bits
 from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
@@ -29,6 +28,8 @@ from cspsolve.models.nonogram.probing import (
     solve_probing,
 )
 from cspsolve.results import Stats, Status
+
+from .conftest import all_solutions
 
 
 @st.composite
@@ -130,16 +131,6 @@ def test_line_logic_reaches_the_generic_gac_fixpoint(puzzle: Nonogram) -> None:
         can_fill, can_empty = row.cells()
         expected = [(can_empty >> j & 1) | (can_fill >> j & 1) << 1 for j in range(puzzle.width)]
         assert grid[i].tolist() == expected
-
-
-def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:
-    w, h = puzzle.width, puzzle.height
-    found = []
-    for cells in itertools.product(".#", repeat=w * h):
-        grid = tuple("".join(cells[r * w : (r + 1) * w]) for r in range(h))
-        if not check(puzzle, grid):
-            found.append(grid)
-    return found
 
 
 def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:

@@ -3,8 +3,6 @@ brute force; the implicit line domain; limits and unsolvable clues."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +13,8 @@ from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.models.nonogram.solver import solve
 from cspsolve.results import Status
+
+from .conftest import all_solutions
 
 ENGINE_METHODS = ["probing", "gac-astar", "mac"]
 
@@ -33,17 +33,6 @@ def grids(max_side: int) -> st.SearchStrategy[list[str]]:
             st.text(alphabet="#.", min_size=w, max_size=w), min_size=1, max_size=max_side
         )
     )
-
-
-def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:
-    """Every grid satisfying the clues, by enumeration (tiny puzzles only)."""
-    w, h = puzzle.width, puzzle.height
-    found = []
-    for cells in itertools.product(".#", repeat=w * h):
-        grid = tuple("".join(cells[r * w : (r + 1) * w]) for r in range(h))
-        if not check(puzzle, grid):
-            found.append(grid)
-    return found
 
 
 @pytest.mark.parametrize("method", ENGINE_METHODS)
