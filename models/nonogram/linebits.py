@@ -33,7 +33,7 @@ import numpy as np
 
 from ._kernel import kernel
 
-__all__ = ["MAX_CELLS", "settle_bits"]
+__all__ = ["MAX_CELLS", "reverse_bits", "settle_bits"]
 
 MAX_CELLS = 62
 """The longest line :func:`settle_bits` takes: positions ``0 .. n`` and one carry in a word."""
@@ -80,7 +80,7 @@ def _cover(starts: Any, length: int) -> Any:
 
 
 @kernel(inline=True)
-def _reverse(word: Any, count: int) -> Any:
+def reverse_bits(word: Any, count: int) -> Any:
     """Bits ``0 .. count-1`` of ``word`` in reverse order (bit ``p`` to ``count-1-p``)."""
     x = word
     x = ((x >> np.uint64(1)) & np.uint64(0x5555555555555555)) | (
@@ -155,17 +155,17 @@ def settle_bits(
     _placements(can_empty, can_fill, blocks, first, k, False, work)
     if not (work[0, k] >> np.uint64(n)) & _ONE:
         return False, zero, zero
-    _placements(_reverse(can_empty, n), _reverse(can_fill, n), blocks, first, k, True, work)
+    _placements(reverse_bits(can_empty, n), reverse_bits(can_fill, n), blocks, first, k, True, work)
     may_fill = zero
     may_empty = zero
     for j in range(k):
         length = blocks[first + j]
         # The backward start s' of this block is the forward start n - length - s'.
-        from_right = _reverse(work[3, k - 1 - j], n) >> np.uint64(length - 1)
+        from_right = reverse_bits(work[3, k - 1 - j], n) >> np.uint64(length - 1)
         may_fill |= _cover(work[1, j] & from_right, length)
     for j in range(k + 1):
         # A suffix from i+1 holding blocks j.. is a backward prefix of n-1-i cells.
-        may_empty |= work[0, j] & (_reverse(work[2, k - j], n + 1) >> _ONE)
+        may_empty |= work[0, j] & (reverse_bits(work[2, k - j], n + 1) >> _ONE)
     may_empty &= can_empty
     full = _low(n)
     return True, full & ~may_fill, full & ~may_empty

@@ -87,6 +87,7 @@ from cspsolve.results import Result, Stats, Status
 from ._kernel import kernel
 from .board import Grid, Nonogram
 from .linebits import MAX_CELLS, settle_bits
+from .linecount import fill_density
 from .linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
 
 __all__ = [
@@ -111,9 +112,15 @@ _lowest_bit: Callable[[Any], int] = cast(Any, _trailing_zeros)
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
 
+LIKELIER, FEWER, MORE = 0, 1, 2
+"""Orders of :func:`children`: the likelier value first, the child fixing fewer cells first, the
+one fixing more first."""
+
 _FIRST_RUN = 200
 """Nodes allowed to each search of :func:`search`'s first round; the allowance doubles every
 round."""
+_CONFIDENCE = 1.0
+"""The branching score is multiplied by the confidence of the likelier value to this power."""
 _NOISE = 10.0
 """The randomized searches multiply a cell's branching score by a random factor in
 ``[1, 1 + _NOISE)``."""
@@ -179,6 +186,9 @@ class Network:
             np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
             np.zeros(1, np.uint64),
             np.zeros(len(lines), np.int64),
+            np.zeros((len(lines), longest)),
+            np.zeros((2, int(counts.max(initial=0)) + 1, min(longest, MAX_CELLS) + 1)),
+            np.zeros((2, int(counts.max(initial=0)) + 1, 2), np.int64),
         )
         trials = np.zeros((3, 2, len(lines), words), np.uint64)
         return cls(puzzle.height, puzzle.width, (blocks, starts, counts), work, trials)
@@ -483,6 +493,36 @@ def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
 
 
 @kernel()
+def _densities(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
+    """The fill density (:func:`.linecount.fill_density`) of every cell in every line that
+    has undecided cells, into ``work[13]`` (line, cell); 0.5 in lines over
+    :data:`.linebits.MAX_CELLS` cells."""
+    blocks, starts, counts = clues
+    for line in range(height + width):
+        n = width if line < height else height
+        if n > MAX_CELLS:
+            work[13][line, :n] = 0.5
+            continue
+        full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+        if grid[0, line, 0] | grid[1, line, 0] != full:
+            can_empty, can_fill = full & ~grid[1, line, 0], full & ~grid[0, line, 0]
+            clue = (blocks, starts[line], counts[line])
+            fill_density(can_empty, can_fill, n, *clue, work[14], work[15], work[13][line])
+
+
+@kernel()
+def _likelihoods(cell: int, height: int, width: int, density: Any) -> tuple[float, float]:
+    """How likely ``cell`` is empty and filled, its row's and column's densities taken as
+    independent (both 1/2 when they contradict each other, which a propagated grid rules out)."""
+    row, col = cell // width, cell % width
+    in_row, in_col = density[row, col], density[height + col, row]
+    empty, filled = (1.0 - in_row) * (1.0 - in_col), in_row * in_col
+    if empty + filled == 0.0:
+        return 0.5, 0.5
+    return empty, filled
+
+
+@kernel()
 def probe(
     grid: Any,
     size: Any,
@@ -552,12 +592,17 @@ def probe(
                     return _DEAD
                 stamp(before, grid, changed_at, counters)
             changed = True
+    _densities(grid, height, width, clues, work)
     best, best_score = _SOLVED, -1.0
     conflicts = work[12]
     for cell in range(height * width):
         if not _known(grid, cell, width):
             weight = 1 + conflicts[cell // width] + conflicts[height + cell % width]
-            value = score[cell] * weight * (1.0 + noise * np.random.random() if noise else 1.0)
+            empty, filled = _likelihoods(cell, height, width, work[13])
+            confidence = max(empty, filled) / (empty + filled)
+            value = score[cell] * weight * confidence**_CONFIDENCE
+            if noise:
+                value *= 1.0 + noise * np.random.random()
             if value > best_score:
                 best, best_score = cell, value
     return best
@@ -572,17 +617,26 @@ def _seed(seed: int) -> None:
 @kernel()
 def children(
     grid: Any, cell: int, size: Any, clues: Any, work: Any, counters: Any, trials: Any,
-    fewer_first: bool, out: Any,
+    order: int, out: Any,
 ) -> None:  # fmt: skip
-    """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's):
-    first the one that fixes fewer cells when ``fewer_first`` (the less constrained, likelier to
-    hold a solution), else the one that fixes more (the likelier to fail soon)."""
+    """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's),
+    the one to try first first: by ``order``, :data:`LIKELIER` the value of higher likelihood
+    (:func:`_likelihoods`, from the densities :func:`probe` left in ``work``), :data:`FEWER`
+    the child that fixes fewer cells (the less constrained), :data:`MORE` the one that fixes
+    more (the likelier to fail soon)."""
+    height, width = size
     empty, filled = trials[0], trials[1]
     _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
     _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
-    first = (_fixed(grid, filled, size[0]) <= _fixed(grid, empty, size[0])) == fewer_first
-    _copy(out[0], filled if first else empty)
-    _copy(out[1], empty if first else filled)
+    if order == LIKELIER:
+        as_empty, as_filled = _likelihoods(cell, height, width, work[13])
+        filled_first = as_filled > as_empty
+    else:
+        filled_first = (_fixed(grid, filled, height) <= _fixed(grid, empty, height)) == (
+            order == FEWER
+        )
+    _copy(out[0], filled if filled_first else empty)
+    _copy(out[1], empty if filled_first else filled)
 
 
 def _propagate_all(net: Network, grid: Any) -> bool:
@@ -622,15 +676,15 @@ class _Dive:
         The puzzle.
     start : numpy.ndarray
         The grid at the root (copied).
-    fewer_first : bool
-        Try the child that fixes fewer cells first, else the one that fixes more.
+    order : int
+        Which child to try first (:data:`LIKELIER`, :data:`FEWER` or :data:`MORE`).
     noise : float
         The noise of :func:`probe`'s branching choice (0: none).
     """
 
-    def __init__(self, net: Network, start: Any, fewer_first: bool, noise: float) -> None:
+    def __init__(self, net: Network, start: Any, order: int, noise: float) -> None:
         self.net = net
-        self.fewer_first = fewer_first
+        self.order = order
         self.noise = noise
         self.stack = [(start.copy(), Probes.fresh(net.height * net.width), 0)]
 
@@ -676,7 +730,7 @@ class _Dive:
         net = self.net
         kids = np.empty((2, *grid.shape), np.uint64)
         size = (net.height, net.width)
-        args = (net.clues, net.work, net.counters, net.trials, self.fewer_first, kids)
+        args = (net.clues, net.work, net.counters, net.trials, self.order, kids)
         children(grid, cell, size, *args)
         other = probes.copy()
         stamp(grid, kids[0], probes.changed_at, net.counters)
@@ -698,12 +752,12 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
     stopped: Status | None = None
     root = net.unknown()
     settled = not _propagate_all(net, root)
-    fewer, more = _Dive(net, root, True, 0.0), _Dive(net, root, False, 0.0)
+    likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
     rounds = 0
     while not settled and not stopped:
         allowance = _FIRST_RUN << rounds
         _seed(rounds)
-        for dive in (fewer, more, _Dive(net, root, True, _NOISE)):
+        for dive in (likelier, more, _Dive(net, root, LIKELIER, _NOISE)):
             settled, stopped = dive.advance(allowance, budget, solutions, max_solutions)
             if settled or stopped:
                 break

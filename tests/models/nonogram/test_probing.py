@@ -147,7 +147,7 @@ def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
     if outcome < 0:
         return outcome, net.codes(grid).ravel(), None, None
     kids = np.empty((2, *grid.shape), np.uint64)
-    children(grid, outcome, size, *args, net.trials, True, kids)
+    children(grid, outcome, size, *args, net.trials, probing.FEWER, kids)
     return outcome, *(net.codes(g).ravel() for g in (grid, *kids))
 
 
