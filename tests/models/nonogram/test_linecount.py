@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cspsolve.models.nonogram.board import clue_of
 from cspsolve.models.nonogram.linebits import MAX_CELLS
 from cspsolve.models.nonogram.linecount import fill_density
-from cspsolve.models.nonogram.linedp import EMPTY, FILLED
 
+from .conftest import enumerated_density
 from .test_probing import bit_sets, partial_lines
-
-
-def enumerated_density(clue: tuple[int, ...], codes: list[int]) -> list[float] | None:
-    """The share of compatible fill patterns filling each cell (None: no pattern), by
-    enumeration."""
-    fits = [
-        cells
-        for cells in itertools.product((False, True), repeat=len(codes))
-        if clue_of(cells) == clue
-        and all(code & (FILLED if fill else EMPTY) for code, fill in zip(codes, cells, strict=True))
-    ]
-    if not fits:
-        return None
-    return [sum(cells[x] for cells in fits) / len(fits) for x in range(len(codes))]
 
 
 def density(clue: tuple[int, ...], codes: list[int], n: int) -> list[float]:

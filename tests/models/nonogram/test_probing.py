@@ -29,7 +29,7 @@ from cspsolve.models.nonogram.probing import (
 )
 from cspsolve.results import Stats, Status
 
-from .conftest import all_solutions
+from .conftest import all_solutions, enumerated_density
 
 
 @st.composite
@@ -133,9 +133,9 @@ def test_line_logic_reaches_the_generic_gac_fixpoint(puzzle: Nonogram) -> None:
         assert grid[i].tolist() == expected
 
 
-def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
-    """Line logic then probing from the empty grid: (outcome, grid, first child, second), the
-    grids as flat cell codes."""
+def probed(puzzle: Nonogram, order: int = probing.FEWER) -> tuple[int, Any, Any, Any]:
+    """Line logic then probing from the empty grid: (outcome, grid, first child, second) with
+    the children in ``order``, the grids as flat cell codes."""
     net = Network.build(puzzle)
     grid = net.unknown()
     if not _propagate_all(net, grid):
@@ -147,7 +147,7 @@ def probed(puzzle: Nonogram) -> tuple[int, Any, Any, Any]:
     if outcome < 0:
         return outcome, net.codes(grid).ravel(), None, None
     kids = np.empty((2, *grid.shape), np.uint64)
-    children(grid, outcome, size, *args, net.trials, probing.FEWER, kids)
+    children(grid, outcome, size, *args, net.trials, order, kids)
     return outcome, *(net.codes(g).ravel() for g in (grid, *kids))
 
 
@@ -156,13 +156,16 @@ def allows(grid: Any, solution: tuple[str, ...]) -> bool:
     return all(grid[p] & (FILLED if ch == "#" else EMPTY) for p, ch in enumerate(flat))
 
 
+ORDERS = st.sampled_from([probing.LIKELIER, probing.FEWER, probing.MORE])
+
+
 @settings(max_examples=150, deadline=None)
-@given(puzzles(4))
-def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram) -> None:
+@given(puzzles(4), ORDERS)
+def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram, order: int) -> None:
     if puzzle.width * puzzle.height > 12:
         return
     solutions = all_solutions(puzzle)
-    outcome, grid, first, second = probed(puzzle)
+    outcome, grid, first, second = probed(puzzle, order)
     if not solutions:
         assert outcome == -1
         return
@@ -177,6 +180,26 @@ def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram) 
     assert first[outcome] != second[outcome] and {first[outcome], second[outcome]} == {1, 2}
     # Every solution lies in exactly one child.
     assert all(allows(first, s) != allows(second, s) for s in solutions)
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(6))
+def test_the_likelier_child_comes_first(puzzle: Nonogram) -> None:
+    """The first child takes the value whose row and column fill densities, enumerated
+    independently, make it the likelier (a tie may go either way)."""
+    outcome, grid, first, _ = probed(puzzle, probing.LIKELIER)
+    if outcome < 0:
+        return
+    width = puzzle.width
+    row, col = divmod(outcome, width)
+    codes = grid.reshape(puzzle.height, width)
+    in_row = enumerated_density(puzzle.rows[row], codes[row].tolist())
+    in_col = enumerated_density(puzzle.columns[col], codes[:, col].tolist())
+    assert in_row is not None and in_col is not None
+    filled = in_row[col] * in_col[row]
+    empty = (1 - in_row[col]) * (1 - in_col[row])
+    if not np.isclose(filled, empty):
+        assert first[outcome] == (FILLED if filled > empty else EMPTY)
 
 
 def test_node_limit_and_counters() -> None:
