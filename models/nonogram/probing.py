@@ -59,8 +59,9 @@ Three compiled kernels do the work:
     densities 15.1 s (41,342 nodes) and 64.6 s (9 capped); the likelier child first alone
     15.5 s and 47.9 s (6); with the confidence to the power 0.25, 0.5, 1 and 2: 10.6 / 47.7 s,
     8.7 / 37.5 s, **7.3 / 36.7 s** (21,174 nodes; 5 capped), 12.6 / 40.8 s. On the full sets
-    ``taai2011`` went from 96.8 s to 82.9 s and ``tcga2022`` from 138 s to 117 s (20 s cap).
-    The densities cost about a tenth of a node's time.
+    ``taai2011`` went from 96.8 s to 82.9 s and ``tcga2022`` from 138 s to 117 s (20 s cap),
+    and to 78.5 s and 113.7 s when a line's patterns are counted again only when it has
+    changed (the densities then cost about a tenth of a node's time; runs vary by ±8 %).
 
     On hard puzzles the search tree is heavy-tailed: the solution lies 50 to 80 decisions deep
     and the heuristic errs at only 4 to 6 of them, but one error can cost tens of thousands of
