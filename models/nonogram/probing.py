@@ -171,9 +171,9 @@ class Network:
         line's narrowed bit sets; the line cache (uint64, shape (2**16, 2), kept for the whole
         search); the scratch of :func:`.linebits.settle_bits`; the lines a propagation read;
         each line's conflict weight (int64, shape (H + W,), see :func:`probe`); each line's
-        fill densities (float64, shape (H + W, longest line), see :func:`probe`), the
-        scratch of :func:`.linecount.fill_density` and the line states last counted (uint64,
-        shape (H + W, 2)).
+        fill densities (float64, shape (H + W, longest line), 0.5 until counted, see
+        :func:`probe`), the scratch of :func:`.linecount.fill_density` and the line states
+        last counted (uint64, shape (H + W, 2)).
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (4,)
@@ -208,7 +208,7 @@ class Network:
             np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
             np.zeros(1, np.uint64),
             np.zeros(len(lines), np.int64),
-            np.zeros((len(lines), longest)),
+            np.full((len(lines), longest), 0.5),
             np.zeros((2, int(counts.max(initial=0)) + 1, min(longest, MAX_CELLS) + 1)),
             np.zeros((2, int(counts.max(initial=0)) + 1, 2), np.int64),
             np.full((len(lines), 2), _NO_LINE, np.uint64),
@@ -527,8 +527,7 @@ def _densities(grid: Any, height: int, width: int, clues: Any, work: Any) -> Non
     for line in range(height + width):
         n = width if line < height else height
         if n > MAX_CELLS:
-            work[13][line, :n] = 0.5
-            continue
+            continue  # 0.5 from the start (Network.build)
         full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
         empty, filled = grid[0, line, 0], grid[1, line, 0]
         if empty | filled != full and (computed[line, 0] != empty or computed[line, 1] != filled):
