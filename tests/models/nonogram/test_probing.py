@@ -212,6 +212,23 @@ def test_node_limit_and_counters() -> None:
     assert result.stats.expanded == 3  # the root and its two children, each a solution
 
 
+def test_the_last_conflict_is_branched_on_while_undecided() -> None:
+    # Two interlocked diagonals: after line logic every cell is open.
+    net = Network.build(puzzle_of(["#.", ".#"], ["#.", ".#"]))
+    root = net.unknown()
+    assert _propagate_all(net, root)
+    dive = probing._Dive(net, root, probing.LIKELIER, 0.0)
+    assert dive.branching_cell(root, 0) == 0  # no conflict yet: the heuristic's cell
+    dive.conflict = 3
+    assert dive.branching_cell(root, 0) == 3
+    kids = np.empty((2, *root.shape), np.uint64)
+    size = (net.height, net.width)
+    children(root, 3, size, net.clues, net.work, net.counters, net.trials, probing.LIKELIER, kids)
+    # Cell 3 decided: the conflict is forgotten and the heuristic's cell comes back.
+    assert dive.branching_cell(kids[0], 1) == 1
+    assert dive.conflict == -1
+
+
 def test_cauldron_like_sizes_need_no_graph() -> None:
     """The generic CSP builds its networkx constraint graph only when asked for."""
     puzzle = puzzle_of(["#" * 40] * 30, ["#" * 40] * 30)
@@ -224,12 +241,14 @@ def test_cauldron_like_sizes_need_no_graph() -> None:
 @settings(max_examples=150, deadline=None)
 @given(puzzles(4))
 def test_restarts_neither_lose_nor_invent_solutions(puzzle: Nonogram) -> None:
-    """With runs of one node, one, two, two, four... every search that branches restarts."""
+    """With runs of one node, one, two, two, four... every search that branches restarts, and
+    reasons from the last conflict from the start."""
     if puzzle.width * puzzle.height > 12:
         return
     expected = all_solutions(puzzle)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(probing, "_FIRST_RUN", 1)
+        patch.setattr(probing, "_LAST_CONFLICT_ROUND", 0)
         budget = Limits().start(Stats())
         found, stopped = probing.search(Network.build(puzzle), budget, len(expected) + 1)
     assert stopped is None
