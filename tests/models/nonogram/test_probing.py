@@ -229,6 +229,27 @@ def test_the_last_conflict_is_branched_on_while_undecided() -> None:
     assert dive.conflict == -1
 
 
+@pytest.mark.parametrize("last_conflict", [False, True])
+def test_a_dead_node_sets_the_last_conflict_only_when_asked(last_conflict: bool) -> None:
+    # A 9x7 grid (found by a random search) whose depth-first search meets one dead node.
+    grid = ["#..#..#", "#..#.#.", ".#.....", "....#.#", "....#.#", ".#...#.", "..#..#.", "##.#..."]
+    grid.append(".#.#.#.")
+    net = Network.build(puzzle_of(grid, grid))
+    root = net.unknown()
+    assert _propagate_all(net, root)
+    dive = probing._Dive(net, root, probing.LIKELIER, 0.0)
+    dive.last_conflict = last_conflict
+    budget = Limits().start(Stats())
+    settled = False
+    while not budget.stats.backtracks and not settled:
+        settled, _ = dive.advance(1, budget, [], 100)
+    assert budget.stats.backtracks == 1
+    if last_conflict:  # a cell the search decided: open at the root
+        assert dive.conflict >= 0 and not probing._known(root, dive.conflict, net.width)
+    else:
+        assert dive.conflict == -1
+
+
 def test_cauldron_like_sizes_need_no_graph() -> None:
     """The generic CSP builds its networkx constraint graph only when asked for."""
     puzzle = puzzle_of(["#" * 40] * 30, ["#" * 40] * 30)
