@@ -232,8 +232,17 @@ def test_the_last_conflict_is_branched_on_while_undecided() -> None:
 @pytest.mark.parametrize("last_conflict", [False, True])
 def test_a_dead_node_sets_the_last_conflict_only_when_asked(last_conflict: bool) -> None:
     # A 9x7 grid (found by a random search) whose depth-first search meets one dead node.
-    grid = ["#..#..#", "#..#.#.", ".#.....", "....#.#", "....#.#", ".#...#.", "..#..#.", "##.#..."]
-    grid.append(".#.#.#.")
+    grid = [
+        "#..#..#",
+        "#..#.#.",
+        ".#.....",
+        "....#.#",
+        "....#.#",
+        ".#...#.",
+        "..#..#.",
+        "##.#...",
+        ".#.#.#.",
+    ]
     net = Network.build(puzzle_of(grid, grid))
     root = net.unknown()
     assert _propagate_all(net, root)
