@@ -114,7 +114,9 @@ from typing import Any, cast
 
 import numba
 import numpy as np
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+from numba.extending import intrinsic
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
@@ -449,13 +451,32 @@ def propagate(
     return True
 
 
-@kernel(inline=True)
-def _copy(target: Any, source: Any) -> None:
-    """``target[:] = source`` for two grids, without the temporary numba would allocate."""
-    for plane in range(source.shape[0]):
-        for line in range(source.shape[1]):
-            for w in range(source.shape[2]):
-                target[plane, line, w] = source[plane, line, w]
+@intrinsic
+def _memcpy(typingctx: Any, target: Any, source: Any) -> Any:
+    """``target[:] = source`` for two C-contiguous grids of one shape, as one ``memcpy``.
+
+    Every trial starts from a copy of the grid. numba's element loop over ``(plane, line,
+    word)`` did not vectorise (a line is one word); as one ``memcpy`` the tournament puzzles
+    ran 17 % faster (``taai2011``, the two versions alternately in one process: 91.8 s → 75.9
+    s). Other layouts are refused when the kernel is compiled.
+    """
+    if target != source or target.layout != "C":
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        into, out_of = (
+            context.make_array(kind)(context, builder, value)
+            for kind, value in zip(signature.args, args, strict=True)
+        )
+        raw_memcpy = cast(Callable[..., None], cgutils.raw_memcpy)
+        raw_memcpy(builder, into.data, out_of.data, out_of.nitems, out_of.itemsize)
+        return context.get_dummy_value()
+
+    return numba.types.void(target, source), codegen
+
+
+_copy: Callable[[Any, Any], None] = cast(Any, _memcpy)
+"""``target[:] = source`` for two grids (see :func:`_memcpy`)."""
 
 
 @kernel()
