@@ -365,7 +365,8 @@ def _enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
     """Put a line at the end of the worklist unless it is there already."""
     if not queued[line]:
         queued[line] = 1
-        queue[(ends[0] + ends[1]) % queue.shape[0]] = line
+        tail = ends[0] + ends[1]
+        queue[tail - queue.shape[0] if tail >= queue.shape[0] else tail] = line
         ends[1] += 1
 
 
@@ -427,7 +428,7 @@ def propagate(
     lines = height + width
     while ends[1]:
         line = queue[ends[0]]
-        ends[0] = (ends[0] + 1) % lines
+        ends[0] = ends[0] + 1 if ends[0] + 1 < lines else 0
         ends[1] -= 1
         queued[line] = 0
         read[0] |= _bit(line)
@@ -498,17 +499,14 @@ def _known(grid: Any, cell: int, width: int) -> bool:
     return bool((grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col))
 
 
-@kernel()
-def _stale(cell: int, probed_at: Any, read: Any, changed_at: Any) -> bool:
-    """Whether a line the cell's last trials read has changed since (or it was never probed)."""
-    if probed_at[cell] < 0:
-        return True
-    classes = read[cell]
-    while classes:
-        if changed_at[_lowest_bit(classes)] > probed_at[cell]:
-            return True
-        classes &= classes - np.uint64(1)
-    return False
+@kernel(inline=True)
+def _changed_since(clock: int, changed_at: Any) -> Any:
+    """The classes (``line mod 64``) of the lines changed after ``clock``, as a mask."""
+    classes = np.uint64(0)
+    for c in range(64):
+        if changed_at[c] > clock:
+            classes |= _bit(c)
+    return classes
 
 
 @kernel()
@@ -637,31 +635,40 @@ def probe(
     changed = True
     while changed:
         changed = False
-        for cell in range(height * width):
-            if _known(grid, cell, width) or not _stale(cell, probed_at, read, changed_at):
-                continue
-            lines[0] = 0
-            can_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, lines)
-            can_fill = _trial(grid, filled, cell, 1, size, clues, work, counters, lines)
-            probed_at[cell] = counters[_CLOCK]
-            read[cell] = lines[0]
-            if not can_empty and not can_fill:
-                return _DEAD
-            if not can_empty or not can_fill:
-                survivor = filled if can_fill else empty
-                stamp(grid, survivor, changed_at, counters)
-                _copy(grid, survivor)
-            elif not _agreed(grid, empty, filled, height):
-                fixed_empty = _fixed(grid, empty, height)
-                score[cell] = (fixed_empty + 1) * (_fixed(grid, filled, height) + 1)
-                continue
-            else:
-                _copy(before, grid)
-                _agree(grid, empty, filled, height, work)
-                if not propagate(grid, height, width, clues, work, counters, lines):
+        since, fresh = np.int64(-1), np.uint64(0)  # the classes changed after `since`
+        for row in range(height):
+            for col in range(width):
+                if (grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col):
+                    continue
+                cell = row * width + col
+                if probed_at[cell] >= 0:  # probed before: again only if a line it read changed
+                    if probed_at[cell] != since:
+                        since, fresh = probed_at[cell], _changed_since(probed_at[cell], changed_at)
+                    if not read[cell] & fresh:
+                        continue
+                lines[0] = 0
+                can_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, lines)
+                can_fill = _trial(grid, filled, cell, 1, size, clues, work, counters, lines)
+                probed_at[cell] = counters[_CLOCK]
+                read[cell] = lines[0]
+                if not can_empty and not can_fill:
                     return _DEAD
-                stamp(before, grid, changed_at, counters)
-            changed = True
+                if not can_empty or not can_fill:
+                    survivor = filled if can_fill else empty
+                    stamp(grid, survivor, changed_at, counters)
+                    _copy(grid, survivor)
+                elif not _agreed(grid, empty, filled, height):
+                    fixed_empty = _fixed(grid, empty, height)
+                    score[cell] = (fixed_empty + 1) * (_fixed(grid, filled, height) + 1)
+                    continue
+                else:
+                    _copy(before, grid)
+                    _agree(grid, empty, filled, height, work)
+                    if not propagate(grid, height, width, clues, work, counters, lines):
+                        return _DEAD
+                    stamp(before, grid, changed_at, counters)
+                changed = True
+                since = np.int64(-1)  # the stamps moved on
     _densities(grid, height, width, clues, work)
     best, best_score = _SOLVED, -1.0
     conflicts = work[12]
