@@ -139,9 +139,9 @@ __all__ = [
     "stamp",
 ]
 
-_SOLVES, _PROBES, _HITS, _CLOCK = 0, 1, 2, 3
-"""Indices in the kernels' ``counters``: line solves, trials, line-cache hits, and the clock
-that stamps line changes (see :class:`Probes`)."""
+_SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED = 0, 1, 2, 3, 4
+"""Indices in the kernels' ``counters``: line solves, trials, line-cache hits, the clock that
+stamps line changes (see :class:`Probes`), and the cells propagation has decided."""
 
 _lowest_bit: Callable[[Any], int] = cast(Any, _trailing_zeros)
 """The index of a word's lowest set bit (an LLVM intrinsic; the word must not be 0)."""
@@ -198,8 +198,8 @@ class Network:
         last counted (uint64, shape (H + W, 2)).
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
-    counters : numpy.ndarray of int64, shape (4,)
-        Line solves, trials, line-cache hits, the clock (see :class:`Probes`).
+    counters : numpy.ndarray of int64, shape (5,)
+        Line solves, trials, line-cache hits, the clock (see :class:`Probes`), cells decided.
     """
 
     height: int
@@ -207,7 +207,7 @@ class Network:
     clues: tuple[Any, Any, Any]
     work: tuple[Any, ...]
     trials: Any
-    counters: Any = field(default_factory=lambda: np.zeros(4, np.int64))
+    counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
 
     @classmethod
     def build(cls, puzzle: Nonogram) -> Network:
@@ -413,7 +413,7 @@ def propagate(
         The puzzle and the work space (see :class:`Network`); the worklist holds the dirty
         lines on entry and is empty on return.
     counters : numpy.ndarray of int64
-        Line solves and cache hits are counted (see :class:`Network`).
+        Line solves, cache hits and the cells decided are counted (see :class:`Network`).
     read : numpy.ndarray of uint64, shape (1,)
         Receives the mask (``line mod 64``) of every line solved.
 
@@ -448,6 +448,7 @@ def propagate(
             for plane in range(2):
                 new = narrowed[plane, w] & ~grid[plane, line, w]
                 if new:
+                    counters[_DECIDED] += _popcount(new)
                     _decide(grid, line, w, plane, new, height, queue, queued, ends)
     return True
 
@@ -484,13 +485,18 @@ _copy: Callable[[Any, Any], None] = cast(Any, _memcpy)
 def _trial(
     grid: Any, trial: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
     counters: Any, read: Any,
-) -> bool:  # fmt: skip
-    """Copy ``grid`` into ``trial``, decide ``cell`` there and propagate; False if it fails."""
+) -> int:  # fmt: skip
+    """Copy ``grid`` into ``trial``, decide ``cell`` there and propagate: how many cells the
+    trial decides (the cell included; counted as propagation decides them, each once), -1 if
+    it fails."""
     height, width = size
     _copy(trial, grid)
     counters[_PROBES] += 1
     _assign(trial, cell, plane, width, work)
-    return propagate(trial, height, width, clues, work, counters, read)
+    before = counters[_DECIDED]
+    if not propagate(trial, height, width, clues, work, counters, read):
+        return -1
+    return int(1 + counters[_DECIDED] - before)
 
 
 @kernel()
@@ -518,17 +524,6 @@ def stamp(before: Any, after: Any, changed_at: Any, counters: Any) -> None:
             if before[0, line, w] != after[0, line, w] or before[1, line, w] != after[1, line, w]:
                 changed_at[line & 63] = counters[_CLOCK]
                 break
-
-
-@kernel()
-def _fixed(grid: Any, trial: Any, height: int) -> int:
-    """How many cells ``trial`` decides that ``grid`` does not."""
-    total = 0
-    for row in range(height):
-        for w in range(grid.shape[2]):
-            known = grid[0, row, w] | grid[1, row, w]
-            total += _popcount((trial[0, row, w] | trial[1, row, w]) & ~known)
-    return total
 
 
 @kernel()
@@ -647,8 +642,9 @@ def probe(
                     if not read[cell] & fresh:
                         continue
                 lines[0] = 0
-                can_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, lines)
-                can_fill = _trial(grid, filled, cell, 1, size, clues, work, counters, lines)
+                fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, lines)
+                fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, lines)
+                can_empty, can_fill = fixed_empty >= 0, fixed_filled >= 0
                 probed_at[cell] = counters[_CLOCK]
                 read[cell] = lines[0]
                 if not can_empty and not can_fill:
@@ -658,8 +654,7 @@ def probe(
                     stamp(grid, survivor, changed_at, counters)
                     _copy(grid, survivor)
                 elif not _agreed(grid, empty, filled, height):
-                    fixed_empty = _fixed(grid, empty, height)
-                    score[cell] = (fixed_empty + 1) * (_fixed(grid, filled, height) + 1)
+                    score[cell] = (fixed_empty + 1) * (fixed_filled + 1)
                     continue
                 else:
                     _copy(before, grid)
@@ -703,15 +698,13 @@ def children(
     more (the likelier to fail soon)."""
     height, width = size
     empty, filled = trials[0], trials[1]
-    _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
-    _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
+    fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
+    fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
     if order == LIKELIER:
         as_empty, as_filled = _likelihoods(cell, height, width, work[13])
         filled_first = as_filled > as_empty
     else:
-        filled_first = (_fixed(grid, filled, height) <= _fixed(grid, empty, height)) == (
-            order == FEWER
-        )
+        filled_first = (fixed_filled <= fixed_empty) == (order == FEWER)
     _copy(out[0], filled if filled_first else empty)
     _copy(out[1], empty if filled_first else filled)
 
@@ -736,7 +729,7 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     grid : numpy.ndarray of uint8, shape (H, W)
         Cell codes at the fixpoint (:data:`.linedp.UNKNOWN` where undecided).
     counters : numpy.ndarray of int64
-        ``[line solves, trials, line-cache hits, clock]``.
+        ``[line solves, trials, line-cache hits, clock, cells decided]``.
     """
     net = Network.build(puzzle)
     grid = net.unknown()
