@@ -22,6 +22,7 @@ from cspsolve.models.nonogram.probing import (
     Network,
     Probes,
     _propagate_all,
+    _trial,
     children,
     line_logic,
     probe,
@@ -200,6 +201,30 @@ def test_the_likelier_child_comes_first(puzzle: Nonogram) -> None:
     empty = (1 - in_row[col]) * (1 - in_col[row])
     if not np.isclose(filled, empty):
         assert first[outcome] == (FILLED if filled > empty else EMPTY)
+
+
+@settings(max_examples=100, deadline=None)
+@given(puzzles(8))
+def test_a_trial_counts_the_cells_it_decides(puzzle: Nonogram) -> None:
+    """The count a trial returns (the branching score's factor) is the number of cells its
+    grid decides that the node's does not, as the two grids' cell codes show."""
+    net = Network.build(puzzle)
+    grid = net.unknown()
+    if not _propagate_all(net, grid):
+        return
+    before = net.codes(grid).ravel()
+    size = (net.height, net.width)
+    for cell in np.flatnonzero(before == UNKNOWN).tolist():
+        for plane in (0, 1):
+            trial = net.trials[plane]
+            count = _trial(
+                grid, trial, cell, plane, size, net.clues, net.work, net.counters, net.work[11]
+            )
+            assert (net.codes(grid).ravel() == before).all()
+            if count >= 0:
+                assert count == int(
+                    ((net.codes(trial).ravel() != UNKNOWN) & (before == UNKNOWN)).sum()
+                )
 
 
 def test_node_limit_and_counters() -> None:
