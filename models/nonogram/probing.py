@@ -414,31 +414,12 @@ def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     _decide(grid, row, col >> 6, plane, _bit(col), height, queue, queued, ends)
 
 
-@kernel()
-def propagate(
+@kernel(inline=True)
+def _propagate(
     grid: Any, height: int, width: int, clues: Any, work: Any, counters: Any, read: Any
 ) -> bool:
-    """Line logic to a fixpoint from the lines on the worklist; ``grid`` is narrowed.
-
-    Parameters
-    ----------
-    grid : numpy.ndarray of uint64, shape (2, H + W, words)
-        The grid's bit sets (see the module docstring).
-    height, width : int
-        The puzzle's size.
-    clues, work
-        The puzzle and the work space (see :class:`Network`); the worklist holds the dirty
-        lines on entry and is empty on return.
-    counters : numpy.ndarray of int64
-        Line solves, cache hits and the cells decided are counted (see :class:`Network`).
-    read : numpy.ndarray of uint64, shape (1,)
-        Receives the mask (``line mod 64``) of every line solved.
-
-    Returns
-    -------
-    bool
-        False when some line has no compatible fill pattern (``grid`` is then partly narrowed).
-    """
+    """:func:`propagate`, inlined into the trials (a call passes every array of ``work``
+    member by member)."""
     blocks, starts, counts = clues
     queue, queued, ends = work[0], work[1], work[2]
     narrowed, memo, bitwork = work[8], work[9], work[10]
@@ -470,6 +451,34 @@ def propagate(
     return True
 
 
+@kernel()
+def propagate(
+    grid: Any, height: int, width: int, clues: Any, work: Any, counters: Any, read: Any
+) -> bool:
+    """Line logic to a fixpoint from the lines on the worklist; ``grid`` is narrowed.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray of uint64, shape (2, H + W, words)
+        The grid's bit sets (see the module docstring).
+    height, width : int
+        The puzzle's size.
+    clues, work
+        The puzzle and the work space (see :class:`Network`); the worklist holds the dirty
+        lines on entry and is empty on return.
+    counters : numpy.ndarray of int64
+        Line solves, cache hits and the cells decided are counted (see :class:`Network`).
+    read : numpy.ndarray of uint64, shape (1,)
+        Receives the mask (``line mod 64``) of every line solved.
+
+    Returns
+    -------
+    bool
+        False when some line has no compatible fill pattern (``grid`` is then partly narrowed).
+    """
+    return _propagate(grid, height, width, clues, work, counters, read)
+
+
 @intrinsic
 def _memcpy(typingctx: Any, target: Any, source: Any) -> Any:
     """``target[:] = source`` for two C-contiguous grids of one shape, as one ``memcpy``.
@@ -498,7 +507,7 @@ _copy: Callable[[Any, Any], None] = cast(Any, _memcpy)
 """``target[:] = source`` for two grids (see :func:`_memcpy`)."""
 
 
-@kernel()
+@kernel(inline=True)
 def _trial(
     grid: Any, trial: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
     counters: Any, read: Any,
@@ -511,7 +520,7 @@ def _trial(
     counters[_PROBES] += 1
     _assign(trial, cell, plane, width, work)
     before = counters[_DECIDED]
-    if not propagate(trial, height, width, clues, work, counters, read):
+    if not _propagate(trial, height, width, clues, work, counters, read):
         return -1
     return int(1 + counters[_DECIDED] - before)
 
