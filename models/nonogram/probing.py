@@ -404,7 +404,7 @@ def _decide(
         _enqueue(cross, queue, queued, ends)
 
 
-@kernel()
+@kernel(inline=True)
 def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     """Decide one cell (``plane`` 0: empty, 1: filled) and queue its row and column."""
     queue, queued, ends = work[0], work[1], work[2]
@@ -525,7 +525,7 @@ def _trial(
     return int(1 + counters[_DECIDED] - before)
 
 
-@kernel()
+@kernel(inline=True)
 def _known(grid: Any, cell: int, width: int) -> bool:
     row, col = cell // width, cell % width
     return bool((grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col))
@@ -541,7 +541,7 @@ def _changed_since(clock: int, changed_at: Any) -> Any:
     return classes
 
 
-@kernel()
+@kernel(inline=True)
 def stamp(before: Any, after: Any, changed_at: Any, counters: Any) -> None:
     """Advance the clock and stamp the class of every line that differs between two grids."""
     counters[_CLOCK] += 1
@@ -552,7 +552,7 @@ def stamp(before: Any, after: Any, changed_at: Any, counters: Any) -> None:
                 break
 
 
-@kernel()
+@kernel(inline=True)
 def _agreed(grid: Any, empty: Any, filled: Any, height: int) -> bool:
     """Whether both trials decide some cell alike that ``grid`` leaves open."""
     for row in range(height):
@@ -563,7 +563,7 @@ def _agreed(grid: Any, empty: Any, filled: Any, height: int) -> bool:
     return False
 
 
-@kernel()
+@kernel(inline=True)
 def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
     """Decide in ``grid`` every cell both trials decide alike, queueing their lines."""
     for row in range(height):
@@ -597,7 +597,7 @@ def _densities(grid: Any, height: int, width: int, clues: Any, work: Any) -> Non
             fill_density(can_empty, can_fill, n, *clue, work[14], work[15], work[13][line])
 
 
-@kernel()
+@kernel(inline=True)
 def _likelihoods(cell: int, height: int, width: int, density: Any) -> tuple[float, float]:
     """How likely ``cell`` is empty and filled, its row's and column's densities taken as
     independent (both 1/2 when they contradict each other, which a propagated grid rules out)."""
