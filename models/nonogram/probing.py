@@ -40,7 +40,12 @@ Three compiled kernels do the work:
     staleness against one mask of changed lines per clock value (:func:`_changed_since`), and
     the worklist wraps without a modulo (80.3 → 70.8 s); a trial counts the cells it decides
     as propagation decides them, instead of two scans of the grid per probed cell (77.9 →
-    65.9 s).
+    65.9 s); the trials, their propagation and the helpers they call are inlined into
+    :func:`probe` (62.6 → 47.1 s, then 53.9 → 51.1 s): a call between kernels passes each
+    array of the work space member by member, over a hundred words a call. The line solver
+    stays a call: inlining it too saved 4 % but doubled the first compilation (to a minute).
+    Runs here drift by up to ±15 % within an hour, which is why each step was measured in
+    one alternating run and only the node counts compare across runs.
 :func:`search` (Python)
     Depth-first search over probed nodes, as a portfolio. The branching cell maximises
     ``(fixed_empty + 1) * (fixed_filled + 1) * (1 + weight(row) + weight(column))``: its two
@@ -418,8 +423,8 @@ def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
 def _propagate(
     grid: Any, height: int, width: int, clues: Any, work: Any, counters: Any, read: Any
 ) -> bool:
-    """:func:`propagate`, inlined into the trials (a call passes every array of ``work``
-    member by member)."""
+    """:func:`propagate`, inlined into the trials (a call would pass every array of ``work``
+    member by member; see the module docstring)."""
     blocks, starts, counts = clues
     queue, queued, ends = work[0], work[1], work[2]
     narrowed, memo, bitwork = work[8], work[9], work[10]
