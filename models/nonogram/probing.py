@@ -542,9 +542,15 @@ def _trial(
 
 
 @kernel(inline=True)
-def _known(grid: Any, cell: int, width: int) -> bool:
-    row, col = cell // width, cell % width
+def _decided(grid: Any, row: int, col: int) -> bool:
+    """Whether the cell at (``row``, ``col``) is decided, read in its row."""
     return bool((grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col))
+
+
+@kernel(inline=True)
+def _known(grid: Any, cell: int, width: int) -> bool:
+    """Whether the cell of row-major index ``cell`` is decided."""
+    return _decided(grid, cell // width, cell % width)
 
 
 @kernel(inline=True)
@@ -675,7 +681,7 @@ def probe(
         since, fresh = np.int64(-1), np.uint64(0)  # the classes changed after `since`
         for row in range(height):
             for col in range(width):
-                if (grid[0, row, col >> 6] | grid[1, row, col >> 6]) & _bit(col):
+                if _decided(grid, row, col):
                     continue
                 cell = row * width + col
                 if probed_at[cell] >= 0:  # probed before: again only if a line it read changed
