@@ -12,6 +12,9 @@ One run prints one table:
 * ``large/cauldron.non`` (512x512): every method but python-constraint.
 * ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
   verdicts compared.
+* ``--parts seeds`` (not run by default, ~10 min): the probing search's nodes on both
+  tournament sets for several seeds of its randomized searches (``--seeds``), every puzzle
+  capped at ``--seed-node-cap`` nodes: how much of the figures above is the default seed's luck.
 
 A puzzle that hits the per-puzzle time limit counts as unsolved, with the time it used. Each
 method runs over each list in a fresh process (imports and compiled kernels loaded first,
@@ -23,6 +26,7 @@ Run from the repository root::
     python benchmarks/nonogram.py --tournament 100 --cpsat-sample 20 --engine-sample 20
     python benchmarks/nonogram.py --skip-cauldron-cpsat     # CP-SAT needs ~30 s on cauldron
     python benchmarks/nonogram.py --sets taai2011 --parts tournament   # one set only
+    python benchmarks/nonogram.py --parts seeds --seeds 0,1000,2000,3000,4000
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from rich.table import Table
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, read, solve
+from cspsolve.models.nonogram.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
 TOURNAMENT = {
@@ -165,6 +170,41 @@ def tournament(args: argparse.Namespace, table: Table, progress: Console) -> Non
         table.add_section()
 
 
+def count_nodes(puzzles: list[Nonogram], seed: int, cap: int) -> tuple[int, int, int, float]:
+    """Solve every puzzle by probing with ``seed``, each capped at ``cap`` nodes: nodes in all,
+    puzzles solved, grids failing their check, seconds in all."""
+    nodes = solved = check_failures = 0
+    start = time.perf_counter()
+    for puzzle in puzzles:
+        result = solve_probing(puzzle, Limits(max_nodes=cap), seed=seed)
+        nodes += result.stats.expanded
+        solved += result.status.has_solution
+        check_failures += result.solution is not None and bool(check(puzzle, result.solution))
+    return nodes, solved, check_failures, time.perf_counter() - start
+
+
+def seeds(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """The probing search's nodes on each tournament set for each seed in ``--seeds``."""
+    table = Table(title=f"probing nodes by seed, each puzzle capped at {args.seed_node_cap:,}")
+    for column in ("set", "seed", "puzzles", "solved", "check fails", "nodes", "vs seed 0", "s"):
+        table.add_column(column, justify="left" if column == "set" else "right")
+    context = multiprocessing.get_context("spawn")
+    for name in args.sets.split(","):
+        puzzles = [e.puzzle for e in read(args.data / TOURNAMENT[name])][: args.tournament]
+        reference = None
+        for seed in (int(s) for s in args.seeds.split(",")):
+            with ProcessPoolExecutor(1, mp_context=context, initializer=warm_up) as pool:
+                job = pool.submit(count_nodes, puzzles, seed, args.seed_node_cap)
+                nodes, solved, check_failures, seconds = job.result()
+            reference = nodes if seed == 0 else reference
+            ratio = f"{nodes / reference:.2f}" if reference else "-"
+            row = (name, str(seed), str(len(puzzles)), str(solved), str(check_failures))
+            table.add_row(*row, f"{nodes:,}", ratio, f"{seconds:.1f}")
+            progress.print(f"[dim]{name} seed {seed}: {nodes:,} nodes, {seconds:.1f} s[/dim]")
+        table.add_section()
+    console.print(table)
+
+
 def cauldron(args: argparse.Namespace, table: Table, progress: Console) -> None:
     """The 512x512 puzzle, by every method that can take it."""
     puzzles = [e.puzzle for e in read(args.data / CAULDRON)]
@@ -223,7 +263,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine-limit", type=float, default=20.0, help="their s per puzzle")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
-    parser.add_argument("--parts", default="tournament,cauldron,survey")
+    parser.add_argument("--parts", default="tournament,cauldron,survey", help="and: seeds")
+    parser.add_argument("--seeds", default="0,1000,2000,3000,4000", help="for --parts seeds")
+    parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
@@ -244,9 +286,12 @@ def main(argv: list[str] | None = None) -> None:
         tournament(args, table, progress)
     if "cauldron" in parts:
         cauldron(args, table, progress)
-    console.print(table)
+    if parts & {"tournament", "cauldron"}:
+        console.print(table)
     if "survey" in parts:
         survey(args, console, progress)
+    if "seeds" in parts:
+        seeds(args, console, progress)
     console.print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 

@@ -132,6 +132,28 @@ Three compiled kernels do the work:
     1,620: the conflict weights then differ). The minimal conflict sets hold 15 to 22
     decisions on average, so nogoods over decisions would be long as well: a conflict here
     rests on most of the decisions above it.
+    Other portfolios, measured this way (seed 0, 60,000-node cap, ``tcga2022`` / ``taai2011``
+    nodes; the portfolio above: 295,681 / 232,714): the randomized share spent on restarts of
+    Luby lengths (Luby, Sinclair & Zuckerman 1993; unit 200) 346,804 / 265,798; the
+    fail-first search and those restarts alone 387,902 / 292,345; no randomized search
+    329,743 / 311,002; no likelier-first search 368,566 / 289,441; twice the allowance for the
+    fail-first search 358,642 / 290,696; two randomized searches a round 402,695 / 281,557;
+    the randomized search trying the fail-first child first 357,393 / 372,739, or alternating
+    the two orders by round 355,467 / 285,959. None did better than the portfolio, but see
+    below for what a seed is worth.
+    The seed matters as much as most of the choices above: the randomized search's factors
+    also move the conflict weights that the other two searches read, so a different seed
+    changes every search of a hard puzzle. The default seed (0) is a lucky one on the
+    tournament sets: with the seeds 1000, 2000, 3000 and 4000 (``seed`` of
+    :func:`solve_probing`; 60,000-node cap) ``tcga2022`` takes 332,738, 351,318, 347,369 and
+    374,939 nodes against 295,681, ``taai2011`` 314,914, 273,197, 246,340 and 247,141 against
+    232,714 — 12-27 % and 6-35 % more, from a few puzzles that swing most (``taai2011`` #394:
+    3,276 nodes with seed 0, 30,262 with 1000; ``tcga2022`` #537: 6,460 and 37,577). The
+    portfolio variants above were compared with seed 0 alone, so a difference under about 15 %
+    between them is within this spread. Measured with seeds 0 and 1000, each persistent search
+    keeping its own conflict weights (the randomized one starting from their sum) took
+    356,508 and 329,995 nodes on ``tcga2022``, 253,796 and 263,627 on ``taai2011``: the same
+    spread, no gain. ``benchmarks/nonogram.py --parts seeds`` reproduces the node counts.
     ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by the
     search itself: solutions are kept across runs, and only a run that finds two distinct
     ones or exhausts its tree settles it.
@@ -877,8 +899,12 @@ class _Dive:
         return [(kids[1], other, depth, cell), (kids[0], probes, depth, cell)]
 
 
-def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid], Status | None]:
+def search(
+    net: Network, budget: Budget, max_solutions: int, seed: int = 0
+) -> tuple[list[Grid], Status | None]:
     """Depth-first search with probing at every node, as a portfolio (see the module docstring).
+
+    The randomized search of round ``r`` draws its factors from the seed ``seed + r``.
 
     Returns
     -------
@@ -895,7 +921,7 @@ def search(net: Network, budget: Budget, max_solutions: int) -> tuple[list[Grid]
     rounds = 0
     while not settled and not stopped:
         allowance = _FIRST_RUN << rounds
-        _seed(rounds)
+        _seed((seed + rounds) % 2**32)
         for dive in (likelier, more, _Dive(net, root, LIKELIER, _NOISE)):
             dive.last_conflict = rounds >= _LAST_CONFLICT_ROUND
             settled, stopped = dive.advance(allowance, budget, solutions, max_solutions)
@@ -921,7 +947,7 @@ def _load_kernels() -> None:
 
 
 def solve_probing(
-    puzzle: Nonogram, limits: Limits | None = None, max_solutions: int = 1
+    puzzle: Nonogram, limits: Limits | None = None, max_solutions: int = 1, seed: int = 0
 ) -> Result[Grid]:
     """Solve a nonogram by depth-first search with probing (method ``"probing"``).
 
@@ -933,6 +959,10 @@ def solve_probing(
         Checked before each node (a node's probing is not interrupted).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
+    seed : int
+        Seeds the randomized searches of the portfolio (see :func:`search`). Every seed gives
+        a correct answer, but a puzzle with several solutions may show another one first, and
+        the node counts of hard puzzles vary with the seed (see the module docstring).
 
     Returns
     -------
@@ -945,5 +975,5 @@ def solve_probing(
     _load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    solutions, stopped = search(Network.build(puzzle), budget, max_solutions)
+    solutions, stopped = search(Network.build(puzzle), budget, max_solutions, seed)
     return Result.from_solutions(budget.finish(), "probing", solutions, max_solutions, stopped)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cspsolve.csp import propagate as gac
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import probing
-from cspsolve.models.nonogram.board import Nonogram, clue_of
+from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.models.nonogram.linebits import MAX_CELLS, settle_bits
 from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
@@ -293,21 +293,48 @@ def test_cauldron_like_sizes_need_no_graph() -> None:
     assert csp.graph.number_of_edges() == 40 * 30
 
 
-@settings(max_examples=150, deadline=None)
-@given(puzzles(4))
-def test_restarts_neither_lose_nor_invent_solutions(puzzle: Nonogram) -> None:
-    """With runs of one node, one, two, two, four... every search that branches restarts, and
-    reasons from the last conflict from the start."""
-    if puzzle.width * puzzle.height > 12:
-        return
-    expected = all_solutions(puzzle)
+def search_restarting(puzzle: Nonogram, max_solutions: int, seed: int) -> tuple[Any, Stats]:
+    """:func:`probing.search` with runs of one node, one, two, two, four...: every search that
+    branches restarts, and reasons from the last conflict from the start."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(probing, "_FIRST_RUN", 1)
         patch.setattr(probing, "_LAST_CONFLICT_ROUND", 0)
         budget = Limits().start(Stats())
-        found, stopped = probing.search(Network.build(puzzle), budget, len(expected) + 1)
+        found = probing.search(Network.build(puzzle), budget, max_solutions, seed)
+    return found, budget.stats
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(4), st.integers(0, 2**40))
+def test_restarts_neither_lose_nor_invent_solutions(puzzle: Nonogram, seed: int) -> None:
+    if puzzle.width * puzzle.height > 12:
+        return
+    expected = all_solutions(puzzle)
+    (found, stopped), _ = search_restarting(puzzle, len(expected) + 1, seed)
     assert stopped is None
     assert sorted(found) == sorted(expected)
+
+
+def test_a_seed_reproduces_its_search_and_every_seed_finds_the_same_solutions() -> None:
+    """Ten sparse 6x6 grids, most with several solutions (up to 84), all of them wanted, the
+    randomized searches running from the first round: a seed gives the same nodes again, and
+    every seed the same solutions, each of which satisfies the clues."""
+    rng = np.random.default_rng(7)
+    puzzles = []
+    for _ in range(10):
+        grid = ["".join(rng.choice(["#", "."], 6, p=[0.2, 0.8])) for _ in range(6)]
+        puzzles.append(puzzle_of(grid, grid))
+    nodes: dict[int, list[int]] = {}
+    solutions: dict[int, list[list[Any]]] = {}
+    for seed in (0, 0, 1, 2**40):
+        runs = [search_restarting(puzzle, 10**6, seed) for puzzle in puzzles]
+        found = [sorted(grids) for (grids, _), _ in runs]
+        assert all(not check(p, g) for p, grids in zip(puzzles, found, strict=True) for g in grids)
+        assert solutions.setdefault(seed, found) == found
+        counts = [stats.expanded for _, stats in runs]
+        assert nodes.setdefault(seed, counts) == counts
+    assert all(found == solutions[0] for found in solutions.values())
+    assert max(len(found) for found in solutions[0]) > 10
 
 
 def test_a_failed_propagation_weights_the_contradictory_line() -> None:
