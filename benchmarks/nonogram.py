@@ -12,7 +12,7 @@ One run prints one table:
 * ``large/cauldron.non`` (512x512): every method but python-constraint.
 * ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
   verdicts compared.
-* ``--parts seeds`` (not run by default, ~10 min): the probing search's nodes on both
+* ``--parts seeds`` (not run by default, ~12 min): the probing search's nodes on both
   tournament sets for several seeds of its randomized searches (``--seeds``), every puzzle
   capped at ``--seed-node-cap`` nodes: how much of the figures above is the default seed's luck.
 
@@ -40,9 +40,11 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.table import Table
@@ -58,6 +60,7 @@ TOURNAMENT = {
 }
 SURVEY = "webpbn-survey"
 CAULDRON = "large/cauldron.non"
+_T = TypeVar("_T")
 COLUMNS = ("set", "method", "puzzles", "solved", "check fails", "unique")
 COLUMNS += ("total s", "median s", "worst s", "vs probing")
 
@@ -96,11 +99,16 @@ def time_method(puzzles: list[Nonogram], method: str, unique: bool, limit: float
     return timing
 
 
-def time_fresh(puzzles: list[Nonogram], method: str, unique: bool, limit: float) -> Timing:
-    """:func:`time_method` in a new process (code loaded first, caches cold)."""
+def in_fresh_process(function: Callable[..., _T], *args: Any) -> _T:
+    """``function(*args)`` in a new process (code loaded first, caches cold)."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(1, mp_context=context, initializer=warm_up) as pool:
-        return pool.submit(time_method, puzzles, method, unique, limit).result()
+        return pool.submit(function, *args).result()
+
+
+def time_fresh(puzzles: list[Nonogram], method: str, unique: bool, limit: float) -> Timing:
+    """:func:`time_method` in a new process (code loaded first, caches cold)."""
+    return in_fresh_process(time_method, puzzles, method, unique, limit)
 
 
 def warm_up() -> None:
@@ -188,14 +196,12 @@ def seeds(args: argparse.Namespace, console: Console, progress: Console) -> None
     table = Table(title=f"probing nodes by seed, each puzzle capped at {args.seed_node_cap:,}")
     for column in ("set", "seed", "puzzles", "solved", "check fails", "nodes", "vs seed 0", "s"):
         table.add_column(column, justify="left" if column == "set" else "right")
-    context = multiprocessing.get_context("spawn")
     for name in args.sets.split(","):
         puzzles = [e.puzzle for e in read(args.data / TOURNAMENT[name])][: args.tournament]
         reference = None
         for seed in (int(s) for s in args.seeds.split(",")):
-            with ProcessPoolExecutor(1, mp_context=context, initializer=warm_up) as pool:
-                job = pool.submit(count_nodes, puzzles, seed, args.seed_node_cap)
-                nodes, solved, check_failures, seconds = job.result()
+            counted = in_fresh_process(count_nodes, puzzles, seed, args.seed_node_cap)
+            nodes, solved, check_failures, seconds = counted
             reference = nodes if seed == 0 else reference
             ratio = f"{nodes / reference:.2f}" if reference else "-"
             row = (name, str(seed), str(len(puzzles)), str(solved), str(check_failures))

@@ -139,14 +139,15 @@ Three compiled kernels do the work:
     329,743 / 311,002; no likelier-first search 368,566 / 289,441; twice the allowance for the
     fail-first search 358,642 / 290,696; two randomized searches a round 402,695 / 281,557;
     the randomized search trying the fail-first child first 357,393 / 372,739, or alternating
-    the two orders by round 355,467 / 285,959. None did better than the portfolio, but see
-    below for what a seed is worth.
+    the two orders by round 355,467 / 285,959 (run with a scratch harness, not kept). None
+    did better than the portfolio, but see below for what a seed is worth.
     The seed matters as much as most of the choices above: the randomized search's factors
     also move the conflict weights that the other two searches read, so a different seed
     changes every search of a hard puzzle. The default seed (0) is a lucky one on the
     tournament sets: with the seeds 1000, 2000, 3000 and 4000 (``seed`` of
     :func:`solve_probing`; 60,000-node cap) ``tcga2022`` takes 332,738, 351,318, 347,369 and
-    374,939 nodes against 295,681, ``taai2011`` 314,914, 273,197, 246,340 and 247,141 against
+    374,939 nodes against 295,681 (the last three with one puzzle stopped at the cap),
+    ``taai2011`` 314,914, 273,197, 246,340 and 247,141 against
     232,714 — 12-27 % and 6-35 % more, from a few puzzles that swing most (``taai2011`` #394:
     3,276 nodes with seed 0, 30,262 with 1000; ``tcga2022`` #537: 6,460 and 37,577). The
     portfolio variants above were compared with seed 0 alone, so a difference under about 15 %
