@@ -102,7 +102,7 @@ def reverse_bits(word: Any, count: int) -> Any:
     return x >> np.uint64(64 - count)
 
 
-@kernel()
+@kernel(inline=True)
 def _placements(
     can_empty: Any, can_fill: Any, blocks: Any, first: int, k: int, backward: bool, work: Any
 ) -> None:
