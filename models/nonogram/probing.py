@@ -61,6 +61,24 @@ Three compiled kernels do the work:
     median 26 failed literals (``tcga2022`` #505). Nor can the parent foresee a dead child
     from its own trials: no dead child of 270 sampled had a cell both of whose parent trials
     contradicted the child's grid outright.
+
+    Ways to probe less, measured and not kept (``tcga2022``, seed 0, 60,000-node cap; the
+    probing above: 295,681 nodes, about 204 µs a node; scratch harness, not kept). Line logic is
+    monotone, so a trial of a literal that a consistent trial of the same grid has already
+    decided cannot fail (44 % of the trials on #505): skipping those trials, keeping the cells'
+    last scores, cost 548,746 nodes at 223 µs — the skipped trials' scores and agreements are
+    what the search lives on. When one trial of a cell w decides a cell c, every solution with c
+    the other way has w the other way too; starting c's other trial from w's other trial (the
+    tree-based look-ahead of Heule, van Zwieten, Dufour & van Maaren, "March_eq", *SAT 2004*,
+    LNCS 3542) saves propagation but gives a stronger trial, not the same one: line logic does
+    not derive contrapositives (checked against the plain trial). Its inflated scores took #505,
+    #518 and #476 from 53,745 / 31,191 / 13,940 nodes to over 100,000 / over 100,000 / 60,670.
+    Refuting c's other trial when it merely contradicts w's other trial found 1 to 3 more
+    failed literals per puzzle. An old trial of the same cell that already contains the current grid
+    (it would repeat) is there for 1.5 % of the trials that staleness lets through. One sweep
+    per node instead of the fixpoint: 447,973 nodes at 171 µs, two sweeps 443,334 at 196 µs. And
+    :func:`children` ordered by the children's estimated solutions (the sum of the log pattern
+    counts of the lines they change) instead of the cell's likelihood: 373,064 nodes.
 :func:`search` (Python)
     Depth-first search over probed nodes, as a portfolio. The branching cell maximises
     ``(fixed_empty + 1) * (fixed_filled + 1) * (1 + weight(row) + weight(column))``: its two
@@ -151,13 +169,16 @@ Three compiled kernels do the work:
     :func:`solve_probing`; 60,000-node cap) ``tcga2022`` takes 332,738, 351,318, 347,369 and
     374,939 nodes against 295,681 (the last three with one puzzle stopped at the cap),
     ``taai2011`` 314,914, 273,197, 246,340 and 247,141 against
-    232,714 — 12-27 % and 6-35 % more, from a few puzzles that swing most (``taai2011`` #394:
-    3,276 nodes with seed 0, 30,262 with 1000; ``tcga2022`` #537: 6,460 and 37,577). The
+    232,714 — 12-27 % and 6-35 % more, from a few puzzles that swing most (``taai2011`` #395:
+    3,276 nodes with seed 0, 30,262 with 1000; ``tcga2022`` #538: 6,460 and 37,577). The
     portfolio variants above were compared with seed 0 alone, so a difference under about 15 %
     between them is within this spread. Measured with seeds 0 and 1000, each persistent search
     keeping its own conflict weights (the randomized one starting from their sum) took
     356,508 and 329,995 nodes on ``tcga2022``, 253,796 and 263,627 on ``taai2011``: the same
     spread, no gain. ``benchmarks/nonogram.py --parts seeds`` reproduces the node counts.
+    The hardest puzzle is hard for every seed: over the seeds 0, 1000, ..., 7000 ``tcga2022``
+    #505 took between 26,545 nodes and the cap of 60,000 (four stopped there), #518 between
+    23,100 and 60,000 (31,191 with seed 0), #476 between 8,873 and 60,000 (13,940).
     ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by the
     search itself: solutions are kept across runs, and only a run that finds two distinct
     ones or exhausts its tree settles it.
