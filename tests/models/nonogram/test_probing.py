@@ -346,6 +346,20 @@ def test_a_failed_propagation_weights_the_contradictory_line() -> None:
     assert net.work[12].tolist() == [0, 0, 0, 1]
 
 
+def test_the_conflict_weights_decay_at_every_node() -> None:
+    # Two interlocked diagonals: no trial fails, so the weights only decay.
+    net = Network.build(puzzle_of(["#.", ".#"], ["#.", ".#"]))
+    root = net.unknown()
+    assert _propagate_all(net, root)
+    weights = np.array([1.0, 2.0, 0.0, 4.0])
+    net.work[12][:] = weights
+    dive = probing._Dive(net, root, probing.LIKELIER, 0.0)
+    budget = Limits().start(Stats())
+    dive.advance(2, budget, [], 100)
+    assert budget.stats.expanded == 2
+    assert net.work[12] == pytest.approx(weights * probing._DECAY**2)
+
+
 def test_lines_longer_than_a_word_branch_and_find_both_solutions() -> None:
     """66 cells a line (two words; the cell-code line solver): columns 3.. are full, column 2
     empty, and the one cell of rows 0 and 1 left of the block lies on either diagonal of the
