@@ -153,10 +153,11 @@ def tournament(args: argparse.Namespace, table: Table, progress: Console) -> Non
     for name in args.sets.split(","):
         puzzles = [e.puzzle for e in read(args.data / TOURNAMENT[name])][: args.tournament]
         full = time_fresh(puzzles, "probing", False, args.time_limit)
+        worst = max(range(len(puzzles)), key=full.seconds.__getitem__)
         progress.print(
             f"[dim]{name} probing: {full.solved} solved, {full.check_failures} check fails, "
             f"total {sum(full.seconds):.1f} s, median {statistics.median(full.seconds):.3f} s, "
-            f"worst {max(full.seconds):.2f} s[/dim]"
+            f"worst {full.seconds[worst]:.2f} s (#{worst + 1})[/dim]"
         )
         add_row(table, f"{name} (all {len(puzzles)})", "probing", full, None, False)
         if args.cpsat_sample:
