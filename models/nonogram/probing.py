@@ -109,7 +109,9 @@ Three compiled kernels do the work:
     2,458,671 (five stopped there), a tie within the spread; 0.98 has the lighter tail on
     ``tcga2022``. With the decay, reasoning from the last conflict (below) from the second
     round instead of the third took 1,286,184 / 1,455,158 nodes over the five seeds: no
-    change. The other measurements in this docstring were taken before the decay.
+    change; random factors in ``[1, 5)`` instead of ``[1, 11)`` 1,332,828 / 1,291,876 (+5 % /
+    -12 %), within the spread. The other measurements in this docstring were taken before the
+    decay.
 
     The score is then multiplied by the *confidence* of the cell's likelier value, and that
     value's child is tried first: a line's fill patterns give each cell's *solution density*,
