@@ -237,12 +237,18 @@ def test_node_limit_and_counters() -> None:
     assert result.stats.expanded == 3  # the root and its two children, each a solution
 
 
-def test_the_last_conflict_is_branched_on_while_undecided() -> None:
-    # Two interlocked diagonals: after line logic every cell is open.
-    net = Network.build(puzzle_of(["#.", ".#"], ["#.", ".#"]))
+def dive_on(grid: list[str]) -> tuple[Network, Any, Any]:
+    """The network of the puzzle whose solution is ``grid``, its root after line logic, and a
+    likelier-first dive from that root."""
+    net = Network.build(puzzle_of(grid, grid))
     root = net.unknown()
     assert _propagate_all(net, root)
-    dive = probing._Dive(net, root, probing.LIKELIER, 0.0)
+    return net, root, probing._Dive(net, root, probing.LIKELIER, 0.0)
+
+
+def test_the_last_conflict_is_branched_on_while_undecided() -> None:
+    # Two interlocked diagonals: after line logic every cell is open.
+    net, root, dive = dive_on(["#.", ".#"])
     assert dive.branching_cell(root, 0) == 0  # no conflict yet: the heuristic's cell
     dive.conflict = 3
     assert dive.branching_cell(root, 0) == 3
@@ -268,10 +274,7 @@ def test_a_dead_node_sets_the_last_conflict_only_when_asked(last_conflict: bool)
         "##.#...",
         ".#.#.#.",
     ]
-    net = Network.build(puzzle_of(grid, grid))
-    root = net.unknown()
-    assert _propagate_all(net, root)
-    dive = probing._Dive(net, root, probing.LIKELIER, 0.0)
+    net, root, dive = dive_on(grid)
     dive.last_conflict = last_conflict
     budget = Limits().start(Stats())
     settled = False
@@ -348,12 +351,9 @@ def test_a_failed_propagation_weights_the_contradictory_line() -> None:
 
 def test_the_conflict_weights_decay_at_every_node() -> None:
     # Two interlocked diagonals: no trial fails, so the weights only decay.
-    net = Network.build(puzzle_of(["#.", ".#"], ["#.", ".#"]))
-    root = net.unknown()
-    assert _propagate_all(net, root)
+    net, _, dive = dive_on(["#.", ".#"])
     weights = np.array([1.0, 2.0, 0.0, 4.0])
     net.work[12][:] = weights
-    dive = probing._Dive(net, root, probing.LIKELIER, 0.0)
     budget = Limits().start(Stats())
     dive.advance(2, budget, [], 100)
     assert budget.stats.expanded == 2
