@@ -263,6 +263,10 @@ _NOISE = 10.0
 _DECAY = 0.98
 """The conflict weights are multiplied by this factor at every node a search expands: a
 failure counts half as much 34 nodes later."""
+_BP_ROUNDS = 2
+"""Rounds of belief propagation between the lines at every node (see :func:`_beliefs`)."""
+_LEAST = 1e-3
+"""Messages are clipped to ``[_LEAST, 1 - _LEAST]`` before they weigh the crossing lines."""
 
 _MEMO_BITS = 16
 """The line cache holds ``2**16`` entries of two words (1 MiB) per puzzle. Its loads are the
@@ -293,9 +297,9 @@ class Network:
         line's narrowed bit sets; the line cache (uint64, shape (2**16, 2), kept for the whole
         search); the scratch of :func:`.linebits.settle_bits`; the lines a propagation read;
         each line's conflict weight (float64, shape (H + W,), see :func:`probe`); each line's
-        fill densities (float64, shape (H + W, longest line), 0.5 until counted, see
-        :func:`probe`), the scratch of :func:`.linecount.fill_density` and the line states
-        last counted (uint64, shape (H + W, 2)).
+        messages to its cells (float64, shape (H + W, longest line), 0.5 at first, kept for
+        the whole search, see :func:`_beliefs`); the scratch of
+        :func:`.linecount.fill_density` and the odds a line's cells get (float64).
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (5,)
@@ -333,7 +337,8 @@ class Network:
             np.full((len(lines), longest), 0.5),
             np.zeros((2, int(counts.max(initial=0)) + 1, min(longest, MAX_CELLS) + 1)),
             np.zeros((2, int(counts.max(initial=0)) + 1, 2), np.int64),
-            np.full((len(lines), 2), _NO_LINE, np.uint64),
+            np.ones(longest),
+            np.ones(longest + 1),
         )
         trials = np.zeros((3, 2, len(lines), words), np.uint64)
         return cls(puzzle.height, puzzle.width, (blocks, starts, counts), work, trials)
@@ -664,33 +669,49 @@ def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
 
 
 @kernel()
-def _densities(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
-    """The fill density (:func:`.linecount.fill_density`) of every cell in every line that
-    has undecided cells, into ``work[13]`` (line, cell); 0.5 in lines over
-    :data:`.linebits.MAX_CELLS` cells. A line is counted again only when it differs from the
-    state ``work[16]`` holds for it (the last counted; in depth-first search most lines of a
-    child are as in its parent)."""
+def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
+    """Rounds of belief propagation between the lines (sum-product; Pesant 2019, see
+    :mod:`.linecount`): their messages to their cells (``work[13]``, line by cell) brought
+    closer to the grid's.
+
+    A line's message to a cell is its weighted share of patterns filling the cell
+    (:func:`.linecount.fill_density`), each of its other cells weighted by the odds the
+    crossing line's message gives it (clipped to ``[_LEAST, 1 - _LEAST]``). Each of
+    :data:`_BP_ROUNDS` rounds recomputes every row with undecided cells from the columns'
+    messages, then every column from the rows' new ones. The rounds start from the messages
+    the last node left (0.5 at first): in depth-first search mostly the parent's, so the
+    rounds add up along a branch. A cell's belief is then the product of its row's and its
+    column's messages (:func:`_likelihoods`). Lines over :data:`.linebits.MAX_CELLS` cells
+    send 0.5.
+    """
     blocks, starts, counts = clues
-    computed = work[16]
-    for line in range(height + width):
-        n = width if line < height else height
-        if n > MAX_CELLS:
-            continue  # 0.5 from the start (Network.build)
-        full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-        empty, filled = grid[0, line, 0], grid[1, line, 0]
-        if empty | filled != full and (computed[line, 0] != empty or computed[line, 1] != filled):
-            computed[line, 0], computed[line, 1] = empty, filled
+    messages, tables, bounds, odds, prefix = work[13:18]
+    for _ in range(_BP_ROUNDS):
+        for line in range(height + width):
+            n = width if line < height else height
+            if n > MAX_CELLS:
+                continue
+            full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+            empty, filled = grid[0, line, 0], grid[1, line, 0]
+            if empty | filled == full:
+                continue
+            for x in range(n):
+                cross, at = (height + x, line) if line < height else (x, line - height)
+                p = min(max(messages[cross, at], _LEAST), 1.0 - _LEAST)
+                odds[x] = p / (1.0 - p)
             can_empty, can_fill = full & ~filled, full & ~empty
             clue = (blocks, starts[line], counts[line])
-            fill_density(can_empty, can_fill, n, *clue, work[14], work[15], work[13][line])
+            buffers = (tables, bounds, prefix)
+            fill_density(can_empty, can_fill, n, *clue, odds, *buffers, messages[line])
 
 
 @kernel(inline=True)
-def _likelihoods(cell: int, height: int, width: int, density: Any) -> tuple[float, float]:
-    """How likely ``cell`` is empty and filled, its row's and column's densities taken as
-    independent (both 1/2 when they contradict each other, which a propagated grid rules out)."""
+def _likelihoods(cell: int, height: int, width: int, messages: Any) -> tuple[float, float]:
+    """How likely ``cell`` is empty and filled: its belief, the product of its row's and its
+    column's messages (:func:`_beliefs`; both 1/2 when they contradict each other, which a
+    propagated grid rules out)."""
     row, col = cell // width, cell % width
-    in_row, in_col = density[row, col], density[height + col, row]
+    in_row, in_col = messages[row, col], messages[height + col, row]
     empty, filled = (1.0 - in_row) * (1.0 - in_col), in_row * in_col
     if empty + filled == 0.0:
         return 0.5, 0.5
@@ -730,7 +751,7 @@ def probe(
     Every line on which a propagation fails gains one conflict weight (``work[12]``; the
     search decays them, see :data:`_DECAY`); the branching cell maximises its trials' score
     times ``1 + weight(row) + weight(column)`` times the confidence of its likelier value
-    (:func:`_likelihoods`, from the fill densities left in ``work[13]`` for :func:`children`).
+    (:func:`_likelihoods`, from the lines' messages left in ``work[13]`` for :func:`children`).
 
     Returns
     -------
@@ -778,7 +799,7 @@ def probe(
                     stamp(before, grid, changed_at, counters)
                 changed = True
                 since = np.int64(-1)  # the stamps moved on
-    _densities(grid, height, width, clues, work)
+    _beliefs(grid, height, width, clues, work)
     best, best_score = _SOLVED, -1.0
     conflicts = work[12]
     for cell in range(height * width):
@@ -807,7 +828,7 @@ def children(
 ) -> None:  # fmt: skip
     """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's),
     the one to try first first: by ``order``, :data:`LIKELIER` the value of higher likelihood
-    (:func:`_likelihoods`, from the densities :func:`probe` left in ``work``), :data:`FEWER`
+    (:func:`_likelihoods`, from the messages :func:`probe` left in ``work``), :data:`FEWER`
     the child that fixes fewer cells (the less constrained), :data:`MORE` the one that fixes
     more (the likelier to fail soon)."""
     height, width = size

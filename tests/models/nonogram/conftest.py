@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.linedp import EMPTY, FILLED
@@ -19,9 +20,13 @@ def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:
     return found
 
 
-def enumerated_density(clue: tuple[int, ...], codes: list[int]) -> list[float] | None:
+def enumerated_density(
+    clue: tuple[int, ...], codes: list[int], odds: list[float] | None = None
+) -> list[float] | None:
     """The share of compatible fill patterns filling each cell (None: no pattern), by
-    enumeration."""
+    enumeration; with ``odds``, of their weight (a pattern weighs the product of the odds of
+    the cells it fills), each cell's own odds left out."""
+    odds = odds or [1.0] * len(codes)
     fits = [
         cells
         for cells in itertools.product((False, True), repeat=len(codes))
@@ -30,4 +35,10 @@ def enumerated_density(clue: tuple[int, ...], codes: list[int]) -> list[float] |
     ]
     if not fits:
         return None
-    return [sum(cells[x] for cells in fits) / len(fits) for x in range(len(codes))]
+    weights = [math.prod(r for r, fill in zip(odds, cells, strict=True) if fill) for cells in fits]
+    shares = []
+    for x in range(len(codes)):
+        filled = sum(w for w, cells in zip(weights, fits, strict=True) if cells[x]) / odds[x]
+        empty = sum(w for w, cells in zip(weights, fits, strict=True) if not cells[x])
+        shares.append(filled / (filled + empty))
+    return shares

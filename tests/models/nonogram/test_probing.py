@@ -183,22 +183,67 @@ def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram, 
     assert all(allows(first, s) != allows(second, s) for s in solutions)
 
 
+def enumerated_beliefs(puzzle: Nonogram, codes: Any) -> tuple[list[Any], list[Any]]:
+    """The rows' and columns' messages to their cells after the rounds of belief propagation
+    of :func:`probing._beliefs` from messages of 0.5 (a fresh network), each line's weighted
+    shares enumerated."""
+    clip = probing._LEAST
+
+    def odds(p: float) -> float:
+        p = min(max(p, clip), 1 - clip)
+        return p / (1 - p)
+
+    rows: list[Any] = [[0.5] * puzzle.width for _ in puzzle.rows]
+    cols: list[Any] = [[0.5] * puzzle.height for _ in puzzle.columns]
+    for _ in range(probing._BP_ROUNDS):
+        for r, clue in enumerate(puzzle.rows):
+            if UNKNOWN in codes[r]:
+                weights = [odds(cols[c][r]) for c in range(puzzle.width)]
+                rows[r] = enumerated_density(clue, codes[r].tolist(), weights)
+        for c, clue in enumerate(puzzle.columns):
+            if UNKNOWN in codes[:, c]:
+                weights = [odds(rows[r][c]) for r in range(puzzle.height)]
+                cols[c] = enumerated_density(clue, codes[:, c].tolist(), weights)
+    return rows, cols
+
+
+@settings(max_examples=100, deadline=None)
+@given(puzzles(9))
+def test_the_lines_messages_are_those_of_belief_propagation(puzzle: Nonogram) -> None:
+    """After probing, every line with undecided cells holds the messages to its cells that
+    the rounds of belief propagation give, each line's weighted shares enumerated."""
+    net = Network.build(puzzle)
+    grid = net.unknown()
+    if not _propagate_all(net, grid):
+        return
+    probes = Probes.fresh(puzzle.width * puzzle.height)
+    args = (net.clues, net.work, net.counters, net.trials, *vars(probes).values(), 0.0)
+    if probe(grid, (net.height, net.width), *args) < 0:
+        return
+    codes = net.codes(grid)
+    rows, cols = enumerated_beliefs(puzzle, codes)
+    messages = net.work[13]
+    for r in range(puzzle.height):
+        if UNKNOWN in codes[r]:
+            assert messages[r, : puzzle.width] == pytest.approx(rows[r])
+    for c in range(puzzle.width):
+        if UNKNOWN in codes[:, c]:
+            assert messages[puzzle.height + c, : puzzle.height] == pytest.approx(cols[c])
+
+
 @settings(max_examples=150, deadline=None)
 @given(puzzles(6))
 def test_the_likelier_child_comes_first(puzzle: Nonogram) -> None:
-    """The first child takes the value whose row and column fill densities, enumerated
-    independently, make it the likelier (a tie may go either way)."""
+    """The first child takes the value of higher belief after the rounds of belief propagation
+    between the lines, enumerated (a tie may go either way)."""
     outcome, grid, first, _ = probed(puzzle, probing.LIKELIER)
     if outcome < 0:
         return
     width = puzzle.width
     row, col = divmod(outcome, width)
-    codes = grid.reshape(puzzle.height, width)
-    in_row = enumerated_density(puzzle.rows[row], codes[row].tolist())
-    in_col = enumerated_density(puzzle.columns[col], codes[:, col].tolist())
-    assert in_row is not None and in_col is not None
-    filled = in_row[col] * in_col[row]
-    empty = (1 - in_row[col]) * (1 - in_col[row])
+    rows, cols = enumerated_beliefs(puzzle, grid.reshape(puzzle.height, width))
+    filled = rows[row][col] * cols[col][row]
+    empty = (1 - rows[row][col]) * (1 - cols[col][row])
     if not np.isclose(filled, empty):
         assert first[outcome] == (FILLED if filled > empty else EMPTY)
 
