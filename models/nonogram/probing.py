@@ -209,7 +209,10 @@ Three compiled kernels do the work:
     them is within this spread. Measured then with seeds 0 and 1000, each persistent search
     keeping its own conflict weights (the randomized one starting from their sum) took
     356,508 and 329,995 nodes on ``tcga2022``, 253,796 and 263,627 on ``taai2011``: the same
-    spread, no gain. ``benchmarks/nonogram.py --parts seeds`` reproduces the node counts.
+    spread, no gain. With belief propagation (above) the spread shrank: over the eight seeds
+    ``taai2011`` takes 131,188 to 153,576 nodes and ``tcga2022`` 133,003 to 137,591; over the
+    first five the most any puzzle took was 18,340 (``taai2011`` #591, seed 1000).
+    ``benchmarks/nonogram.py --parts seeds`` reproduces the node counts.
     ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by the
     search itself: solutions are kept across runs, and only a run that finds two distinct
     ones or exhausts its tree settles it.
