@@ -12,7 +12,7 @@ One run prints one table:
 * ``large/cauldron.non`` (512x512): every method but python-constraint.
 * ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
   verdicts compared.
-* ``--parts seeds`` (not run by default, ~12 min): the probing search's nodes on both
+* ``--parts seeds`` (not run by default, ~6 min): the probing search's nodes on both
   tournament sets for several seeds of its randomized searches (``--seeds``), every puzzle
   capped at ``--seed-node-cap`` nodes: how much of the figures above is the default seed's luck.
 
