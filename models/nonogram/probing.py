@@ -142,7 +142,8 @@ Three compiled kernels do the work:
     took 4,746 nodes (43,267 with the densities), #505 under 800 (57,315). Two warm rounds cost
     a tenth more a node than the densities did: the code before and after run one after the
     other (seed 0), ``taai2011`` 46.8 → 33.2 s, ``tcga2022`` 61.6 → 27.6 s (180-195 →
-    203-224 µs a node).
+    203-224 µs a node). The other measurements in this docstring, unless they say otherwise,
+    were taken before belief propagation, and its other parameters were not tuned again.
 
     On hard puzzles the search tree is heavy-tailed: the solution lies 50 to 80 decisions deep
     and the heuristic errs at only 4 to 6 of them, but one error can cost tens of thousands of
