@@ -705,6 +705,7 @@ def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
     """
     blocks, starts, counts = clues
     messages, tables, bounds, odds, prefix = work[13:18]
+    buffers = (tables, bounds, prefix)
     for _ in range(_BP_ROUNDS):
         for line in range(height + width):
             n = width if line < height else height
@@ -720,7 +721,6 @@ def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
                 odds[x] = p / (1.0 - p)
             can_empty, can_fill = full & ~filled, full & ~empty
             clue = (blocks, starts[line], counts[line])
-            buffers = (tables, bounds, prefix)
             fill_density(can_empty, can_fill, n, *clue, odds, *buffers, messages[line])
 
 
