@@ -29,7 +29,7 @@ from types import FrameType
 from typing import Any
 
 from cspsolve import registry
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, UnknownKindError
 from cspsolve.limits import Limits
 
 __all__ = [
@@ -103,8 +103,9 @@ class Job:
         The puzzle file, as found under the batch's paths.
     puzzle : str
         The puzzle's id inside a multi-puzzle file, ``""`` for a single-puzzle file.
-    kind : str
-        The puzzle kind (a key of :data:`cspsolve.registry.KINDS`).
+    kind : str or None
+        The puzzle kind (a key of :data:`cspsolve.registry.KINDS`); ``None`` for a file that
+        could not be read far enough to tell.
     options : Options
         Method, heuristic and the kind's options.
     time_limit : float or None
@@ -120,7 +121,7 @@ class Job:
 
     file: str
     puzzle: str
-    kind: str
+    kind: str | None
     options: registry.Options
     time_limit: float | None = None
     max_nodes: int | None = None
@@ -158,17 +159,25 @@ class Outcome:
         return str(self.row["status"])
 
 
-def files_under(paths: Iterable[str | Path]) -> Iterator[Path]:
+def files_under(
+    paths: Iterable[str | Path], on_error: Callable[[str], None] | None = None
+) -> Iterator[Path]:
     """Every file named by ``paths``, folders walked recursively in sorted order.
 
     Hidden files and folders (names starting with ``.``) inside a walked folder are left out.
-    A path that does not exist is yielded as is (:func:`plan` skips it with a note).
+    A path that does not exist is yielded as is (:func:`plan` records it). A folder that cannot
+    be listed is passed to ``on_error`` as one line (``"FOLDER: permission denied"``).
     """
+
+    def unreadable(e: OSError) -> None:
+        if on_error is not None:
+            on_error(f"{e.filename}: {e.strerror or 'cannot list the folder'}")
+
     for path in map(Path, paths):
         if not path.is_dir():
             yield path
             continue
-        for root, dirs, files in os.walk(path):
+        for root, dirs, files in os.walk(path, onerror=unreadable):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
                 if not name.startswith("."):
@@ -190,7 +199,8 @@ class Plan:
     jobs : list of Job
         In file order, then puzzle order, then options order.
     skipped : list of str
-        One line per file left out: no kind recognises it (or not the kind asked for).
+        One line per file or folder left out: no kind recognises the file (or not the kind
+        asked for), or the folder cannot be listed.
     """
 
     jobs: list[Job]
@@ -232,29 +242,37 @@ def plan(
     Returns
     -------
     Plan
-        A file no kind recognises is skipped; a file of a known kind that cannot be read gives
-        one job per options whose ``error`` says why (stored as an error row, not raised).
+        A file no kind recognises is skipped with a note, as is a folder that cannot be listed;
+        a file that cannot be read (missing, a pipe or device, too large, malformed) gives one
+        job per options whose ``error`` says why (stored as an error row, not raised).
     """
     k, n = shard
     jobs: list[Job] = []
     skipped: list[str] = []
-    for path in files_under(paths):
+
+    def failed(file: str, found: str | None, e: InputError) -> None:
+        if shard_of(file, "", n) == k:
+            jobs.extend(
+                Job(file, "", found, o, time_limit, max_nodes, error=str(e)) for o in options
+            )
+
+    for path in files_under(paths, skipped.append):
         file = str(path)
         try:
             found = registry.detect(path)
-        except InputError as e:
+        except UnknownKindError as e:
             skipped.append(f"{file}: {e.message.split(';')[0]}")
+            continue
+        except InputError as e:
+            failed(file, registry.owner(path), e)
             continue
         if kind is not None and found != kind:
             skipped.append(f"{file}: a {found} file, not {kind}")
             continue
         try:
-            entries = list(registry.get(found).read(path))
+            _, entries = registry.load(file, found)
         except InputError as e:
-            if shard_of(file, "", n) == k:
-                jobs += [
-                    Job(file, "", found, o, time_limit, max_nodes, error=str(e)) for o in options
-                ]
+            failed(file, found, e)
             continue
         for name, entry in zip(_puzzle_names(entries), entries, strict=True):
             if shard_of(file, name, n) == k:
@@ -321,8 +339,8 @@ def run_job(job: Job) -> Outcome:
         "method": job.method,
         "options": job.settings,
     }
-    if job.error:
-        return Outcome(row | {"status": ERROR, "error": job.error})
+    if job.error or job.kind is None:
+        return Outcome(row | {"status": ERROR, "error": job.error or "unknown kind"})
     started = time.perf_counter()
     try:
         model = registry.get(job.kind)

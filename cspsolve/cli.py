@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import os
 import sys
 import threading
@@ -128,10 +129,27 @@ _kind_option = click.option(
     type=click.Choice(list(registry.KINDS)),
     help="Puzzle kind (default: detected from the file's extension and content).",
 )
+
+
+class _Seconds(click.FloatRange):
+    """A finite, non-negative number of seconds (``nan`` and ``inf`` are refused)."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
 _limit_options = [
     click.option(
         "--time-limit",
-        type=click.FloatRange(min=0),
+        type=_Seconds(),
         metavar="SECONDS",
         help="Stop each run after this many seconds (exit 3 if no answer).",
     ),
@@ -510,6 +528,10 @@ def analyze(
     npuzzle    solvable, optimal_length
 
     With --format json: {"kind", "file", "analysis": {...}} per puzzle (JSON Lines).
+
+    \b
+    Exit codes: 0 analysed, 2 bad input or usage, 3 a limit stopped the analysis (what was
+    found before is shown; its "status" is "limit").
     """
     codes: list[int] = []
     for puzzle in _puzzles(files, run, codes):
@@ -524,7 +546,8 @@ def analyze(
             )
         if analysis is None:
             continue
-        codes.append(EXIT_OK)
+        stopped = analysis.get("status") in (Status.LIMIT.value, Status.CANCELLED.value)
+        codes.append(EXIT_LIMIT if stopped else EXIT_OK)
         if run.output == "json":
             click.echo(json.dumps({**puzzle.record(), "analysis": analysis}))
         else:
@@ -560,7 +583,7 @@ def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
 @_options(choose_method=False)
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=_Seconds(),
     default=10.0,
     show_default=True,
     metavar="SECONDS",
@@ -604,6 +627,7 @@ def compare(
     codes: list[int] = []
     plotted: list[tuple[str, str, float, float]] = []
     for puzzle in _puzzles(files, run, codes):
+        _check_names(puzzle, wanted_methods, wanted_heuristics)
         pairs = [
             (m, h)
             for m, h in puzzle.model.runs(puzzle.entry.puzzle, run.options)
@@ -642,6 +666,18 @@ def compare(
 
 def _split(names: str | None) -> set[str] | None:
     return None if names is None else {n.strip() for n in names.split(",") if n.strip()}
+
+
+def _check_names(puzzle: _Puzzle, methods: set[str] | None, heuristics: set[str] | None) -> None:
+    """Exit 2 when --methods or --heuristics names something the puzzle's kind lacks."""
+    for flag, wanted, known in (
+        ("--methods", methods, puzzle.model.METHODS),
+        ("--heuristics", heuristics, puzzle.model.HEURISTICS),
+    ):
+        unknown = sorted((wanted or set()) - set(known))
+        if unknown:
+            choices = ", ".join(known) or "none"
+            _fail(f"{flag}: unknown for {puzzle.kind}: {', '.join(unknown)}; choose from {choices}")
 
 
 def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
@@ -777,7 +813,7 @@ def batch(
     )
     for note in plan.skipped:
         click.echo(f"cspsolve: skipped {note}", err=True)
-    for found in sorted({job.kind for job in plan.jobs}):
+    for found in sorted({job.kind for job in plan.jobs if job.kind is not None}):
         _check_options(found, registry.get(found), options)
     store = _store(out)
     todo = store.todo(plan.jobs)

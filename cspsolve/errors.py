@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "UnknownKindError"]
 
 
 class InputError(ValueError):
@@ -29,3 +29,7 @@ class InputError(ValueError):
         self.message = message
         where = f"{source}:{line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+
+class UnknownKindError(InputError):
+    """A readable file that no puzzle kind recognises (``--kind`` names one)."""

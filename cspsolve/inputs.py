@@ -19,6 +19,7 @@ from cspsolve.errors import InputError
 __all__ = [
     "MAX_BYTES",
     "MAX_JSON_DEPTH",
+    "check",
     "decode",
     "head",
     "parse_json",
@@ -33,8 +34,14 @@ MAX_JSON_DEPTH = 64
 """The deepest nesting of lists and objects a JSON puzzle file may have."""
 
 
-def _checked(path: str | Path) -> tuple[Path, int]:
-    """The path of a readable regular file and its size; InputError otherwise."""
+def check(path: str | Path) -> tuple[Path, int]:
+    """The path of a regular file of at most :data:`MAX_BYTES` and its size, without opening it.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, out of reach, a folder, a named pipe, a device or too large.
+    """
     path = Path(path)
     source = str(path)
     try:
@@ -89,7 +96,7 @@ def read_bytes(path: str | Path) -> bytes:
         When the file is missing, not a regular file (folder, pipe, device), larger than
         :data:`MAX_BYTES` (also when it grows while read) or unreadable.
     """
-    checked, _ = _checked(path)
+    checked, _ = check(path)
     data = _read(checked, MAX_BYTES)
     if len(data) > MAX_BYTES:
         raise InputError(
@@ -132,7 +139,7 @@ def head(path: str | Path, size: int = 1 << 16) -> str:
     InputError
         As :func:`read_bytes` (the size limit included), without reading the whole file.
     """
-    checked, _ = _checked(path)
+    checked, _ = check(path)
     return _read(checked, size)[:size].decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 

@@ -12,12 +12,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, UnknownKindError
+from cspsolve.inputs import check, head
 from cspsolve.limits import Limits
 from cspsolve.render import Scene
 from cspsolve.results import Result
 
-__all__ = ["KINDS", "Options", "PuzzleEntry", "PuzzleKind", "detect", "get", "load"]
+__all__ = [
+    "KINDS",
+    "Options",
+    "PuzzleEntry",
+    "PuzzleKind",
+    "detect",
+    "get",
+    "load",
+    "owner",
+    "split_selector",
+]
 
 KINDS: dict[str, str] = {
     "nonogram": "cspsolve.models.nonogram.kind",
@@ -91,6 +102,9 @@ class PuzzleKind(Protocol):
     HEURISTICS: tuple[str, ...]
     OPTIONS: frozenset[str]
     """Names of the :class:`Options` fields beyond method/heuristic that the kind uses."""
+    EXTENSIONS: frozenset[str]
+    """File extensions (lower case, with the dot) that only this kind uses: such a file is
+    given to this kind without sniffing, so its reader reports what is wrong with it."""
 
     def sniff(self, name: str, text: str) -> str | None:
         """The file format of ``text`` (named ``name``) if it is this kind's, else ``None``.
@@ -168,32 +182,34 @@ def get(kind: str) -> PuzzleKind:
     return cast(PuzzleKind, importlib.import_module(KINDS[kind]))
 
 
-def _head(path: Path) -> str:
-    """The first 64 KiB of a file as text, for sniffing (undecodable bytes replaced)."""
-    try:
-        with path.open("rb") as f:
-            return f.read(1 << 16).decode("utf-8", errors="replace")
-    except OSError as e:
-        raise InputError(str(path), None, e.strerror or "cannot read the file") from None
+def owner(path: Path) -> str | None:
+    """The kind whose :attr:`PuzzleKind.EXTENSIONS` hold the file's extension, if any."""
+    suffix = path.suffix.lower()
+    for kind in KINDS:
+        if suffix in get(kind).EXTENSIONS:
+            return kind
+    return None
 
 
 def detect(path: Path) -> str:
-    """The kind of a puzzle file, from its extension and content.
+    """The kind of a puzzle file: the one that owns its extension, else the first whose
+    ``sniff`` recognises its first 64 KiB.
 
     Raises
     ------
+    UnknownKindError
+        If no kind recognises the file.
     InputError
-        If the file cannot be read or no kind recognises it.
+        If the file cannot be read (see :func:`cspsolve.inputs.head`).
     """
-    if not path.exists():
-        raise InputError(str(path), None, "no such file")
-    if path.is_dir():
-        raise InputError(str(path), None, "is a folder, not a puzzle file")
-    head = _head(path)
+    text = head(path)
+    kind = owner(path)
+    if kind is not None:
+        return kind
     for kind in KINDS:
-        if get(kind).sniff(path.name, head):
+        if get(kind).sniff(path.name, text):
             return kind
-    raise InputError(
+    raise UnknownKindError(
         str(path), None, f"cannot tell the puzzle kind; name it with --kind ({', '.join(KINDS)})"
     )
 
@@ -228,13 +244,21 @@ def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
     Raises
     ------
     InputError
-        On any problem with the file; ValueError for an unknown kind.
+        On any problem with the file (:class:`UnknownKindError` when no kind recognises it);
+        ValueError for an unknown ``kind``.
     """
     path, key = split_selector(spec)
     if kind is None:
         kind = detect(path)
     model = get(kind)
-    entries = list(model.read(path))
+    check(path)
+    try:
+        entries = list(model.read(path))
+    except InputError:
+        raise
+    except (ValueError, RecursionError, OverflowError, MemoryError) as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise InputError(str(path), None, f"cannot read it as {kind}: {reason}") from None
     if key is not None:
         entries = [model.select(entries, key, str(path))]
     return kind, entries

@@ -24,11 +24,12 @@ __all__ = [
     "labelled_grid",
     "layout",
     "plot_comparison",
+    "side_by_side",
     "write_image",
 ]
 
 IMAGE_FORMATS = (".png", ".svg", ".gif")
-"""File extensions :func:`write_image` knows: PNG and SVG draw the first scene, GIF plays all."""
+"""File extensions :func:`write_image` knows: PNG and SVG draw a still, GIF plays every scene."""
 
 DPI = 100
 """Pixels per inch of every image (a pixel is 0.72 pt in SVG output)."""
@@ -233,7 +234,11 @@ def _figure(scene: Scene, at: Layout) -> Figure:
     ax.imshow(rgba, extent=extent, interpolation="nearest", aspect="auto")
     if cell >= _GRID_LINES_FROM:
         ax.add_collection(LineCollection(_cell_edges(scene, at), colors="#999999", linewidths=0.6))
-    ax.add_patch(Rectangle((x0, y0), cols * cell, rows * cell, fill=False, lw=1.5, ec="black"))
+    for first, last in _panels(scene):
+        width = (last - first + 1) * cell
+        ax.add_patch(
+            Rectangle((x0 + first * cell, y0), width, rows * cell, fill=False, lw=1.5, ec="black")
+        )
     walls = [
         [(x0 + (c + c0) * cell, y0 + (r + r0) * cell), (x0 + (c + c1) * cell, y0 + (r + r1) * cell)]
         for r, c, side in sorted(scene.walls)
@@ -292,6 +297,46 @@ def _figure(scene: Scene, at: Layout) -> Figure:
     return fig
 
 
+def _panels(scene: Scene) -> list[tuple[int, int]]:
+    """The first and last column of each block of columns between columns with no cell (the
+    boards of :func:`side_by_side`), each framed on its own."""
+    used = [any(row[c] is not None for row in scene.fills) for c in range(len(scene.fills[0]))]
+    blocks: list[tuple[int, int]] = []
+    for c, present in enumerate(used):
+        if present and blocks and blocks[-1][1] == c - 1:
+            blocks[-1] = (blocks[-1][0], c)
+        elif present:
+            blocks.append((c, c))
+    return blocks or [(0, len(used) - 1)]
+
+
+def side_by_side(left: Scene, right: Scene) -> Scene:
+    """Two boards of the same height in one scene, a column apart (e.g. start and solution).
+
+    Marks and walls of ``right`` are shifted to its place; the captions are joined with
+    ``" | "``. Row and column labels are not kept.
+
+    Raises
+    ------
+    ValueError
+        If the boards differ in height.
+    """
+    if len(left.fills) != len(right.fills):
+        raise ValueError("boards of different heights cannot stand side by side")
+    shift = len(left.fills[0]) + 1
+
+    def texts(scene: Scene) -> tuple[tuple[str, ...], ...]:
+        return scene.texts or tuple(("",) * len(row) for row in scene.fills)
+
+    return Scene(
+        fills=tuple((*a, None, *b) for a, b in zip(left.fills, right.fills, strict=True)),
+        texts=tuple((*a, "", *b) for a, b in zip(texts(left), texts(right), strict=True)),
+        marks=left.marks | {(r, c + shift) for r, c in right.marks},
+        walls=left.walls | {(r, c + shift, side) for r, c, side in right.walls},
+        caption=" | ".join(c for c in (left.caption, right.caption) if c),
+    )
+
+
 def _frame(scene: Scene, at: Layout) -> Any:
     """One scene as a pillow RGB image."""
     from PIL import Image
@@ -310,8 +355,9 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
     scenes : sequence of Scene
         What the kind's ``scenes(puzzle, solution)`` returned.
     path : str or Path
-        ``.png`` or ``.svg``: the first scene; ``.gif``: every scene, one frame each
-        (0.6 s a frame, the last held 2 s, looping).
+        ``.png`` or ``.svg``: the only scene, or the first and the last side by side (the
+        start and the solved board of a puzzle solved by moves); ``.gif``: every scene, one
+        frame each (0.6 s a frame, the last held 2 s, looping).
 
     Returns
     -------
@@ -330,8 +376,9 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
     if suffix not in IMAGE_FORMATS:
         raise ValueError(f"unknown image format {path.suffix!r}; use .png, .svg or .gif")
     if suffix != ".gif":
-        at = layout(scenes[:1])
-        _figure(scenes[0], at).savefig(path, format=suffix[1:], dpi=DPI)
+        stills = list(scenes) if len(scenes) < 2 else [side_by_side(scenes[0], scenes[-1])]
+        at = layout(stills)
+        _figure(stills[0], at).savefig(path, format=suffix[1:], dpi=DPI)
         return at
     at = layout(scenes)
     frames = [_frame(scene, at) for scene in scenes]

@@ -248,6 +248,7 @@ class Fake:
     METHODS = ("only",)
     HEURISTICS: tuple[str, ...] = ()
     OPTIONS: frozenset[str] = frozenset()
+    EXTENSIONS: frozenset[str] = frozenset()
 
     @staticmethod
     def sniff(name: str, text: str) -> str | None:

@@ -18,6 +18,7 @@ from .board import LightsOut, Presses, apply, check
 from .formats import read, select, sniff, write
 
 __all__ = [
+    "EXTENSIONS",
     "HEURISTICS",
     "METHODS",
     "NAME",
@@ -42,6 +43,7 @@ METHODS = ("algebra", "astar", "idastar", "cpsat")
 model, and the CP-SAT model."""
 HEURISTICS = ("packing", "lit")
 OPTIONS = frozenset({"variant", "torus"})
+EXTENSIONS = frozenset({".lo", ".lights", ".edges", ".edgelist"})
 SEARCH_CELLS = 64
 """Largest board ``cspsolve compare`` runs the searches on (A* needs up to 2**width states)."""
 

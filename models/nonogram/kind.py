@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = [
+    "EXTENSIONS",
     "HEURISTICS",
     "METHODS",
     "NAME",
@@ -40,6 +41,7 @@ NAME = "nonogram"
 METHODS = solver.METHODS
 HEURISTICS: tuple[str, ...] = ()
 OPTIONS = frozenset({"unique"})
+EXTENSIONS = frozenset({".non", ".nin", ".xml", ".tatham"})
 
 
 def _method(options: Options) -> str:

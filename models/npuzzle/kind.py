@@ -20,6 +20,7 @@ from .board import Puzzle, apply, check, solvability
 from .formats import read, select, sniff, write
 
 __all__ = [
+    "EXTENSIONS",
     "HEURISTICS",
     "METHODS",
     "NAME",
@@ -42,6 +43,7 @@ NAME = "npuzzle"
 METHODS = ("astar", "tile-idastar", "idastar", "weighted-astar", "greedy", "bfs", "iddfs", "dfs")
 HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
 OPTIONS: frozenset[str] = frozenset()
+EXTENSIONS = frozenset({".korf"})
 
 _INFORMED = frozenset({"astar", "tile-idastar", "idastar", "weighted-astar", "greedy"})
 _COMPILED_HEURISTICS = ("manhattan", "pdb")

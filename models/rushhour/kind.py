@@ -24,6 +24,7 @@ from .formats import read, select, sniff, write
 from .search import HEURISTICS, METRICS
 
 __all__ = [
+    "EXTENSIONS",
     "HEURISTICS",
     "METHODS",
     "NAME",
@@ -46,6 +47,7 @@ NAME = "rushhour"
 METHODS = ("bfs", "astar", "idastar", "greedy", "engine-bfs", "dfs", "cpsat")
 DEFAULT_HEURISTIC = "blockers"
 OPTIONS = frozenset({"metric"})
+EXTENSIONS = frozenset({".rh"})
 _UNSOLVABLE_HORIZON = 60
 """Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1)."""
 

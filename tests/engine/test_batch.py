@@ -169,6 +169,7 @@ def fake_kind(name: str, solve: Any) -> types.ModuleType:
         METHODS=("only",),
         HEURISTICS=(),
         OPTIONS=frozenset(),
+        EXTENSIONS=frozenset(),
         sniff=lambda n, text: "fake" if n.endswith(".fake") else None,
         read=read,
         solve=lambda puzzle, options, limits: solve(puzzle),

@@ -1,0 +1,234 @@
+"""Bad input ends in one line on stderr and exit 2, within seconds, for every command.
+
+Each case is a file a user may hand us by mistake or malice: JSON nested 100,000 levels deep,
+a 5,000-digit number, a device linked under a puzzle's name, a sparse 3 GB file, a named pipe,
+a file out of reach. Every run is a fresh ``cspsolve`` process with a timeout, so a hang fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cspsolve import inputs
+from cspsolve.errors import InputError
+from cspsolve.instances import ROOT
+
+from .test_cli import assert_bad_input, run
+
+QUICK = 20.0
+"""Seconds a bad file may take to be refused, start-up of a fresh interpreter included."""
+
+DEEP = 100_000
+
+
+def deep_npuzzle(path: Path) -> None:
+    path.write_text('{"n": 3, "start": ' + "[" * DEEP + "]" * DEEP + "}")
+
+
+def deep_lightsout(path: Path) -> None:
+    path.write_text('{"variant": "sigma", "rows": ' + "[" * DEEP + "]" * DEEP + "}")
+
+
+def long_number(path: Path) -> None:
+    path.write_text('{"n": 3, "start": [[' + "7" * 5000 + ", 1, 2], [3, 4, 5], [6, 8, 0]]}")
+
+
+def device(target: str) -> Callable[[Path], None]:
+    def link(path: Path) -> None:
+        path.symlink_to(target)
+
+    return link
+
+
+def sparse(path: Path) -> None:
+    with path.open("wb") as f:
+        f.truncate(3 << 30)
+
+
+def pipe(path: Path) -> None:
+    os.mkfifo(path)
+
+
+BAD_FILES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "deep.json": (deep_npuzzle, r"nested deeper than \d+ levels"),
+    "deep-rows.json": (deep_lightsout, r"nested deeper than \d+ levels"),
+    "digits.json": (long_number, r"number too long.*"),
+    "zero.non": (device("/dev/zero"), r"is a device or special file, not a regular file"),
+    "random.non": (device("/dev/urandom"), r"is a device or special file, not a regular file"),
+    "sparse.non": (sparse, r"is 3,221,225,472 bytes; puzzle files are limited to 64 MiB"),
+    "pipe.non": (pipe, r"is a named pipe, not a regular file"),
+}
+
+
+@pytest.fixture
+def bad_folder(tmp_path: Path) -> Path:
+    """A folder holding every bad file and one good puzzle."""
+    for name, (make, _) in BAD_FILES.items():
+        make(tmp_path / name)
+    (tmp_path / "good.non").write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("command", ["solve", "verify", "analyze"])
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_bad_file_is_one_line_and_exit_2(bad_folder: Path, name: str, command: str) -> None:
+    path = bad_folder / name
+    started = time.perf_counter()
+    proc = run(command, path, timeout=QUICK)
+    assert time.perf_counter() - started < QUICK
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}: {BAD_FILES[name][1]}")
+
+
+def test_a_named_kind_does_not_open_a_pipe(bad_folder: Path) -> None:
+    path = bad_folder / "pipe.non"
+    proc = run("solve", path, "--kind", "lightsout", timeout=QUICK)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}: is a named pipe.*")
+
+
+def test_batch_records_bad_files_and_goes_on(
+    bad_folder: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    out = tmp_path_factory.mktemp("out") / "results.sqlite"
+    proc = run("batch", bad_folder, "--out", out, "--workers", "1", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    with sqlite3.connect(out) as db:
+        rows = dict(db.execute("SELECT file, status FROM results"))
+    assert rows[str(bad_folder / "good.non")] in ("optimal", "solved")
+    for name in BAD_FILES:
+        assert rows[str(bad_folder / name)] == "error", name
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file whatever its mode")
+def test_batch_notes_an_unreadable_folder(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "a.non").write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    locked.chmod(0)
+    try:
+        proc = run("batch", tmp_path, "--out", tmp_path / "r.sqlite", "--workers", "1")
+    finally:
+        locked.chmod(0o755)
+    assert proc.returncode == 0
+    assert f"{locked}: Permission denied" in proc.stderr
+
+
+def test_a_file_out_of_reach_is_an_input_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "locked" / "a.non"
+
+    def denied(self: Path, *args: object, **kwargs: object) -> os.stat_result:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "stat", denied)
+    with pytest.raises(InputError, match=r"a\.non: permission denied"):
+        inputs.read_text(path)
+
+
+def test_a_file_over_the_cap_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.non"
+    path.write_text("x" * 100)
+    monkeypatch.setattr(inputs, "MAX_BYTES", 10)
+    with pytest.raises(InputError, match="puzzle files are limited to 0 MiB"):
+        inputs.read_text(path)
+
+
+def test_binary_data_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "a.non"
+    path.write_bytes(b"width 1\nheight 1\n\0\n")
+    with pytest.raises(InputError, match=r"a\.non:3: binary data"):
+        inputs.read_text(path)
+
+
+# --- kind detection honours the extension first -------------------------------------------------
+
+
+def test_an_edges_file_is_a_lights_out_graph(tmp_path: Path) -> None:
+    path = tmp_path / "path.edges"
+    path.write_text("0 1\n1 2\nlit: 0\n")
+    proc = run("solve", path, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert '"kind": "lightsout"' in proc.stdout
+
+
+def test_a_bad_korf_file_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.korf"
+    path.write_text(
+        "1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n2 1 2 3 x 5 6 7 8 9 10 11 12 13 14 15\n"
+    )
+    proc = run("solve", path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:2: .+")
+    assert "cannot tell the puzzle kind" not in proc.stderr
+
+
+# --- options --------------------------------------------------------------------------------------
+
+EIGHT = ROOT / "npuzzle" / "easy8.txt"
+CARD = ROOT / "rushhour" / "card-32.txt"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_time_limit_must_be_a_finite_number_of_seconds(value: str) -> None:
+    proc = run("solve", EIGHT, "--time-limit", value)
+    assert_bad_input(proc, r"cspsolve: .*--time-limit.*")
+
+
+def test_compare_refuses_an_unknown_method() -> None:
+    proc = run("compare", EIGHT, "--methods", "bogus,astar")
+    assert_bad_input(proc, r"cspsolve: --methods: unknown for npuzzle: bogus; choose from .+")
+
+
+def test_analyze_stopped_by_a_limit_exits_3() -> None:
+    proc = run("analyze", CARD, "--max-nodes", "10", "--format", "json")
+    assert proc.returncode == 3, proc.stderr
+    assert '"status": "limit"' in proc.stdout
+
+
+def test_the_picture_of_a_move_puzzle_shows_start_and_solution(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from cspsolve import registry
+    from cspsolve.render import layout
+
+    board = registry.load(str(CARD))[1][0].puzzle
+    one_board = layout(registry.get("rushhour").scenes(board, [])).width
+    out = tmp_path / "card.png"
+    proc = run("solve", CARD, "--image", out)
+    assert proc.returncode == 0, proc.stderr
+    with Image.open(out) as image:
+        assert image.width > 1.8 * one_board - 40
+        pixels = image.convert("RGB")
+        right = {
+            pixels.getpixel((x, image.height // 3)) for x in range(image.width // 2, image.width)
+        }
+    assert len(right) > 3  # the solved board is drawn, not blank space
+
+
+# --- the README's library snippet, as written -----------------------------------------------------
+
+
+def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Library", 1)[1]
+    snippet = section.split("```python", 1)[1].split("```", 1)[0]
+    proc = subprocess.run(
+        [sys.executable, "-c", snippet],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
