@@ -134,9 +134,7 @@ def test_a_file_out_of_reach_is_an_input_error(
         inputs.read_text(path)
 
 
-def test_a_file_over_the_cap_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_file_over_the_cap_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "a.non"
     path.write_text("x" * 100)
     monkeypatch.setattr(inputs, "MAX_BYTES", 10)
