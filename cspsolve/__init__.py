@@ -4,6 +4,8 @@ The engine (this package) knows no puzzle by name; puzzle models live in
 :mod:`cspsolve.models` and are found through :mod:`cspsolve.registry`.
 """
 
+import importlib.util
+import sys
 from pathlib import Path
 
 from cspsolve.limits import Limits
@@ -12,9 +14,32 @@ from cspsolve.results import Result, Stats, Status
 __all__ = ["Limits", "Result", "Stats", "Status"]
 __version__ = "0.1.0"
 
-_checkout = Path(__file__).resolve().parent.parent
-if not Path(__file__).with_name("models").is_dir() and (_checkout / "models").is_dir():
-    # Imported from a source checkout (e.g. Python started in the repository's root): find
-    # ``cspsolve.models`` and ``cspsolve.instances`` in the top-level folders that an install
-    # maps there (pyproject's package-dir).
-    __path__.append(str(_checkout))
+
+def _mount_checkout_folders() -> None:
+    """Import ``cspsolve.models`` and ``cspsolve.instances`` from a source checkout.
+
+    An install maps the top-level folders ``models/`` and ``instances/`` into the package
+    (pyproject's ``package-dir``). When Python starts in the repository's root, ``import
+    cspsolve`` finds this folder instead of the install, and those two names would be missing:
+    they are loaded from the checkout's folders under their installed names. Nothing else of
+    the checkout becomes part of the package.
+    """
+    here = Path(__file__).resolve().parent
+    for name in ("models", "instances"):
+        folder = here.parent / name
+        qualified = f"{__name__}.{name}"
+        if (here / name).is_dir() or qualified in sys.modules or not folder.is_dir():
+            continue
+        if importlib.util.find_spec(qualified) is not None:
+            continue
+        spec = importlib.util.spec_from_file_location(
+            qualified, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[qualified] = module
+        spec.loader.exec_module(module)
+
+
+_mount_checkout_folders()

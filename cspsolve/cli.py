@@ -492,22 +492,22 @@ def _verify_code(report: dict[str, Any]) -> int:
 
 def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
     search: Result[Any] = report["search"]
-    cpsat: Result[Any] = report["cpsat"]
+    reference: Result[Any] = report["reference"]
     model = puzzle.model
     if output == "json":
         record = puzzle.record()
         record.update(search.to_json(model.encode))
         record["agree"] = report["agree"]
         record["problems"] = report["problems"]
-        record["cpsat"] = cpsat.to_json(model.encode)
+        record["reference"] = reference.to_json(model.encode)
         click.echo(json.dumps(record))
         return
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
     _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}: {verdict}", style)
     unique = "unique" in model.OPTIONS
-    _say(f"  search: {_summary(search, unique)}")
-    _say(f"  cpsat:  {_summary(cpsat, unique)}")
+    _say(f"  search ({search.method}): {_summary(search, unique)}")
+    _say(f"  reference ({reference.method}): {_summary(reference, unique)}")
     for problem in report["problems"]:
         _say(f"  ! {problem}", "red")
 

@@ -131,9 +131,10 @@ class PuzzleKind(Protocol):
         ...
 
     def verify(self, puzzle: Any, options: Options, limits: Limits | None) -> dict[str, Any]:
-        """Cross-check a search answer against CP-SAT.
+        """Cross-check a search answer against an independent reference method.
 
-        Keys: ``search`` and ``cpsat`` (:class:`~cspsolve.results.Result`), ``agree``
+        Keys: ``search`` and ``reference`` (:class:`~cspsolve.results.Result`; the reference
+        is CP-SAT where the kind has a CP-SAT model, its ``method`` says which), ``agree``
         (``True``/``False``, ``None`` when a limit left it unsettled), ``problems`` (list of str).
         """
         ...

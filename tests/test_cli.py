@@ -633,7 +633,7 @@ def test_verify(sample: str, unique: bool) -> None:
     assert rec["status"] == "solved"
     assert rec["proof"]["unique"] is unique
     assert board.check(entries[0].puzzle, rec["solution"]["grid"]) == []
-    cpsat = rec["cpsat"]
+    cpsat = rec["reference"]
     assert isinstance(cpsat, dict)
     assert cpsat["method"] == "cpsat"
     assert cpsat["status"] == "solved"

@@ -116,7 +116,12 @@ def verify(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[s
             )
     else:
         agree = None
-    return {"search": first, "cpsat": second, "agree": agree and not problems, "problems": problems}
+    return {
+        "search": first,
+        "reference": second,
+        "agree": agree and not problems,
+        "problems": problems,
+    }
 
 
 def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[str, Any]:

@@ -549,7 +549,7 @@ def _propagate(
             queued[:] = 0
             ends[:] = 0
             return False
-        for w in range(narrowed.shape[1]):
+        for w in range((n + 63) >> 6):  # narrowed holds only this line's words
             for plane in range(2):
                 new = narrowed[plane, w] & ~grid[plane, line, w]
                 if new:

@@ -140,7 +140,7 @@ def verify(
     Returns
     -------
     dict
-        ``{"search": Result, "cpsat": Result, "agree": bool | None, "problems": [str, ...]}``.
+        ``{"search": Result, "reference": Result, "agree": bool | None, "problems": [str, ...]}``.
     """
     search = solve(puzzle, method, limits, unique=True)
     cpsat = solve(puzzle, "cpsat", limits, unique=True)
@@ -151,7 +151,7 @@ def verify(
     unsettled = [r.method for r in (search, cpsat) if r.proof["unique"] is None]
     if unsettled and not problems:
         problems.append(f"not settled within the limits: {', '.join(unsettled)}")
-        return {"search": search, "cpsat": cpsat, "agree": None, "problems": problems}
+        return {"search": search, "reference": cpsat, "agree": None, "problems": problems}
     if search.status is not cpsat.status:
         problems.append(f"status differs: {search.status} vs {cpsat.status}")
     elif search.proof.get("unique") != cpsat.proof.get("unique"):
@@ -160,4 +160,4 @@ def verify(
         )
     elif search.proof.get("unique") and search.solution != cpsat.solution:
         problems.append("both claim a unique solution, but the grids differ")
-    return {"search": search, "cpsat": cpsat, "agree": not problems, "problems": problems}
+    return {"search": search, "reference": cpsat, "agree": not problems, "problems": problems}

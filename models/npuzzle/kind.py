@@ -115,7 +115,7 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
 def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str, Any]:
     """Cross-check the chosen method against an independent optimal search.
 
-    There is no CP-SAT model of sliding tiles; the ``cpsat`` slot holds the reference run:
+    There is no CP-SAT model of sliding tiles; the ``reference`` run is
     breadth-first search on boards of at most 9 cells, else the compiled IDA* with the
     Manhattan distance (a heuristic independent of the pattern databases). Both plans are
     replayed by :func:`.board.check`; they agree when both are valid and, where both are
@@ -145,7 +145,7 @@ def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str,
         agree = not problems
     else:
         agree = first.status.has_solution == second.status.has_solution and not problems
-    return {"search": first, "cpsat": second, "agree": agree, "problems": problems}
+    return {"search": first, "reference": second, "agree": agree, "problems": problems}
 
 
 def analyze(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str, Any]:

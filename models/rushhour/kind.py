@@ -147,12 +147,12 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
         settled = {"infeasible": True, "feasible": False}.get(answer.status)
         if cpsat.status == Status.LIMIT and answer.status == "infeasible":
             cpsat.status = Status.UNSOLVABLE
-        return {"search": search, "cpsat": cpsat, "agree": settled, "problems": problems}
+        return {"search": search, "reference": cpsat, "agree": settled, "problems": problems}
     if search.status != Status.OPTIMAL:
         problems.append("the search proved no optimum, so there is no bound to check")
         return {
             "search": search,
-            "cpsat": Result(Status.LIMIT, method="cpsat"),
+            "reference": Result(Status.LIMIT, method="cpsat"),
             "agree": None,
             "problems": problems,
         }
@@ -171,7 +171,7 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
         problems.append(f"CP-SAT proves no plan of {optimum} {metric} exists")
     elif below.status == "infeasible" and at.status == "feasible":
         agree = not problems
-    return {"search": search, "cpsat": cpsat, "agree": agree, "problems": problems}
+    return {"search": search, "reference": cpsat, "agree": agree, "problems": problems}
 
 
 def _cpsat_result(

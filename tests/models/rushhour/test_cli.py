@@ -73,7 +73,7 @@ def test_verify_reports_the_bound(tmp_path: Path) -> None:
     proc = run("verify", path, "--format", "json")
     record = json.loads(proc.stdout)
     assert proc.returncode == 0 and record["agree"] is True
-    assert record["cpsat"]["proof"]["lower_bound"] == 16
+    assert record["reference"]["proof"]["lower_bound"] == 16
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,7 @@ def test_cpsat_bound_equals_the_optimum(row: dict[str, str]) -> None:
     board = parse(row["board"], fmt="string")[0].puzzle
     report = rushhour.verify(board, Options(), None)
     assert report["agree"] is True, report["problems"]
-    assert report["cpsat"].proof["lower_bound"] == int(row["optimal_moves"])
+    assert report["reference"].proof["lower_bound"] == int(row["optimal_moves"])
 
 
 @pytest.mark.parametrize("row", _rows("uva_boards/expected.tsv"), ids=lambda r: r["board_file"])
