@@ -9,7 +9,8 @@ The heuristic is additive pattern databases (:mod:`.pdb`) or, with one pattern p
 Manhattan distance. Both are admissible and consistent, so the first plan found is optimal.
 
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
-reports are honoured between chunks (a chunk of 2^20 nodes takes some 50 ms).
+reports are honoured between chunks (a chunk of 2^20 nodes takes some 50 ms). The time limit
+and cancellation also cover building the pattern databases (:class:`.pdb.BuildStoppedError`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from cspsolve.results import Result, Stats, Status
 
 from . import pdb
 from .board import MOVES, Puzzle, solvability
-from .pdb import PatternDatabases, adjacency
+from .pdb import BuildStoppedError, PatternDatabases, adjacency
 
 __all__ = ["HEURISTICS", "solve"]
 
@@ -62,7 +63,8 @@ def solve(
     -------
     Result
         ``OPTIMAL`` with the moves, ``UNSOLVABLE`` (with the reason as ``message``), or
-        ``LIMIT`` / ``CANCELLED``. ``stats.extra`` holds
+        ``LIMIT`` / ``CANCELLED`` (with a ``message`` when the limit came while the pattern
+        databases were being built). ``stats.extra`` holds
         ``iterations`` and ``initial_h``.
 
     Raises
@@ -79,10 +81,14 @@ def solve(
         return Result(Status.UNSOLVABLE, None, Stats(), "tile-idastar", heuristic, message=why)
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    if heuristic == "manhattan":
-        dbs = PatternDatabases.for_puzzle(puzzle, manhattan=True)
-    else:
-        dbs = PatternDatabases.for_puzzle(puzzle, pdb.partition(puzzle, partition))
+    chosen = None if heuristic == "manhattan" else pdb.partition(puzzle, partition)
+    try:
+        dbs = PatternDatabases.for_puzzle(
+            puzzle, chosen, heuristic == "manhattan", budget.exhausted
+        )
+    except BuildStoppedError as halt:
+        finished = budget.finish()
+        return Result(halt.status, None, finished, "tile-idastar", heuristic, message=str(halt))
     tiles = np.array(puzzle.start, np.int64)
     where, rwhere = dbs.where(puzzle.start)
     lookup = (dbs.members, dbs.sizes, dbs.offsets, dbs.table, dbs.cells)

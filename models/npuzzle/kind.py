@@ -4,17 +4,21 @@ Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.Slid
 (``astar``, ``idastar``, ``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``,
 ``dfs``) and the compiled ``tile-idastar`` of :mod:`.fastida`. Default: A* for boards of at
 most 9 cells, ``tile-idastar`` above; the heuristic defaults to ``pdb`` (the best available).
-Unsolvable boards are reported at once from the parity rule, without a search.
+Unsolvable boards are reported at once from the parity rule, without a search. The limits
+cover the whole command: building the pattern databases counts against the time limit (and
+stops with status ``limit`` when it passes), and ``verify`` gives its reference run only the
+time its first run left.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.registry import Options
 from cspsolve.render import Scene
-from cspsolve.results import Result, Status
+from cspsolve.results import Result, Stats, Status
 
 from .board import Puzzle, apply, check, solvability
 from .formats import read, select, sniff, write
@@ -93,6 +97,7 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
         return fastida.solve(puzzle, name, limits)
     from cspsolve import search as engine
 
+    from .pdb import BuildStoppedError
     from .search import SlidingTileProblem, heuristic
 
     problem = SlidingTileProblem(puzzle)
@@ -102,14 +107,30 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
         if method == "iddfs":
             return engine.iddfs(problem, limits)
         return engine.dfs(problem, limits)
-    h = heuristic(name, puzzle)
+    budget = (limits or Limits()).start(Stats())
+    try:
+        h = heuristic(name, puzzle, budget.exhausted)
+    except BuildStoppedError as stopped:
+        return Result(stopped.status, None, budget.finish(), method, name, message=str(stopped))
+    built = budget.finish().seconds
+    rest = _rest(limits, budget)
     if method == "astar":
-        return engine.astar(problem, h, limits)
-    if method == "weighted-astar":
-        return engine.astar(problem, h, limits, weight=WEIGHT)
-    if method == "idastar":
-        return engine.idastar(problem, h, limits)
-    return engine.greedy(problem, h, limits)
+        result = engine.astar(problem, h, rest)
+    elif method == "weighted-astar":
+        result = engine.astar(problem, h, rest, weight=WEIGHT)
+    elif method == "idastar":
+        result = engine.idastar(problem, h, rest)
+    else:
+        result = engine.greedy(problem, h, rest)
+    result.stats.seconds += built
+    return result
+
+
+def _rest(limits: Limits | None, budget: Budget) -> Limits | None:
+    """``limits`` with the time ``budget`` has spent taken off the time limit."""
+    if limits is None or limits.time_limit is None:
+        return limits
+    return dataclasses.replace(limits, time_limit=budget.remaining())
 
 
 def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str, Any]:
@@ -119,15 +140,16 @@ def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str,
     breadth-first search on boards of at most 9 cells, else the compiled IDA* with the
     Manhattan distance (a heuristic independent of the pattern databases). Both plans are
     replayed by :func:`.board.check`; they agree when both are valid and, where both are
-    optimal, equally long.
+    optimal, equally long. The reference run gets the time the first one left.
     """
+    budget = (limits or Limits()).start(Stats())
     first = solve(puzzle, options, limits)
     reference_options = (
         Options(method="bfs")
         if puzzle.cells <= 9
         else Options(method="tile-idastar", heuristic="manhattan")
     )
-    second = solve(puzzle, reference_options, limits)
+    second = solve(puzzle, reference_options, _rest(limits, budget))
     problems: list[str] = []
     for result in (first, second):
         if result.solution is not None:

@@ -22,6 +22,13 @@ ordered placement (``cells! / (cells-k)!`` entries, 1 byte each: 5.8 million for
 15-puzzle), and cached as ``.npy`` with a JSON sidecar (format version, size, SHA-256) under
 ``$CSPSOLVE_CACHE``, else ``$XDG_CACHE_HOME/cspsolve``, else ``~/.cache/cspsolve``. A missing
 or corrupt file is rebuilt; a rich progress bar shows the build on a terminal.
+
+A build is work done under the caller's limits: the breadth-first search asks a ``stop`` check
+(a :meth:`cspsolve.limits.Budget.exhausted`) between chunks of 2^18 placements and raises
+:class:`BuildStoppedError` when the time limit has passed or the run is cancelled; a node limit
+does not stop it (its placements are not search nodes). Before building databases missing from
+the cache, one line on stderr says how many entries must be built, a rough time (at
+:data:`BUILD_RATE`) and where they will be cached.
 """
 
 from __future__ import annotations
@@ -39,12 +46,16 @@ from pathlib import Path
 
 import numpy as np
 
+from cspsolve.results import Status
+
 from .board import Puzzle, neighbours
 from .search import State, _Heuristic
 
 __all__ = [
+    "BUILD_RATE",
     "PARTITIONS",
     "VERSION",
+    "BuildStoppedError",
     "PatternDatabaseHeuristic",
     "PatternDatabases",
     "adjacency",
@@ -52,6 +63,7 @@ __all__ = [
     "cache_dir",
     "load",
     "partition",
+    "to_build",
 ]
 
 VERSION = 2
@@ -66,6 +78,41 @@ PARTITIONS: dict[str, Partition] = {
 }
 """The 15-puzzle's standard partitions, in cells of Korf's goal (blank on cell 0); for another
 goal with the blank in a corner the cells are mirrored so that the blank's goal is cell 0."""
+
+BUILD_RATE = 1_000_000
+"""Placements built per second, roughly (0.7-1.2 million measured on a 2-core machine for the
+patterns of the 15-, 20- and 24-puzzle); only used for the notice before a build."""
+
+_CACHED_FROM = 100_000
+"""Databases of at least this many entries are cached; smaller ones are built every time."""
+
+Stop = Callable[[], Status | None]
+"""A build's limit check: the status to stop with (``limit``, ``cancelled``), or None."""
+
+
+class BuildStoppedError(Exception):
+    """A database build stopped by its ``stop`` check before it was complete.
+
+    Attributes
+    ----------
+    status : Status
+        What ``stop`` answered (``LIMIT`` or ``CANCELLED``).
+    """
+
+    def __init__(self, status: Status) -> None:
+        super().__init__(
+            "stopped while building the pattern databases (they are cached once built: "
+            "run once with a larger limit)"
+        )
+        self.status = status
+
+
+def _check(stop: Stop | None) -> None:
+    """Raise :class:`BuildStoppedError` when ``stop`` says so."""
+    status = None if stop is None else stop()
+    if status is not None:
+        raise BuildStoppedError(status)
+
 
 _MAX_ENTRIES = 8_000_000
 """Largest database built for the generic partition of boards other than the 15-puzzle."""
@@ -134,6 +181,7 @@ def build(
     pattern: Sequence[int],
     blank: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    stop: Stop | None = None,
 ) -> np.ndarray:
     """Build one pattern database by breadth-first search back from the goal placement.
 
@@ -155,17 +203,24 @@ def build(
         The blank's goal cell; boards of more than 64 cells ignore it.
     progress : callable, optional
         Called as ``progress(placements done, placements in all)`` now and then.
+    stop : callable, optional
+        Asked between chunks of the search; see :data:`Stop`.
 
     Returns
     -------
     numpy.ndarray
         ``uint8`` of ``cells! / (cells - k)!`` entries (254 caps larger distances).
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` answered a status before the database was complete.
     """
     from ._kernels import UNSEEN, bfs_blank_chunk, rank, region
 
     cells, k = rows * cols, len(pattern)
     if blank is None or cells > 64:
-        return _build_ignoring_blank(rows, cols, pattern, progress)
+        return _build_ignoring_blank(rows, cols, pattern, progress, stop)
     size = _entries(cells, k)
     dist = np.full(size, UNSEEN, np.uint8)
     seen = np.zeros(size, np.uint64)
@@ -190,6 +245,7 @@ def build(
             )
             if progress is not None:
                 progress(int(np.count_nonzero(dist != UNSEEN)), size)
+            _check(stop)
         if head >= tail:
             return dist
         capacity *= 2  # the ring buffer overflowed: start again with a larger one
@@ -200,7 +256,11 @@ def build(
 
 
 def _build_ignoring_blank(
-    rows: int, cols: int, pattern: Sequence[int], progress: Callable[[int, int], None] | None
+    rows: int,
+    cols: int,
+    pattern: Sequence[int],
+    progress: Callable[[int, int], None] | None,
+    stop: Stop | None,
 ) -> np.ndarray:
     """The database of the abstraction without the blank (every pattern move allowed)."""
     from ._kernels import UNSEEN, bfs_chunk, rank
@@ -218,6 +278,7 @@ def _build_ignoring_blank(
         head, tail = bfs_chunk(dist, queue, head, tail, k, cells, adjacent, 1 << 18)
         if progress is not None:
             progress(head, size)
+        _check(stop)
     return dist
 
 
@@ -263,33 +324,71 @@ def _write_cached(data: Path, meta: Path, table: np.ndarray, pattern: Sequence[i
         return
 
 
-def load(rows: int, cols: int, pattern: Sequence[int], blank: int | None = None) -> np.ndarray:
+def load(
+    rows: int,
+    cols: int,
+    pattern: Sequence[int],
+    blank: int | None = None,
+    stop: Stop | None = None,
+) -> np.ndarray:
     """One pattern database from the cache, built (and cached) when missing or corrupt.
 
     Small databases (under 100,000 entries) are built every time, not cached. A progress bar
     shows on stderr while building when stderr is a terminal.
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` stopped the build (nothing is cached then).
     """
     size = _entries(rows * cols, len(pattern))
-    if size < 100_000:
-        return build(rows, cols, pattern, blank)
+    if size < _CACHED_FROM:
+        return build(rows, cols, pattern, blank, stop=stop)
     data, meta = _paths(rows, cols, pattern, blank)
     table = _read_cached(data, meta, size)
     if table is None:
-        table = _build_with_bar(rows, cols, pattern, blank)
+        table = _build_with_bar(rows, cols, pattern, blank, stop)
         _write_cached(data, meta, table, pattern)
     return table
 
 
-def _build_with_bar(rows: int, cols: int, pattern: Sequence[int], blank: int | None) -> np.ndarray:
+def _build_with_bar(
+    rows: int, cols: int, pattern: Sequence[int], blank: int | None, stop: Stop | None
+) -> np.ndarray:
     if not sys.stderr.isatty():
-        return build(rows, cols, pattern, blank)
+        return build(rows, cols, pattern, blank, stop=stop)
     from rich.console import Console
     from rich.progress import Progress
 
     label = f"pattern database {rows}x{cols} tiles of cells {', '.join(map(str, pattern))}"
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
-        return build(rows, cols, pattern, blank, lambda done, _: bar.update(task, completed=done))
+        return build(
+            rows, cols, pattern, blank, lambda done, _: bar.update(task, completed=done), stop
+        )
+
+
+def to_build(rows: int, cols: int, chosen: Partition, blank: int | None) -> int:
+    """Entries of the cached-size databases of ``chosen`` whose files are not in the cache."""
+    missing = 0
+    for pattern in chosen:
+        size = _entries(rows * cols, len(pattern))
+        if size >= _CACHED_FROM and not all(
+            p.is_file() for p in _paths(rows, cols, pattern, blank)
+        ):
+            missing += size
+    return missing
+
+
+def _announce(entries: int) -> None:
+    """Say on stderr, before a build, what it builds, about how long it takes, and where to."""
+    seconds = max(1, round(entries / BUILD_RATE))
+    print(
+        f"cspsolve: building pattern databases first: {entries:,} entries, about {seconds} s "
+        f"(a time limit counts it); they are cached in {cache_dir()}",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -326,17 +425,34 @@ class PatternDatabases:
 
     @classmethod
     def for_puzzle(
-        cls, puzzle: Puzzle, chosen: Partition | None = None, manhattan: bool = False
+        cls,
+        puzzle: Puzzle,
+        chosen: Partition | None = None,
+        manhattan: bool = False,
+        stop: Stop | None = None,
     ) -> PatternDatabases:
         """The databases for ``puzzle``'s goal: ``chosen`` patterns, by default
         :func:`partition`; ``manhattan=True`` takes one pattern per tile (the sum is then the
-        Manhattan distance, with no reflection)."""
+        Manhattan distance, with no reflection).
+
+        Databases missing from the cache are announced on stderr (see the module text), then
+        built under ``stop``.
+
+        Raises
+        ------
+        BuildStoppedError
+            When ``stop`` stopped a build.
+        """
         blank = puzzle.goal.index(0)
         if manhattan:
             chosen = tuple((c,) for c in range(puzzle.cells) if c != blank)
         elif chosen is None:
             chosen = partition(puzzle)
         goal, cells = puzzle.goal, puzzle.cells
+        abstract_blank = None if manhattan else blank
+        missing = to_build(puzzle.rows, puzzle.cols, chosen, abstract_blank)
+        if missing:
+            _announce(missing)
         widest = max(len(p) for p in chosen)
         members = np.zeros((len(chosen), widest), np.int64)
         pattern_of = np.zeros(cells, np.int64)
@@ -345,7 +461,7 @@ class PatternDatabases:
             for i, cell in enumerate(pattern):
                 members[p, i] = goal[cell]
                 pattern_of[goal[cell]] = p
-            tables.append(load(puzzle.rows, puzzle.cols, pattern, None if manhattan else blank))
+            tables.append(load(puzzle.rows, puzzle.cols, pattern, abstract_blank, stop))
         sizes = np.array([len(p) for p in chosen], np.int64)
         offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
         square = puzzle.rows == puzzle.cols
@@ -427,9 +543,11 @@ class PatternDatabaseHeuristic(_Heuristic):
 
     __name__ = "pdb"
 
-    def __init__(self, puzzle: Puzzle, chosen: Partition | None = None) -> None:
+    def __init__(
+        self, puzzle: Puzzle, chosen: Partition | None = None, stop: Stop | None = None
+    ) -> None:
         super().__init__(puzzle)
-        self.databases = PatternDatabases.for_puzzle(puzzle, chosen)
+        self.databases = PatternDatabases.for_puzzle(puzzle, chosen, stop=stop)
 
     def __call__(self, state: State) -> float:
         return float(self.databases.value(state))

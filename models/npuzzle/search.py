@@ -26,7 +26,9 @@ that overestimates when one tile conflicts with several. A move changes it by at
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+
+from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
 
@@ -222,15 +224,20 @@ HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
 """Heuristic names, weakest first."""
 
 
-def heuristic(name: str, puzzle: Puzzle) -> _Heuristic:
+def heuristic(
+    name: str, puzzle: Puzzle, stop: Callable[[], Status | None] | None = None
+) -> _Heuristic:
     """The heuristic called ``name`` for ``puzzle``'s goal.
 
-    ``pdb`` builds (or loads from the cache) the puzzle's pattern databases; see :mod:`.pdb`.
+    ``pdb`` builds (or loads from the cache) the puzzle's pattern databases, asking ``stop``
+    (a limit check) while it builds; see :mod:`.pdb`.
 
     Raises
     ------
     ValueError
         For an unknown name.
+    pdb.BuildStoppedError
+        When ``stop`` stopped the build of the pattern databases.
     """
     simple: dict[str, type[_Heuristic]] = {
         "misplaced": Misplaced,
@@ -243,5 +250,5 @@ def heuristic(name: str, puzzle: Puzzle) -> _Heuristic:
     if name == "pdb":
         from .pdb import PatternDatabaseHeuristic
 
-        return PatternDatabaseHeuristic(puzzle)
+        return PatternDatabaseHeuristic(puzzle, stop=stop)
     raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")

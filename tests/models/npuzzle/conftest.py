@@ -1,6 +1,7 @@
 """Shared fixtures of the sliding-tile tests: a pattern-database cache kept in pytest's cache
-folder (built once, reused by later runs; empty on CI), and the exact distance of every
-8-puzzle state by breadth-first search."""
+folder (built once, reused by later runs; empty on CI; the user's cache of :func:`.pdb.cache_dir`
+when pytest runs with ``-p no:cacheprovider``), and the exact distance of every 8-puzzle state
+by breadth-first search."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cspsolve.models.npuzzle.board import Puzzle, default_goal
+from cspsolve.models.npuzzle.pdb import cache_dir
 from cspsolve.models.npuzzle.search import SlidingTileProblem
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "npuzzle"
@@ -18,8 +20,10 @@ SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "npuzz
 
 @pytest.fixture(scope="session", autouse=True)
 def pdb_cache(request: pytest.FixtureRequest) -> Iterator[Path]:
-    """Point ``CSPSOLVE_CACHE`` at a folder of pytest's cache for the whole session."""
-    folder = Path(request.config.cache.mkdir("npuzzle-pdb"))
+    """Point ``CSPSOLVE_CACHE`` at a folder of pytest's cache (else the user's cache) for the
+    whole session."""
+    cache = getattr(request.config, "cache", None)
+    folder = cache_dir() if cache is None else Path(cache.mkdir("npuzzle-pdb"))
     patch = pytest.MonkeyPatch()
     patch.setenv("CSPSOLVE_CACHE", str(folder))
     yield folder

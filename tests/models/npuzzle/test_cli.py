@@ -19,7 +19,9 @@ EXAMPLES = ROOT / "npuzzle"
 LINE_ERROR = re.compile(r"^cspsolve: .+:\d+: .+$")
 
 
-def run(*args: object, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: object, cache: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
     if cache is not None:
         env["CSPSOLVE_CACHE"] = str(cache)
@@ -29,7 +31,7 @@ def run(*args: object, cache: Path | None = None) -> subprocess.CompletedProcess
         text=True,
         encoding="utf-8",
         env=env,
-        timeout=120,
+        timeout=timeout,
         check=False,
     )
 
@@ -99,3 +101,20 @@ def test_compare_analyze_verify(pdb_cache: Path) -> None:
 def test_unknown_heuristic_is_a_usage_error() -> None:
     proc = run("solve", EXAMPLES / "easy8.txt", "--heuristic", "euclid")
     assert proc.returncode == 2 and "unknown heuristic" in proc.stderr
+
+
+@pytest.mark.parametrize("method", ["tile-idastar", "idastar"])
+def test_time_limit_covers_building_the_databases(tmp_path: Path, method: str) -> None:
+    """With an empty cache a 24-puzzle needs some 26 million database entries (~25 s) first:
+    the 1 s limit stops the build (exit 3, the reason given, the build announced); the
+    timeout only guards against a hang."""
+    path = tmp_path / "four-moves.json"
+    start = [*range(1, 21), 0, 21, 22, 23, 24]
+    path.write_text(json.dumps({"n": 5, "start": [start[r : r + 5] for r in range(0, 25, 5)]}))
+    args = ("solve", path, "--method", method, "--time-limit", "1", "--format", "json")
+    proc = run(*args, cache=tmp_path / "empty", timeout=20)
+    assert proc.returncode == 3, proc.stderr
+    record = json.loads(proc.stdout)
+    assert record["status"] == "limit" and record["solution"] is None
+    assert "while building the pattern databases" in record["message"]
+    assert "building pattern databases first: 25,806,000 entries" in proc.stderr
