@@ -164,7 +164,8 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
         ok = (inversions + rows_apart) % 2 == 0
         why = (
             f"numbered in goal order, the start's tiles show {counted} and the "
-            f"blank is {rows_apart} rows from its goal row (row {blank_row + 1} vs "
+            f"blank is {rows_apart} row{'s' * (rows_apart != 1)} from its goal row "
+            f"(row {blank_row + 1} vs "
             f"{goal_row + 1}); on a board of even width ({puzzle.cols}) each vertical move "
             f"flips the inversions' parity, so {inversions} + {rows_apart} must be even"
         )
@@ -219,5 +220,5 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> list[str]:
         except ValueError as e:
             return [f"move {k} ({move}): {e}"]
     if tiles != puzzle.goal:
-        return [f"after {len(moves)} moves the board is not the goal"]
+        return [f"after {len(moves)} move{'s' * (len(moves) != 1)} the board is not the goal"]
     return []

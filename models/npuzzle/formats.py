@@ -242,7 +242,8 @@ def _korf_line(number: int, tiles: list[int], source: str) -> Entry:
         raise InputError(
             source,
             number,
-            f"{len(tiles)} numbers: not the tiles of a square board (optionally after an id)",
+            f"{len(tiles)} number{'s' * (len(tiles) != 1)}: not the tiles of a square board "
+            "(optionally after an id)",
         )
     puzzle = _build(side, side, tuple(tiles), korf_goal(side * side), source, number)
     return Entry(ident if ident is not None else number, puzzle, number)

@@ -253,7 +253,8 @@ def draw(puzzle: Puzzle, solution: Plan) -> str:
         for i, (a, b) in enumerate(zip(start, goal, strict=True))
     ]
     moves = " ".join(solution) if solution else "(already solved)"
-    return "\n".join([*lines, f"{len(solution)} moves of the blank: {moves}"])
+    count = f"{len(solution)} move{'s' * (len(solution) != 1)}"
+    return "\n".join([*lines, f"{count} of the blank: {moves}"])
 
 
 def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:

@@ -267,5 +267,6 @@ def check(board: Board, moves: Sequence[Move]) -> list[str]:
     except ValueError as e:
         return [str(e)]
     if not final.is_solved():
-        return [f"after {len(moves)} moves the red car {board.red} is not at the exit"]
+        count = f"{len(moves)} move{'s' * (len(moves) != 1)}"
+        return [f"after {count} the red car {board.red} is not at the exit"]
     return []

@@ -24,7 +24,7 @@ from cspsolve.results import Result, Stats, Status
 from .board import Board, Move, merged
 from .cluster import offset_ranges
 
-__all__ = ["Horizon", "cost", "plan_within", "solve"]
+__all__ = ["Horizon", "amount", "cost", "plan_within", "solve"]
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,11 @@ def plan_within(
     return Horizon("feasible", merged(plan), seconds)
 
 
+def amount(count: int, metric: str) -> str:
+    """``count`` in words of ``metric``: ``"1 move"``, ``"0 moves"``, ``"3 steps"``."""
+    return f"{count} {metric if count != 1 else metric.removesuffix('s')}"
+
+
 def cost(plan: list[Move], metric: str) -> int:
     """Moves in a plan, or cells slid under the steps metric."""
     return sum(abs(m.delta) for m in plan) if metric == "steps" else len(plan)
@@ -194,5 +199,9 @@ def solve(
         stats,
         "cpsat",
         proof={"lower_bound": bound},
-        message=f"no plan of at most {bound - 1} {metric} (proven); stopped there",
+        message=(
+            f"no plan of at most {amount(bound - 1, metric)} (proven); stopped there"
+            if bound > 0
+            else "stopped before any horizon was settled"
+        ),
     )

@@ -179,7 +179,9 @@ def _parse_grid(text: str, source: str) -> list[Entry]:
     for number, line in found:
         if len(line) != size:
             raise InputError(
-                source, number, f"row has {len(line)} cells; a {size}-row grid needs {size}"
+                source,
+                number,
+                f"row has {len(line)} cell{'s' * (len(line) != 1)}; a {size}-row grid needs {size}",
             )
     board = _board([line for _, line in found], [n for n, _ in found], source)
     return [Entry(None, board, found[0][0])]

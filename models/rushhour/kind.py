@@ -79,7 +79,10 @@ def _cluster_bfs(board: Board, metric: str, limits: Limits | None) -> Result[lis
     if stopped is not None:
         return Result(stopped, None, stats, "bfs")
     message = (
-        f"no plan: none of the {cluster.size:,} reachable positions has the red car at the exit"
+        "no plan: no piece can move, and the red car is not at the exit"
+        if cluster.size == 1
+        else f"no plan: none of the {cluster.size:,} reachable positions has the red car at "
+        "the exit"
     )
     return Result(Status.UNSOLVABLE, None, stats, "bfs", message=message)
 
@@ -129,7 +132,7 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
         (True when CP-SAT proves exactly the search's optimum, ``None`` when unsettled) and
         ``problems`` (plans that fail the independent :func:`.board.check`, or disagreement).
     """
-    from .cpsat import plan_within
+    from .cpsat import amount, plan_within
 
     if options.method == "cpsat":
         raise ValueError("verify checks a search method against CP-SAT; pick another --method")
@@ -165,10 +168,10 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     agree: bool | None = None
     if below.status == "feasible":
         agree = False
-        problems.append(f"CP-SAT found a plan of at most {optimum - 1} {metric}")
+        problems.append(f"CP-SAT found a plan of at most {amount(optimum - 1, metric)}")
     elif at.status == "infeasible":
         agree = False
-        problems.append(f"CP-SAT proves no plan of {optimum} {metric} exists")
+        problems.append(f"CP-SAT proves no plan of {amount(optimum, metric)} exists")
     elif below.status == "infeasible" and at.status == "feasible":
         agree = not problems
     return {"search": search, "reference": cpsat, "agree": agree, "problems": problems}
@@ -215,7 +218,8 @@ def encode(solution: list[Move]) -> dict[str, Any]:
 def describe(board: Board) -> str:
     """E.g. ``6x6, 13 pieces, 1 wall``."""
     walls = len(board.walls)
-    text = f"{board.size}x{board.size}, {len(board.pieces)} pieces"
+    pieces = len(board.pieces)
+    text = f"{board.size}x{board.size}, {pieces} piece{'s' * (pieces != 1)}"
     return text + (f", {walls} wall{'s' * (walls != 1)}" if walls else "")
 
 
@@ -232,7 +236,7 @@ def draw(board: Board, solution: list[Move]) -> str:
     """The start board (``.`` empty, ``x`` wall, ``>`` the exit) and the moves, in lines of 12."""
     lines = _text(board)
     words = [str(m) for m in solution]
-    lines.append(f"{len(words)} moves:" if words else "already solved")
+    lines.append(f"{len(words)} move{'s' * (len(words) != 1)}:" if words else "already solved")
     lines += ["  " + " ".join(words[k : k + 12]) for k in range(0, len(words), 12)]
     return "\n".join(lines)
 
