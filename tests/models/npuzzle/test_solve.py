@@ -216,4 +216,4 @@ def test_scenes_one_picture_per_board_of_the_plan() -> None:
     assert pictures[0].texts == (("1", "2", "3"), ("4", "", "5"))
     assert pictures[1].texts == (("1", "2", "3"), ("4", "5", ""))
     assert pictures[1].caption == "move 1 of 1: R"
-    assert "1 moves of the blank: R" in kind.draw(puzzle, ["R"])
+    assert "1 move of the blank: R" in kind.draw(puzzle, ["R"])
