@@ -40,7 +40,6 @@ with the remaining time, and ``proof["minimum"]`` is true only when every group 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -48,10 +47,21 @@ from functools import cache
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-from .board import LightsOut, Presses, flatten, unflatten
+from .board import (
+    GENERAL_CELLS,
+    LightsOut,
+    Presses,
+    flatten,
+    lowest_bits,
+    plural,
+    transpose,
+    unflatten,
+)
+from .budget import LimitError, Tick, never, ticker
 from .gf2 import pdivmod, pgcdex, pmod, pmul, reduced_basis, solve_system
 
 __all__ = [
+    "CPSAT_CELLS",
     "ENUMERATION_LIMIT",
     "PYTHON_LIMIT",
     "Solution",
@@ -72,6 +82,11 @@ ENUMERATION_LIMIT = 34
 PREFIX_BITS = 8
 """The compiled enumeration splits a group into ``2**PREFIX_BITS`` chunks (limits are checked
 between them)."""
+
+
+CPSAT_CELLS = 1 << 12
+"""Largest board whose minimum CP-SAT is asked to prove when a group of quiet patterns is too
+large to enumerate (a 64 x 64 grid); larger boards keep the local-search answer."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +179,10 @@ def _to_vector(poly: int, cols: int) -> int:
     return out
 
 
+_Matrix = tuple[int, int, int, int]
+"""A 2 x 2 matrix of GF(2) polynomials, row by row."""
+
+
 @dataclass(frozen=True)
 class _Chase:
     """The first-row system ``g(P) x = residual`` of a plain grid, in ``GF(2)[x] / (f_n)``."""
@@ -178,33 +197,76 @@ class _Chase:
         return self.gcd.bit_length() - 1
 
 
+def _matmul(a: _Matrix, b: _Matrix, modulus: int) -> _Matrix:
+    """Product of 2 x 2 matrices of polynomials, reduced modulo ``modulus``."""
+    return (
+        pmod(pmul(a[0], b[0]) ^ pmul(a[1], b[2]), modulus),
+        pmod(pmul(a[0], b[1]) ^ pmul(a[1], b[3]), modulus),
+        pmod(pmul(a[2], b[0]) ^ pmul(a[3], b[2]), modulus),
+        pmod(pmul(a[2], b[1]) ^ pmul(a[3], b[3]), modulus),
+    )
+
+
+def _chebyshev(rows: int, t: int, modulus: int) -> int:
+    """``F_rows mod modulus`` for ``F_0 = 1``, ``F_1 = t``, ``F_{k+1} = t F_k + F_{k-1}``.
+
+    ``(F_{k+1}, F_k) = M^k (t, 1)`` with ``M = [[t, 1], [1, 0]]``; the power is taken by
+    repeated squaring, O(log rows) products (Knuth, TAOCP vol. 2, §4.6.3).
+    """
+    power: _Matrix = (1, 0, 0, 1)
+    step: _Matrix = (pmod(t, modulus), 1, 1, 0)
+    e = rows - 1
+    while e:
+        if e & 1:
+            power = _matmul(power, step, modulus)
+        step = _matmul(step, step, modulus)
+        e >>= 1
+    return pmod(pmul(power[0], t) ^ power[1], modulus)
+
+
 def _chase_system(rows: int, cols: int, variant: str) -> _Chase:
     modulus = _basis_polynomials(cols)[cols]
     t = 0b11 if variant == "sigma-plus" else 0b10
-    prev, cur = 1, t
-    for _ in range(rows - 1):
-        step = pmul(t, cur)
-        if step.bit_length() > cols:
-            step = pmod(step, modulus)
-        prev, cur = cur, step ^ prev
-    g = pmod(cur, modulus)
-    d, s = pgcdex(g, modulus)
+    d, s = pgcdex(_chebyshev(rows, t, modulus), modulus)
     return _Chase(modulus, d, s)
 
 
-def _chase_kernel(puzzle: LightsOut, system: _Chase) -> Iterator[Presses]:
-    quiet = puzzle.with_lights((0,) * puzzle.rows)
+def _chase_kernel(puzzle: LightsOut, system: _Chase) -> list[int]:
+    """The first rows of a basis of the quiet patterns, in reduced echelon form."""
     base = pdivmod(system.modulus, system.gcd)[0]
-    for i in range(system.nullity):
-        yield chase(quiet, _to_vector(base << i, puzzle.cols))[0]
+    return reduced_basis([_to_vector(base << i, puzzle.cols) for i in range(system.nullity)])
 
 
-def _solve_plain(puzzle: LightsOut) -> Solution:
+def _quiet_chased(puzzle: LightsOut, firsts: Sequence[int], tick: Tick) -> Iterator[Presses]:
+    """The quiet patterns of a plain grid with the given first rows (light chasing)."""
+    quiet = puzzle.with_lights((0,) * puzzle.rows)
+    for first in firsts:
+        tick()
+        yield chase(quiet, first)[0]
+
+
+def _tall(puzzle: LightsOut) -> bool:
+    """Whether a plain grid is solved as it is: light chasing runs along the longer side, so
+    that the first-row system has the shorter side's size."""
+    return puzzle.cols <= puzzle.rows
+
+
+def _back(presses: Presses | None, puzzle: LightsOut) -> Presses | None:
+    """Press sets of ``puzzle.transposed()`` as press sets of ``puzzle``."""
+    return None if presses is None else transpose(presses, puzzle.rows)
+
+
+def _solve_plain(puzzle: LightsOut, tick: Tick) -> Solution:
+    if not _tall(puzzle):
+        found = _solve_plain(puzzle.transposed(), tick)
+        return Solution(found.nullity, _back(found.presses, puzzle), _back(found.witness, puzzle))
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
+    tick()
     residual = chase(puzzle, 0)[1]
     quotient, remainder = pdivmod(_to_polynomial(residual, puzzle.cols), system.gcd)
     if remainder:
-        return Solution(system.nullity, None, _odd_quiet(puzzle, _chase_kernel(puzzle, system)))
+        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
+        return Solution(system.nullity, None, _odd_quiet(puzzle, quiet))
     first = _to_vector(pmod(pmul(quotient, system.cofactor), system.modulus), puzzle.cols)
     presses, left = chase(puzzle, first)
     assert left == 0, "light chasing left lights on the last row"
@@ -216,20 +278,43 @@ def _solve_plain(puzzle: LightsOut) -> Solution:
 
 def _system(puzzle: LightsOut) -> tuple[list[int], int]:
     """Rows of the toggle matrix (symmetric) and the right-hand side; a disabled cell gets the
-    equation ``x_i = 0``."""
+    equation ``x_i = 0``.
+
+    Raises
+    ------
+    ValueError
+        For a board of more than :data:`GENERAL_CELLS` cells.
+    """
+    if puzzle.cells > GENERAL_CELLS:
+        raise ValueError(
+            f"a {describe_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
+            f"Gauss-Jordan elimination (at most {GENERAL_CELLS:,}; plain grids go further)"
+        )
     enabled = puzzle.enabled
     rows = [mask if enabled >> i & 1 else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
     return rows, puzzle.flat
 
 
-def _solve_general(puzzle: LightsOut) -> Solution:
+def describe_shape(puzzle: LightsOut) -> str:
+    """``graph``, ``torus``, ``grid with holes`` or ``grid``."""
+    if not puzzle.is_grid:
+        return "graph"
+    return "torus" if puzzle.torus else "grid with holes" if puzzle.holes else "grid"
+
+
+def _eliminate(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int]]:
+    """Gauss-Jordan on the full toggle matrix: the solution and the null space (flat)."""
     rows, b = _system(puzzle)
-    found = solve_system(rows, b, puzzle.cells)
+    found = solve_system(rows, b, puzzle.cells, tick)
     d = len(found.kernel)
     if found.particular is None:
         quiet = (unflatten(q, puzzle.rows, puzzle.cols) for q in found.kernel)
-        return Solution(d, None, _odd_quiet(puzzle, quiet))
-    return Solution(d, unflatten(found.particular, puzzle.rows, puzzle.cols))
+        return Solution(d, None, _odd_quiet(puzzle, quiet)), list(found.kernel)
+    return Solution(d, unflatten(found.particular, puzzle.rows, puzzle.cols)), list(found.kernel)
+
+
+def _solve_general(puzzle: LightsOut, tick: Tick = lambda: None) -> Solution:
+    return _eliminate(puzzle, tick)[0]
 
 
 def _odd_quiet(puzzle: LightsOut, quiet: Iterator[Presses]) -> Presses:
@@ -243,30 +328,58 @@ def _odd_quiet(puzzle: LightsOut, quiet: Iterator[Presses]) -> Presses:
 # --- public functions -------------------------------------------------------------------------
 
 
-def solve(puzzle: LightsOut) -> Solution:
+def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     """Decide solvability and find one solution (light chasing on plain grids).
+
+    Parameters
+    ----------
+    puzzle : LightsOut
+        Any board (torus, holes and graphs of at most :data:`GENERAL_CELLS` cells).
+    tick : callable, optional
+        Called now and then; it may raise (e.g. :class:`LimitError`) to abandon the work.
 
     Returns
     -------
     Solution
         The nullity, a press set (or None) and, when unsolvable, the quiet pattern proving it.
+
+    Raises
+    ------
+    ValueError
+        For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
-    return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle)
+    return _solve_plain(puzzle, tick) if puzzle.plain else _solve_general(puzzle, tick)
 
 
 def nullity(puzzle: LightsOut) -> int:
     """Dimension over GF(2) of the null space of the toggle matrix (the lights don't matter)."""
     if puzzle.plain:
-        return _chase_system(puzzle.rows, puzzle.cols, puzzle.variant).nullity
+        short, long = sorted((puzzle.rows, puzzle.cols))
+        return _chase_system(long, short, puzzle.variant).nullity
     return len(solve_system(_system(puzzle)[0], 0, puzzle.cells).kernel)
+
+
+def _kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
+    """A reduced basis of the null space (flat ints) of a board.
+
+    On a plain grid (solved along its longer side) a quiet pattern is chased from its first
+    row, which holds its lowest set bit; so the patterns chased from a reduced basis of first
+    rows are themselves a reduced basis.
+    """
+    if not puzzle.plain:
+        return reduced_basis(_eliminate(puzzle, tick)[1])
+    assert _tall(puzzle)
+    system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
+    quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
+    return [flatten(q, puzzle.cols) for q in quiet]
 
 
 def quiet_patterns(puzzle: LightsOut) -> list[Presses]:
     """A basis of the quiet patterns (press sets that change no light); its length is the
     nullity."""
-    if puzzle.plain:
-        return list(_chase_kernel(puzzle, _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)))
-    kernel = solve_system(_system(puzzle)[0], 0, puzzle.cells).kernel
+    if puzzle.plain and not _tall(puzzle):
+        return [transpose(q, puzzle.rows) for q in quiet_patterns(puzzle.transposed())]
+    kernel = _kernel(puzzle, never)
     return [unflatten(q, puzzle.rows, puzzle.cols) for q in kernel]
 
 
@@ -290,17 +403,19 @@ def _gray(start: int, vectors: Sequence[int]) -> Iterator[int]:
         yield cur
 
 
-def _groups(vectors: Sequence[int]) -> list[list[int]]:
-    """Split a reduced basis into groups whose supports are disjoint from each other's."""
+def _groups(vectors: Sequence[int], tick: Tick) -> list[list[int]]:
+    """Split a reduced basis into groups whose supports are disjoint from each other's,
+    smallest group first."""
     groups: list[tuple[int, list[int]]] = []
     for v in vectors:
+        tick()
         joined = [g for g in groups if g[0] & v]
         support, members = v, [v]
         for g in joined:
             support |= g[0]
             members += g[1]
         groups = [g for g in groups if not g[0] & v] + [(support, members)]
-    return [members for _, members in groups]
+    return sorted((members for _, members in groups), key=len)
 
 
 def _lightest(start: int, vectors: Sequence[int]) -> int:
@@ -344,92 +459,151 @@ def _lightest_compiled(start: int, vectors: Sequence[int], budget: Budget) -> tu
     return best, True
 
 
+def _descend(start: int, vectors: Sequence[int], tick: Tick, stats: Stats) -> int:
+    """Local search in the coset ``start + span(vectors)``: add any vector that lowers the
+    weight, until none does (a local minimum; each vector tried counts as a node)."""
+    best, weight = start, start.bit_count()
+    improved = True
+    while improved:
+        improved = False
+        for v in vectors:
+            stats.expanded += 1
+            tick()
+            w = (best ^ v).bit_count()
+            if w < weight:
+                best, weight, improved = best ^ v, w, True
+    return best
+
+
+@dataclass
+class _Progress:
+    """The lightest press set (flat) found so far and whether every group is settled."""
+
+    best: int
+    settled: bool = True
+    handed_off: bool = False
+    """Whether a group was too large to enumerate (CP-SAT may then prove the minimum)."""
+
+
+def _affordable(budget: Budget, nodes: int) -> bool:
+    """Whether ``nodes`` more nodes fit under the node limit."""
+    cap = budget.limits.max_nodes
+    return cap is None or budget.stats.expanded + nodes <= cap
+
+
+def _settle_group(
+    group: list[int], progress: _Progress, budget: Budget, enumeration_limit: int
+) -> None:
+    """Lightest presses on one group's support: exhaustively when small enough and within the
+    node limit, else by local search (then ``progress.settled`` becomes false)."""
+    tick = ticker(budget)
+    support = 0
+    for v in group:
+        support |= v
+    start = progress.best & support
+    size = 1 << len(group)
+    if len(group) > enumeration_limit or not _affordable(budget, size):
+        lightest, complete = _descend(start, group, tick, budget.stats), False
+    elif len(group) <= PYTHON_LIMIT:
+        tick()
+        lightest, complete = _lightest(start, group), True
+    else:
+        lightest, complete = _lightest_compiled(start, group, budget)
+    if complete:
+        budget.stats.expanded += size
+        budget.stats.extra["combinations"] = budget.stats.extra.get("combinations", 1) + size - 1
+    progress.best = (progress.best & ~support) | lightest
+    progress.settled &= complete
+    progress.handed_off |= len(group) > enumeration_limit
+
+
 def minimum(
     puzzle: LightsOut, limits: Limits | None = None, *, enumeration_limit: int = ENUMERATION_LIMIT
 ) -> Result[Presses]:
     """A press set of the fewest presses, proven minimal when possible.
+
+    Phases, each checking ``limits``: one solution (light chasing or elimination; only the
+    time limit and cancellation stop it, as it expands no node); a reduced basis of the quiet
+    patterns, split into groups of disjoint support; per group, from the smallest, the
+    lightest presses of its coset by Gray-code enumeration (up to ``enumeration_limit``
+    patterns, within the node limit; a node is a press set looked at) or else by local
+    search; finally, on boards of at most :data:`CPSAT_CELLS` cells where a group was too
+    large to enumerate, CP-SAT in the time left.
 
     Parameters
     ----------
     puzzle : LightsOut
         Any board.
     limits : Limits, optional
-        Time limit and cancellation of the compiled enumeration and the CP-SAT fallback.
+        Time and node limits and cancellation.
     enumeration_limit : int
-        Largest independent group of quiet patterns enumerated exhaustively; larger groups are
-        handed to CP-SAT.
+        Largest independent group of quiet patterns enumerated exhaustively.
 
     Returns
     -------
     Result
         ``optimal`` with ``proof["minimum"] = True`` when proven; ``solved`` with
-        ``proof["minimum"] = False`` when the enumeration or CP-SAT stopped at a limit (the
-        lightest press set seen so far); ``unsolvable`` with the
-        quiet pattern in ``message``. ``proof["nullity"]`` always; ``stats.cost`` the presses,
-        ``stats.extra["combinations"]`` the press sets looked at.
+        ``proof["minimum"] = False`` when a limit or the board's size left it unproven (the
+        lightest press set seen); ``unsolvable`` with the quiet pattern in ``message``;
+        ``limit``/``cancelled`` (``proof["nullity"]`` ``None``) when stopped before any
+        solution. ``proof["nullity"]``; ``stats.cost`` the presses, ``stats.expanded`` the
+        press sets looked at.
+
+    Raises
+    ------
+    ValueError
+        For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
-    started = time.perf_counter()
-    found = solve(puzzle)
+    if puzzle.plain and not _tall(puzzle):
+        result = minimum(puzzle.transposed(), limits, enumeration_limit=enumeration_limit)
+        result = result.map(lambda presses: transpose(presses, puzzle.rows))
+        if result.status is Status.UNSOLVABLE:
+            result.message = unsolvable_reason(puzzle, solve(puzzle))
+        return result
     stats = Stats()
     budget = (limits or Limits()).start(stats)
+    try:
+        found = solve(puzzle, ticker(budget, nodes=False))
+    except LimitError as e:
+        return Result(e.status, None, budget.finish(), "algebra", proof={"nullity": None})
     proof: dict[str, object] = {"nullity": found.nullity}
     if found.presses is None:
-        stats.seconds = time.perf_counter() - started
         return Result(
             Status.UNSOLVABLE,
             None,
-            stats,
+            budget.finish(),
             "algebra",
             proof=proof,
             message=unsolvable_reason(puzzle, found),
         )
-    kernel = reduced_basis([flatten(q, puzzle.cols) for q in quiet_patterns(puzzle)])
-    best = flatten(found.presses, puzzle.cols)
-    big: list[int] = []
-    combinations = 1
-    settled = True
-    for group in _groups(kernel):
-        if len(group) > enumeration_limit:
-            big += group
-            continue
-        support = 0
-        for v in group:
-            support |= v
-        if len(group) <= PYTHON_LIMIT:
-            lightest, complete = _lightest(best & support, group), True
-        else:
-            lightest, complete = _lightest_compiled(best & support, group, budget)
-        best = (best & ~support) | lightest
-        combinations += (1 << len(group)) - 1
-        settled &= complete
-    presses = unflatten(best, puzzle.rows, puzzle.cols)
-    stats.extra["combinations"] = combinations
-    status = Status.OPTIMAL if settled else Status.SOLVED
-    if big:
-        status, presses = _cpsat_minimum(puzzle, presses, limits, started, stats)
+    progress = _Progress(flatten(found.presses, puzzle.cols))
+    stats.extra["combinations"] = 1
+    try:
+        for group in _groups(_kernel(puzzle, ticker(budget)), ticker(budget)):
+            _settle_group(group, progress, budget, enumeration_limit)
+    except LimitError as e:
+        progress.settled = False
+        proof["stopped"] = e.status.value
+    status = Status.OPTIMAL if progress.settled else Status.SOLVED
+    presses = unflatten(progress.best, puzzle.rows, puzzle.cols)
+    if progress.handed_off and puzzle.cells <= CPSAT_CELLS and budget.exhausted() is None:
+        status, presses = _cpsat_minimum(puzzle, presses, budget)
     proof["minimum"] = status is Status.OPTIMAL
+    stats = budget.finish()
     stats.cost = stats.depth = sum(p.bit_count() for p in presses)
-    stats.seconds = time.perf_counter() - started
     return Result(status, presses, stats, "algebra", proof=proof)
 
 
-def _cpsat_minimum(
-    puzzle: LightsOut, hint: Presses, limits: Limits | None, started: float, stats: Stats
-) -> tuple[Status, Presses]:
+def _cpsat_minimum(puzzle: LightsOut, hint: Presses, budget: Budget) -> tuple[Status, Presses]:
     """Improve ``hint`` with CP-SAT in the time left; OPTIMAL when CP-SAT proves it."""
     from .cpsat import solve as cpsat_solve
 
-    left = None
-    if limits is not None and limits.time_limit is not None:
-        left = max(0.0, limits.time_limit - (time.perf_counter() - started))
-    result = cpsat_solve(
-        puzzle, Limits(time_limit=left, cancel=limits.cancel if limits else None), hint
-    )
-    stats.extra["cpsat_seconds"] = round(result.stats.seconds, 6)
+    limits = Limits(time_limit=budget.remaining(), cancel=budget.limits.cancel)
+    result = cpsat_solve(puzzle, limits, hint)
+    budget.stats.extra["cpsat_seconds"] = round(result.stats.seconds, 6)
     if result.solution is not None and result.stats.cost <= sum(p.bit_count() for p in hint):
-        return (
-            Status.OPTIMAL if result.status is Status.OPTIMAL else Status.SOLVED
-        ), result.solution
+        proven = result.status is Status.OPTIMAL
+        return (Status.OPTIMAL if proven else Status.SOLVED), result.solution
     return Status.SOLVED, hint
 
 
@@ -438,9 +612,12 @@ def unsolvable_reason(puzzle: LightsOut, found: Solution) -> str:
     assert found.witness is not None
     q = flatten(found.witness, puzzle.cols)
     overlap = (q & puzzle.flat).bit_count()
-    cells = [divmod(i, puzzle.cols) for i in range(puzzle.cells) if q >> i & 1]
-    shown = " ".join(f"({r},{c})" for r, c in cells[:12]) + (" ..." if len(cells) > 12 else "")
+    size = q.bit_count()
+    shown = " ".join(puzzle.name(i).replace(" ", "") for i in lowest_bits(q, 12))
+    shown += " ..." if size > 12 else ""
+    unit = puzzle.unit
     return (
-        f"unsolvable: the quiet pattern {shown} ({len(cells)} cells; pressing them changes "
-        f"nothing) covers {overlap} lit cells, an odd number, and every press keeps that parity"
+        f"unsolvable: the quiet pattern {shown} ({plural(size, unit)}; pressing them changes "
+        f"nothing) covers {plural(overlap, 'lit ' + unit)}, an odd number, and every press "
+        "keeps that parity"
     )

@@ -23,11 +23,41 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-__all__ = ["VARIANTS", "LightsOut", "Presses", "apply", "check", "flatten", "unflatten"]
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "GENERAL_CELLS",
+    "MAX_CELLS",
+    "MAX_SIDE",
+    "VARIANTS",
+    "LightsOut",
+    "Presses",
+    "apply",
+    "bits",
+    "check",
+    "flatten",
+    "lowest_bits",
+    "plural",
+    "transpose",
+    "unflatten",
+]
 
 VARIANTS = ("sigma-plus", "sigma")
 """Press rules: ``sigma-plus`` toggles the cell and its neighbours, ``sigma`` only the
 neighbours."""
+
+MAX_CELLS = 1 << 22
+"""Largest grid read from a file: 4,194,304 cells (2048 x 2048). Light chasing solves a plain
+grid of that size in seconds; the cap refuses larger files at once."""
+
+MAX_SIDE = 1 << 16
+"""Most rows, and most columns, of a grid read from a file (65,536): light chasing and the
+reader take Python steps per row, so a long thin board costs time by its length."""
+
+GENERAL_CELLS = 1 << 14
+"""Largest torus, holes or graph board solved: 16,384 cells (Gauss-Jordan elimination on that
+many unknowns: 32 MiB of packed rows, seconds to a minute)."""
 
 Presses = tuple[int, ...]
 """A press set as packed rows: bit ``c`` of ``presses[r]`` means press cell (r, c)."""
@@ -36,11 +66,16 @@ Presses = tuple[int, ...]
 def flatten(rows: Sequence[int], cols: int) -> int:
     """Join packed rows into one int: bit ``r * cols + c`` is cell (r, c).
 
+    A few rows are shifted in one by one; more go through a numpy bit matrix (unpack the rows,
+    pack the matrix flat), O(rows x cols) instead of the O(rows² x cols) of repeated shifts.
+
     Examples
     --------
     >>> bin(flatten((0b01, 0b10), 2))
     '0b1001'
     """
+    if len(rows) > _FEW_ROWS:
+        return _to_int(_bit_matrix(rows, cols).ravel())
     out = 0
     for r in reversed(range(len(rows))):
         out = (out << cols) | rows[r]
@@ -48,9 +83,47 @@ def flatten(rows: Sequence[int], cols: int) -> int:
 
 
 def unflatten(value: int, rows: int, cols: int) -> tuple[int, ...]:
-    """Split a flat int into ``rows`` packed rows of ``cols`` bits (inverse of :func:`flatten`)."""
+    """Split a flat int into ``rows`` packed rows of ``cols`` bits (inverse of :func:`flatten`;
+    through a numpy bit matrix for many rows)."""
+    if rows > _FEW_ROWS:
+        return _to_ints(_bit_matrix((value,), rows * cols).reshape(rows, cols))
     full = (1 << cols) - 1
     return tuple((value >> (r * cols)) & full for r in range(rows))
+
+
+_FEW_ROWS = 32
+"""Boards of more rows are (un)flattened through numpy."""
+
+
+def _bit_matrix(rows: Sequence[int], cols: int) -> NDArray[np.uint8]:
+    """Packed rows as a ``len(rows) x cols`` matrix of 0/1 bytes."""
+    width = (cols + 7) // 8
+    data = b"".join(row.to_bytes(width, "little") for row in rows)
+    bits = np.unpackbits(np.frombuffer(data, np.uint8), bitorder="little")
+    return bits.reshape(len(rows), 8 * width)[:, :cols]
+
+
+def _to_int(bits: NDArray[np.uint8]) -> int:
+    """The int whose bit ``i`` is ``bits[i]``."""
+    return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+
+
+def _to_ints(matrix: NDArray[np.uint8]) -> tuple[int, ...]:
+    """Each row of a 0/1 matrix as a packed int."""
+    packed = np.packbits(matrix, axis=1, bitorder="little")
+    return tuple(int.from_bytes(line.tobytes(), "little") for line in packed)
+
+
+def transpose(rows: Sequence[int], cols: int) -> tuple[int, ...]:
+    """The packed rows of the transposed grid: bit ``r`` of row ``c`` is bit ``c`` of ``rows[r]``
+    (through a numpy bit matrix, O(rows x cols)).
+
+    Examples
+    --------
+    >>> transpose((0b01, 0b11), 2)
+    (3, 2)
+    """
+    return _to_ints(_bit_matrix(rows, cols).T)
 
 
 @dataclass(frozen=True)
@@ -156,6 +229,35 @@ class LightsOut:
             tuple(lights), self.cols, self.variant, self.torus, self.holes, self.graph, self.names
         )
 
+    def transposed(self) -> LightsOut:
+        """The grid mirrored in its main diagonal: cell (r, c) becomes (c, r).
+
+        The press rule is unchanged, so a press set solves this board exactly when its
+        transpose solves the original.
+
+        Raises
+        ------
+        ValueError
+            For a graph board.
+        """
+        if self.graph is not None:
+            raise ValueError("a graph board has no rows and columns to transpose")
+        holes = transpose(self.holes, self.cols) if self.holes else ()
+        return LightsOut(
+            transpose(self.lights, self.cols), self.rows, self.variant, self.torus, holes
+        )
+
+    def name(self, cell: int) -> str:
+        """How output names a cell: ``(row, col)`` on a grid, the node's name on a graph."""
+        if self.graph is not None:
+            return self.names[cell] if self.names else str(cell)
+        return str(divmod(cell, self.cols))
+
+    @property
+    def unit(self) -> str:
+        """``"cell"`` for grids, ``"node"`` for graphs."""
+        return "cell" if self.graph is None else "node"
+
     # --- the press rule -----------------------------------------------------------------------
 
     def neighbours(self, cell: int) -> Iterator[int]:
@@ -193,6 +295,19 @@ class LightsOut:
     def toggle_masks(self) -> tuple[int, ...]:
         """:meth:`toggles` of every cell, by flat index (the columns of the toggle matrix)."""
         return tuple(self.toggles(i) for i in range(self.cells))
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, in the plural unless the count is 1.
+
+    Examples
+    --------
+    >>> plural(1, "press"), plural(3, "press"), plural(0, "cell")
+    ('1 press', '3 presses', '0 cells')
+    """
+    if count == 1:
+        return f"1 {word}"
+    return f"{count} {word}{'es' if word.endswith('s') else 's'}"
 
 
 def apply(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:
@@ -245,8 +360,8 @@ def check(puzzle: LightsOut, presses: Presses) -> list[str]:
     Returns
     -------
     list of str
-        One line per problem: a malformed press set, or the lights still on (up to 5 listed
-        as ``(row, col)``).
+        One line per problem: a malformed press set, or the lights still on (up to 5 named,
+        as ``(row, col)`` on a grid, by node name on a graph).
     """
     try:
         after = apply(puzzle, presses)
@@ -254,6 +369,28 @@ def check(puzzle: LightsOut, presses: Presses) -> list[str]:
         return [str(e)]
     if not any(after):
         return []
-    left = [(r, c) for r, row in enumerate(after) for c in range(puzzle.cols) if row >> c & 1]
-    shown = ", ".join(map(str, left[:5])) + (" ..." if len(left) > 5 else "")
-    return [f"{len(left)} light(s) still on: {shown}"]
+    flat = flatten(after, puzzle.cols)
+    left = flat.bit_count()
+    shown = ", ".join(puzzle.name(i) for i in lowest_bits(flat, 5)) + (" ..." if left > 5 else "")
+    return [f"{plural(left, 'light')} still on: {shown}"]
+
+
+def bits(value: int) -> list[int]:
+    """The positions of the set bits of ``value``, lowest first (O(size), through ``bin``).
+
+    Examples
+    --------
+    >>> bits(0b1010)
+    [1, 3]
+    """
+    return [i for i, ch in enumerate(reversed(bin(value)[2:])) if ch == "1"]
+
+
+def lowest_bits(value: int, count: int) -> list[int]:
+    """The positions of the ``count`` lowest set bits of ``value`` (fewer if it has fewer)."""
+    out: list[int] = []
+    while value and len(out) < count:
+        low = value & -value
+        out.append(low.bit_length() - 1)
+        value ^= low
+    return out

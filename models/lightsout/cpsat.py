@@ -18,7 +18,8 @@ from cspsolve.csp.cpsat import solve_model
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-from .board import LightsOut, Presses, flatten, unflatten
+from .board import LightsOut, Presses, bits, flatten, unflatten
+from .budget import LimitError, Tick, never, ticker
 
 __all__ = ["build", "solve"]
 
@@ -26,7 +27,9 @@ WORKERS = 2
 """CP-SAT workers: proving a minimum needs its portfolio; the machine has two cores."""
 
 
-def build(puzzle: LightsOut, hint: Presses | None = None) -> tuple[Any, dict[int, Any]]:
+def build(
+    puzzle: LightsOut, hint: Presses | None = None, tick: Tick = never
+) -> tuple[Any, dict[int, Any]]:
     """The CP-SAT model of ``puzzle``.
 
     Parameters
@@ -35,6 +38,8 @@ def build(puzzle: LightsOut, hint: Presses | None = None) -> tuple[Any, dict[int
         Any board.
     hint : Presses, optional
         A press set given to CP-SAT as a solution hint.
+    tick : callable, optional
+        Called every 4096 cells; it may raise :class:`.budget.LimitError` to stop.
 
     Returns
     -------
@@ -46,21 +51,23 @@ def build(puzzle: LightsOut, hint: Presses | None = None) -> tuple[Any, dict[int
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    enabled, lights = puzzle.enabled, puzzle.flat
-    presses = {i: model.new_bool_var(f"p{i}") for i in range(puzzle.cells) if enabled >> i & 1}
+    presses = {i: model.new_bool_var(f"p{i}") for i in bits(puzzle.enabled)}
+    lit = set(bits(puzzle.flat))
     one = model.new_bool_var("one")
     model.add(one == 1)
     for light in presses:
         # the toggle matrix is symmetric: the cells toggling `light` are those it toggles
-        mask = puzzle.toggles(light)
-        togglers = [var for j, var in presses.items() if mask >> j & 1]
-        parity = one.negated() if lights >> light & 1 else one
+        if light % 4096 == 0:
+            tick()
+        own = (light,) if puzzle.variant == "sigma-plus" else ()
+        togglers = [presses[j] for j in (*own, *puzzle.neighbours(light))]
+        parity = one.negated() if light in lit else one
         model.add_bool_xor([*togglers, parity])
     model.minimize(sum(presses.values()))
     if hint is not None:
-        flat = flatten(hint, puzzle.cols)
+        pressed = set(bits(flatten(hint, puzzle.cols)))
         for i, var in presses.items():
-            model.add_hint(var, flat >> i & 1)
+            model.add_hint(var, i in pressed)
     return model, presses
 
 
@@ -87,7 +94,10 @@ def solve(
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    model, presses = build(puzzle, hint)
+    try:
+        model, presses = build(puzzle, hint, ticker(budget))
+    except LimitError as e:
+        return Result(e.status, None, budget.finish(), "cpsat")
     solver, outcome = solve_model(model, budget, WORKERS)
     stats = budget.finish()
     if outcome is None:

@@ -31,8 +31,9 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from cspsolve.errors import InputError
+from cspsolve.inputs import parse_json, read_text
 
-from .board import VARIANTS, LightsOut
+from .board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, VARIANTS, LightsOut
 
 __all__ = [
     "FORMATS",
@@ -50,12 +51,14 @@ FORMATS = ("grid", "json", "edges")
 """The format names accepted by :func:`parse` and :func:`read`."""
 
 _EXTENSIONS = {".lo": "grid", ".lights": "grid", ".edges": "edges", ".edgelist": "edges"}
-_CELL = {"0": 0, ".": 0, "1": 1, "#": 1, "x": 2, "X": 2}
+_SPACE = re.compile(r"\s")
+_BAD_CELL = re.compile(r"[^01.#xX]")
+_CANONICAL = str.maketrans(".#X", "01x")
+_LIT = str.maketrans("x", "0")
+_HOLE = str.maketrans("01x", "001")
 _BAR_ROW = re.compile(r"\s*[01xX](\s*\|\s*[01xX])+\s*")
 _HEADER = re.compile(r"([A-Za-z]+)\s*:\s*(.*)")
 _YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
-_MAX_CELLS = 1 << 28
-"""Largest board read from a file (rows x columns)."""
 
 
 @dataclass(frozen=True)
@@ -95,46 +98,93 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _row_cells(body: str, source: str, line: int) -> list[int]:
-    """The cells of one grid row: ``0|1``, ``0 1`` or ``01`` / ``.#`` characters."""
+def _tokens(body: str) -> list[str] | str:
+    """The cells of a row as written: ``0|1`` and ``0 1`` rows as a list of tokens, a row of
+    single characters (``01``, ``.#``) as the string itself."""
     if "|" in body:
-        tokens = [t.strip() for t in body.split("|")]
-    elif any(ch.isspace() for ch in body.strip()):
-        tokens = body.split()
-    else:
-        tokens = list(body.strip())
-    cells = []
-    for col, token in enumerate(tokens, 1):
-        if token not in _CELL:
-            shown = token if token else "an empty cell"
-            raise InputError(
-                source, line, f"column {col}: unexpected {shown!r} (use 0/1, ./# or x)"
-            )
-        cells.append(_CELL[token])
-    return cells
+        return [t.strip() for t in body.split("|")]
+    if _SPACE.search(body.strip()):
+        return body.split()
+    return body.strip()
+
+
+def _row_cells(body: str, source: str, line: int) -> str:
+    """The cells of one grid row as a string of ``0`` (off), ``1`` (lit) and ``x`` (disabled).
+
+    Raises
+    ------
+    InputError
+        For an unknown cell, or a row of more than :data:`~.board.MAX_SIDE` cells (checked
+        before the cells are looked at, so that a huge row is refused at once).
+    """
+    tokens = _tokens(body)
+    if len(tokens) > MAX_SIDE:
+        raise InputError(
+            source,
+            line,
+            f"a row of {len(tokens):,} cells is too long (at most {MAX_SIDE:,} columns)",
+        )
+    text = tokens if isinstance(tokens, str) else "".join(t if len(t) == 1 else "?" for t in tokens)
+    bad = _BAD_CELL.search(text)
+    if bad is not None:
+        col = bad.start()
+        token = text[col] if isinstance(tokens, str) else tokens[col]
+        shown = token if token else "an empty cell"
+        raise InputError(
+            source, line, f"column {col + 1}: unexpected {shown!r} (use 0/1, ./# or x)"
+        )
+    return text.translate(_CANONICAL)
+
+
+def _cap_rows(rows: int, cols: int, source: str, line: int) -> None:
+    """InputError when ``rows`` rows of ``cols`` cells pass :data:`~.board.MAX_SIDE` rows or
+    :data:`~.board.MAX_CELLS` cells."""
+    if rows > MAX_SIDE:
+        raise InputError(source, line, f"more than {MAX_SIDE:,} rows (the board is too large)")
+    if rows * cols > MAX_CELLS:
+        raise InputError(
+            source,
+            line,
+            f"board too large: {rows} rows of {cols:,} cells is more than {MAX_CELLS:,} cells",
+        )
 
 
 def _board(
-    grid: Sequence[tuple[int, list[int]]],
+    grid: Sequence[tuple[int, str]],
     source: str,
     end_line: int,
     variant: str,
     torus: bool,
 ) -> LightsOut:
-    """A grid board from ``(line, cells)`` rows; checks raggedness and size."""
+    """A grid board from ``(line, cells)`` rows (see :func:`_row_cells`); checks raggedness,
+    :data:`~.board.MAX_CELLS` and, for a torus or a board with holes,
+    :data:`~.board.GENERAL_CELLS`."""
     if not grid:
         raise InputError(source, end_line, "no board rows (the board is empty)")
     cols = len(grid[0][1])
-    for line, cells in grid:
-        if len(cells) != cols:
+    for line, row in grid:
+        if len(row) != cols:
             raise InputError(
-                source, line, f"ragged row: {len(cells)} cells, expected {cols} as in the first"
+                source, line, f"ragged row: {len(row)} cells, expected {cols} as in the first"
             )
-    if cols * len(grid) > _MAX_CELLS:
-        raise InputError(source, grid[0][0], f"board too large (more than {_MAX_CELLS} cells)")
-    lights = tuple(sum(1 << c for c, v in enumerate(cells) if v == 1) for _, cells in grid)
-    holes = tuple(sum(1 << c for c, v in enumerate(cells) if v == 2) for _, cells in grid)
+    _cap_rows(len(grid), cols, source, grid[0][0])
+    cells = cols * len(grid)
+    if (torus or any("x" in row for _, row in grid)) and cells > GENERAL_CELLS:
+        shape = "torus" if torus else "grid with holes"
+        raise InputError(
+            source,
+            grid[0][0],
+            f"a {shape} of {cells:,} cells is too large (at most {GENERAL_CELLS:,} cells; "
+            f"plain grids up to {MAX_CELLS:,})",
+        )
+    lights = tuple(_packed(row, _LIT) for _, row in grid)
+    holes = tuple(_packed(row, _HOLE) for _, row in grid)
     return LightsOut(lights, cols, variant, torus, holes)
+
+
+def _packed(row: str, table: dict[int, int]) -> int:
+    """A canonical row as a packed int: bit ``c`` set where ``table`` maps cell ``c`` to 1."""
+    return int(row.translate(table)[::-1], 2)
 
 
 # --- grid text --------------------------------------------------------------------------------
@@ -143,7 +193,7 @@ def _board(
 def _parse_grid(text: str, source: str) -> Entry:
     lines = _lines(text)
     variant, torus, title = "sigma-plus", False, ""
-    grid: list[tuple[int, list[int]]] = []
+    grid: list[tuple[int, str]] = []
     first = 0
     for number, raw in enumerate(lines, 1):
         body = raw.strip()
@@ -163,6 +213,7 @@ def _parse_grid(text: str, source: str) -> Entry:
             continue
         first = first or number
         grid.append((number, _row_cells(body, source, number)))
+        _cap_rows(len(grid), len(grid[0][1]), source, number)
     board = _board(grid, source, max(1, len(lines)), variant, torus)
     return Entry(None, board, first or 1, title)
 
@@ -204,10 +255,7 @@ def _key_line(text: str, key: str) -> int | None:
 
 
 def _parse_json(text: str, source: str) -> Entry:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(source, e.lineno, f"invalid JSON: {e.msg}") from None
+    data = parse_json(text, source)
     if not isinstance(data, dict):
         raise InputError(source, 1, "expected a JSON object")
     variant = variant_name(
@@ -257,7 +305,8 @@ def from_graph(
     Raises
     ------
     ValueError
-        On a loop (an edge from a node to itself) or a lit node that is not in the graph.
+        On a loop (an edge from a node to itself), a lit node that is not in the graph, or
+        more than :data:`~.board.GENERAL_CELLS` nodes.
     """
     index: dict[str, int] = {}
     for name in nodes:
@@ -279,6 +328,10 @@ def from_graph(
         lights |= 1 << index[name]
     if not index:
         raise ValueError("the graph has no nodes")
+    if len(index) > GENERAL_CELLS:
+        raise ValueError(
+            f"a graph of {len(index):,} nodes is too large (at most {GENERAL_CELLS:,})"
+        )
     graph = tuple(tuple(sorted(n)) for n in near)
     return LightsOut((lights,), len(index), variant, graph=graph, names=tuple(index))
 
@@ -296,10 +349,19 @@ def from_networkx(graph: Any, lit: Iterable[Any], variant: str = "sigma-plus") -
     return from_graph(nodes, edges, [str(n) for n in lit], variant)
 
 
+def _cap_nodes(known: set[str], names: list[str], source: str, line: int) -> None:
+    """Add ``names`` to the nodes ``known``; InputError once there are more than
+    :data:`~.board.GENERAL_CELLS`."""
+    known.update(names)
+    if len(known) > GENERAL_CELLS:
+        raise InputError(source, line, f"a graph of more than {GENERAL_CELLS:,} nodes is too large")
+
+
 def _parse_edges(text: str, source: str) -> Entry:
     nodes: list[str] = []
     edges: list[tuple[str, str]] = []
     lit: list[tuple[int, str]] = []
+    known: set[str] = set()
     variant = "sigma-plus"
     for number, raw in enumerate(_lines(text), 1):
         body = raw.split("#", 1)[0].strip()
@@ -312,6 +374,7 @@ def _parse_edges(text: str, source: str) -> Entry:
                 lit += [(number, name) for name in value.split()]
             elif key == "nodes":
                 nodes += value.split()
+                _cap_nodes(known, value.split(), source, number)
             elif key == "variant":
                 variant = variant_name(value, source, number)
             else:
@@ -321,11 +384,11 @@ def _parse_edges(text: str, source: str) -> Entry:
         if len(tokens) > 3:  # a third token is networkx edge data, ignored
             raise InputError(source, number, f"expected 'u v', found {len(tokens)} fields")
         nodes += tokens[:2]
+        _cap_nodes(known, tokens[:2], source, number)
         if len(tokens) > 1:
             if tokens[0] == tokens[1]:
                 raise InputError(source, number, f"loop at node {tokens[0]!r}")
             edges.append((tokens[0], tokens[1]))
-    known = set(nodes)
     for number, name in lit:
         if name not in known:
             raise InputError(source, number, f"lit node {name!r} is not in the graph")
@@ -402,18 +465,12 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     Raises
     ------
     InputError
-        If the file cannot be read or holds no valid board.
+        If the file cannot be read (:func:`cspsolve.inputs.read_text`: regular files of at
+        most 64 MiB of UTF-8 text) or holds no valid board.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(str(path), None, "not a UTF-8 text file") from None
-    except OSError as e:
-        raise InputError(str(path), None, e.strerror or "cannot read the file") from None
-    if fmt is None:
-        fmt = _EXTENSIONS.get(path.suffix.lower()) or sniff(path.name, text)
-    return parse(text, str(path), fmt)
+    text = read_text(path)
+    return parse(text, str(path), fmt or _EXTENSIONS.get(path.suffix.lower()))
 
 
 def select(entries: Sequence[Entry], key: str, source: str) -> Entry:

@@ -7,13 +7,19 @@ big ints make every XOR of two n-bit values one call costing O(n / 64) word oper
 Sources: the polynomial algorithms are the schoolbook ones over a field (Knuth, *The Art of
 Computer Programming* vol. 2, §4.6.1: division, Euclid's algorithm and its extended form);
 the linear-system solver is Gauss-Jordan elimination (Golub & Van Loan, *Matrix
-Computations*, §3.2), here over GF(2) where a row operation is one XOR.
+Computations*, §3.2), here over GF(2) where a row operation is one XOR, on rows packed into
+numpy 64-bit words (the "method of four Russians" papers pack the same way: Albrecht, Bard &
+Hart, "Algorithm 898: Efficient multiplication of dense matrices over GF(2)", ACM TOMS 37
+(2010)).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["LinearSolution", "pdivmod", "pgcdex", "pmod", "pmul", "reduced_basis", "solve_system"]
 
@@ -98,8 +104,25 @@ class LinearSolution:
     kernel: tuple[int, ...]
 
 
-def solve_system(rows: Sequence[int], b: int, size: int) -> LinearSolution:
-    """Solve ``A x = b`` over GF(2) by Gauss-Jordan elimination.
+def _pack(values: Sequence[int], words: int) -> NDArray[np.uint64]:
+    """Ints as the rows of a ``(len(values), words)`` matrix of little-endian 64-bit words."""
+    data = b"".join(v.to_bytes(8 * words, "little") for v in values)
+    return np.frombuffer(data, dtype="<u8").astype(np.uint64).reshape(len(values), words)
+
+
+def _column(matrix: NDArray[np.uint64], col: int) -> NDArray[np.uint64]:
+    """Bit ``col`` of every row of a packed matrix (0 or 1 per row)."""
+    word, bit = divmod(col, 64)
+    return (matrix[:, word] >> np.uint64(bit)) & np.uint64(1)
+
+
+def solve_system(
+    rows: Sequence[int], b: int, size: int, tick: Callable[[], None] | None = None
+) -> LinearSolution:
+    """Solve ``A x = b`` over GF(2) by Gauss-Jordan elimination on bit-packed rows.
+
+    The augmented matrix ``[A | b]`` is held as numpy ``uint64`` words; a row operation is one
+    vectorised XOR of a pivot row into every other row with a 1 in the pivot column.
 
     Parameters
     ----------
@@ -109,42 +132,45 @@ def solve_system(rows: Sequence[int], b: int, size: int) -> LinearSolution:
         The right-hand side, bit ``i`` for row ``i``.
     size : int
         Number of unknowns (and of rows).
+    tick : callable, optional
+        Called every 64 columns; it may raise to stop the elimination (a time limit).
 
     Returns
     -------
     LinearSolution
-        One solution (or None) and a basis of the null space. Costs O(size²) XORs of
-        ``size``-bit ints.
+        One solution (or None) and a basis of the null space. Costs O(size) column steps of
+        O(size²/64) word operations at most.
     """
-    work = [row | ((b >> i & 1) << size) for i, row in enumerate(rows)]
+    words = (size + 64) // 64  # room for b at bit `size`
+    work = _pack([row | ((b >> i & 1) << size) for i, row in enumerate(rows)], words).copy()
     pivots: list[int] = []
-    top = 0
     for col in range(size):
-        bit = 1 << col
-        found = next((i for i in range(top, len(work)) if work[i] & bit), None)
-        if found is None:
+        if tick is not None and col % 64 == 0:
+            tick()
+        top = len(pivots)
+        hits = np.flatnonzero(_column(work, col))
+        below = hits[hits >= top]
+        if not below.size:
             continue
-        work[top], work[found] = work[found], work[top]
-        pivot = work[top]
-        for i in range(len(work)):
-            if i != top and work[i] & bit:
-                work[i] ^= pivot
+        if below[0] != top:
+            work[[top, below[0]]] = work[[below[0], top]]
+            hits = np.flatnonzero(_column(work, col))
+        others = hits[hits != top]
+        work[others] ^= work[top]
         pivots.append(col)
-        top += 1
-    consistent = not any(row >> size for row in work[top:])
+    rank = len(pivots)
+    consistent = not _column(work[rank:], size).any()
     particular = None
     if consistent:
-        particular = sum((work[i] >> size & 1) << col for i, col in enumerate(pivots))
+        rhs = _column(work[:rank], size)
+        particular = sum(1 << col for col, bit in zip(pivots, rhs.tolist(), strict=True) if bit)
     pivot_set = set(pivots)
     kernel = []
     for free in range(size):
         if free in pivot_set:
             continue
-        vector = 1 << free
-        for i, col in enumerate(pivots):
-            if work[i] >> free & 1:
-                vector |= 1 << col
-        kernel.append(vector)
+        ones = np.flatnonzero(_column(work[:rank], free)).tolist()
+        kernel.append(sum((1 << pivots[i] for i in ones), 1 << free))
     return LinearSolution(particular, tuple(kernel))
 
 

@@ -12,9 +12,10 @@ from typing import Any
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
 from cspsolve.render import Scene
-from cspsolve.results import Result, Status
+from cspsolve.results import Result, Stats, Status
 
-from .board import LightsOut, Presses, apply, check
+from .board import LightsOut, Presses, apply, bits, check, plural
+from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 
 __all__ = [
@@ -80,7 +81,11 @@ def solve(puzzle: LightsOut, options: Options, limits: Limits | None) -> Result[
         name = options.heuristic or HEURISTICS[0]
         result = search.solve(puzzle, method, name, limits)
         result.proof["minimum"] = result.status is Status.OPTIMAL
-    found = algebra.solve(puzzle)
+    try:
+        found = algebra.solve(puzzle, ticker((limits or Limits()).start(Stats())))
+    except LimitError:
+        result.proof["nullity"] = None
+        return result
     result.proof["nullity"] = found.nullity
     if result.status is Status.UNSOLVABLE and found.witness is not None:
         result.message = algebra.unsolvable_reason(puzzle, found)
@@ -130,7 +135,9 @@ def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[
     Returns
     -------
     dict
-        ``nullity``, ``solvable``, ``min_presses`` (``None`` when unsolvable),
+        ``nullity`` and ``solvable`` (``None`` when a limit stopped the elimination),
+        ``min_presses`` (``None`` when unsolvable), ``status`` (``"limit"`` or
+        ``"cancelled"`` when a limit cut the analysis short),
         ``min_presses_proven``, ``cells`` (enabled), ``lit``, ``solvable_states_log2``
         (``cells - nullity``), ``solvable_states`` and ``solutions_per_state``
         (``2**nullity``) as exact integers (``None`` beyond 2**128), and ``quiet_pattern``
@@ -144,16 +151,24 @@ def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[
     cells = puzzle.enabled.bit_count()
     out: dict[str, Any] = {
         "nullity": d,
-        "solvable": result.status.has_solution,
+        "solvable": None if d is None else result.status.has_solution,
         "min_presses": int(result.stats.cost) if result.status.has_solution else None,
         "min_presses_proven": result.proof.get("minimum", False),
         "cells": cells,
         "lit": puzzle.flat.bit_count(),
-        "solvable_states_log2": cells - d,
-        "solvable_states": 2 ** (cells - d) if cells - d <= 128 else None,
-        "solutions_per_state": 2**d if d <= 128 else None,
     }
-    if not result.status.has_solution:
+    stopped = result.proof.get("stopped")
+    if result.status in (Status.LIMIT, Status.CANCELLED):
+        stopped = result.status.value
+    if stopped is not None:
+        out["status"] = stopped
+    if d is not None:
+        out |= {
+            "solvable_states_log2": cells - d,
+            "solvable_states": 2 ** (cells - d) if cells - d <= 128 else None,
+            "solutions_per_state": 2**d if d <= 128 else None,
+        }
+    if result.status is Status.UNSOLVABLE:
         witness = algebra.solve(puzzle).witness
         assert witness is not None
         out["quiet_pattern"] = encode(witness)["presses"]
@@ -173,39 +188,37 @@ def runs(puzzle: LightsOut, options: Options) -> list[tuple[str, str | None]]:
 def encode(solution: Presses) -> dict[str, Any]:
     """``{"presses": [[row, col], ...], "count": N}``, 0-based, row by row (a graph board's
     node ``i`` is ``[0, i]``)."""
-    presses = [
-        [r, c] for r, row in enumerate(solution) for c in range(row.bit_length()) if row >> c & 1
-    ]
+    presses = [[r, c] for r, row in enumerate(solution) for c in bits(row)]
     return {"presses": presses, "count": len(presses)}
 
 
 def describe(puzzle: LightsOut) -> str:
-    """E.g. ``5x5 sigma-plus, 25 lit`` or ``graph of 7 nodes sigma, 3 lit``."""
-    lit = puzzle.flat.bit_count()
+    """E.g. ``5x5 sigma-plus, 25 lit`` or ``graph of 7 nodes, sigma, 1 lit``."""
+    lit = f"{puzzle.flat.bit_count()} lit"
     if not puzzle.is_grid:
-        return f"graph of {puzzle.cols} nodes {puzzle.variant}, {lit} lit"
+        return f"graph of {plural(puzzle.cols, 'node')}, {puzzle.variant}, {lit}"
     shape = f"{puzzle.rows}x{puzzle.cols} {puzzle.variant}"
     shape += " torus" if puzzle.torus else ""
     holes = puzzle.cells - puzzle.enabled.bit_count()
-    shape += f", {holes} disabled" if holes else ""
-    return f"{shape}, {lit} lit"
+    shape += f", {plural(holes, 'disabled cell')}" if holes else ""
+    return f"{shape}, {lit}"
 
 
 def draw(puzzle: LightsOut, solution: Presses) -> str:
     """The board and the presses side by side: ``#`` lit, ``.`` off, ``x`` disabled; ``P``
-    pressed. A graph board lists the nodes to press."""
+    pressed. A graph board lists the nodes to press by name."""
     if not puzzle.is_grid:
-        names = puzzle.names or tuple(map(str, range(puzzle.cols)))
-        pressed = [names[i] for i in range(puzzle.cols) if solution[0] >> i & 1]
-        return f"press {len(pressed)}: " + " ".join(pressed)
+        pressed = [puzzle.name(i) for i in bits(solution[0])]
+        return f"press {plural(len(pressed), 'node')}: " + " ".join(pressed)
     holes = puzzle.holes or (0,) * puzzle.rows
-    lines = ["lights".ljust(2 * puzzle.cols + 3) + "presses"]
+    width = max(2 * puzzle.cols - 1, len("lights"))
+    lines = ["lights".ljust(width + 3) + "presses"]
     for light, hole, press in zip(puzzle.lights, holes, solution, strict=True):
         left = " ".join(_glyph(light, hole, c) for c in range(puzzle.cols))
         right = " ".join(
             "x" if hole >> c & 1 else "P" if press >> c & 1 else "." for c in range(puzzle.cols)
         )
-        lines.append(f"{left}   {right}")
+        lines.append(f"{left.ljust(width)}   {right}")
     return "\n".join(lines)
 
 
@@ -238,7 +251,7 @@ def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
     first = Scene(
         _fills(puzzle, puzzle.lights),
         marks=frozenset(cells),
-        caption=f"{len(cells)} presses (ringed)",
+        caption=f"{plural(len(cells), 'press')} (ringed)",
     )
     out = [first]
     pressed = [0] * puzzle.rows

@@ -55,7 +55,7 @@ def test_graph_formats() -> None:
         ('{"rows": ["01",\n "0"], "variant": "sigma"}', None, 1, "ragged row"),
         ('{"rows": [1, 2]}', None, 1, "expected"),
         ('{"rows": ["01"],\n"variant": "x"}', None, 2, "unknown variant"),
-        ('{\n"rows": [', None, 2, "invalid JSON"),
+        ('{\n"rows": [', None, 2, "not valid JSON"),
         ("a a\n", "edges", 1, "loop"),
         ("lit: z\na b\n", "edges", 1, "not in the graph"),
         ("a b c d\n", "edges", 1, "fields"),
