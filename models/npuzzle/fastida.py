@@ -36,9 +36,10 @@ _NO_BOUND = np.iinfo(np.int64).max
 
 
 def _moves(cells: list[int], cols: int) -> list[str]:
-    """Blank cells along the path → move names."""
-    names = {dr * cols + dc: name for name, (dr, dc) in MOVES.items()}
-    return [names[b - a] for a, b in itertools.pairwise(cells)]
+    """Blank cells along the path → move names (from the row and column steps: on a board of
+    one column a step of one cell is a move down, not right)."""
+    names = {step: name for name, step in MOVES.items()}
+    return [names[b // cols - a // cols, b % cols - a % cols] for a, b in itertools.pairwise(cells)]
 
 
 def solve(

@@ -29,6 +29,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from cspsolve.errors import InputError
+from cspsolve.inputs import parse_json
 
 from .board import Puzzle, Tiles, default_goal, korf_goal
 
@@ -118,10 +119,7 @@ def _json_size(
 
 def _parse_json(text: str, source: str) -> list[Entry]:
     lines = text.split("\n")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(source, e.lineno, f"not valid JSON: {e.msg}") from None
+    data = parse_json(text, source)
     if not isinstance(data, dict):
         raise InputError(
             source, 1, "expected a JSON object with 'start' (and 'n' or 'rows'/'cols')"

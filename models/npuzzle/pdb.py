@@ -27,8 +27,8 @@ A build is work done under the caller's limits: the breadth-first search asks a 
 (a :meth:`cspsolve.limits.Budget.exhausted`) between chunks of 2^18 placements and raises
 :class:`BuildStoppedError` when the time limit has passed or the run is cancelled; a node limit
 does not stop it (its placements are not search nodes). Before building databases missing from
-the cache, one line on stderr says how many entries must be built, a rough time (at
-:data:`BUILD_RATE`) and where they will be cached.
+the cache that take a second or more, one line on stderr says how many entries must be built,
+a rough time (at :data:`BUILD_RATE`) and where they will be cached.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ goal with the blank in a corner the cells are mirrored so that the blank's goal 
 
 BUILD_RATE = 1_000_000
 """Placements built per second, roughly (0.7-1.2 million measured on a 2-core machine for the
-patterns of the 15-, 20- and 24-puzzle); only used for the notice before a build."""
+patterns of the 15-, 20- and 24-puzzle); only used for the notice before a build, which builds
+of fewer entries (under a second) do without."""
 
 _CACHED_FROM = 100_000
 """Databases of at least this many entries are cached; smaller ones are built every time."""
@@ -382,7 +383,7 @@ def to_build(rows: int, cols: int, chosen: Partition, blank: int | None) -> int:
 
 def _announce(entries: int) -> None:
     """Say on stderr, before a build, what it builds, about how long it takes, and where to."""
-    seconds = max(1, round(entries / BUILD_RATE))
+    seconds = round(entries / BUILD_RATE)
     print(
         f"cspsolve: building pattern databases first: {entries:,} entries, about {seconds} s "
         f"(a time limit counts it); they are cached in {cache_dir()}",
@@ -435,8 +436,8 @@ class PatternDatabases:
         :func:`partition`; ``manhattan=True`` takes one pattern per tile (the sum is then the
         Manhattan distance, with no reflection).
 
-        Databases missing from the cache are announced on stderr (see the module text), then
-        built under ``stop``.
+        Databases missing from the cache are announced on stderr when they take a second or
+        more (see the module text), then built under ``stop``.
 
         Raises
         ------
@@ -451,7 +452,7 @@ class PatternDatabases:
         goal, cells = puzzle.goal, puzzle.cells
         abstract_blank = None if manhattan else blank
         missing = to_build(puzzle.rows, puzzle.cols, chosen, abstract_blank)
-        if missing:
+        if missing >= BUILD_RATE:
             _announce(missing)
         widest = max(len(p) for p in chosen)
         members = np.zeros((len(chosen), widest), np.int64)

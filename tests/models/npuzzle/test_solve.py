@@ -217,3 +217,11 @@ def test_scenes_one_picture_per_board_of_the_plan() -> None:
     assert pictures[1].texts == (("1", "2", "3"), ("4", "5", ""))
     assert pictures[1].caption == "move 1 of 1: R"
     assert "1 move of the blank: R" in kind.draw(puzzle, ["R"])
+
+
+@pytest.mark.parametrize("heuristic", fastida.HEURISTICS)
+def test_compiled_search_names_the_moves_of_a_single_column(heuristic: str) -> None:
+    """On one column a step of one cell is a move down or up (it was read as right or left)."""
+    puzzle = Puzzle(3, 1, (0, 1, 2), (1, 2, 0))
+    result = fastida.solve(puzzle, heuristic)
+    assert result.solution == ["D", "D"] and check(puzzle, result.solution) == []

@@ -1,0 +1,237 @@
+"""Differential testing of every sliding-tile method against an independent oracle.
+
+A case is a random board of 2 to 9 cells (1x2 to 1x4 lines and their columns, 2x2, 2x3, 3x2,
+2x4, 4x2, 3x3) with a random start **and** a random goal, so half the cases are unsolvable and
+the goal's blank stands anywhere.
+
+The oracle, written here and sharing no code with the library's searches, is breadth-first
+search over the whole state graph of the board (every move is reversible, so the distance from
+the goal is the distance to it). Two symmetries keep it to a few tables: tiles are renamed so
+that the goal reads ``1 2 3 ...`` around its blank, and the board is turned or mirrored so that
+the goal's blank lies on the first cell of its orbit; neither changes any distance. A start the
+search never reaches is unsolvable.
+
+Every method runs through the kind (:func:`cspsolve.models.npuzzle.kind.solve`), with its
+pattern databases in a fresh cache folder per case (3x3 goals would otherwise leave one file per
+goal). It agrees when, on an unsolvable case, it says ``unsolvable``; on a solvable one, its
+plan replays (by :func:`replay`, written here) from the start to the goal and its reported cost
+is the plan's length; and a method that claims optimality finds exactly the oracle's length,
+weighted A* at most :data:`~cspsolve.models.npuzzle.kind.WEIGHT` times it. Methods that would
+take long (tree searches with weak heuristics, uninformed searches of the 3x3 graph) run only
+on the cases :data:`REACH` allows.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from hypothesis import strategies as st
+
+from cspsolve.limits import Limits
+from cspsolve.models.npuzzle import kind
+from cspsolve.models.npuzzle.board import Puzzle
+from cspsolve.registry import Options
+from cspsolve.results import Result, Status
+
+SIZES = ((1, 2), (1, 3), (1, 4), (3, 1), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3))
+"""Board sizes drawn (rows, columns)."""
+
+OPTIMAL = (
+    *(f"astar/{h}" for h in kind.HEURISTICS),
+    *(f"idastar/{h}" for h in kind.HEURISTICS),
+    "tile-idastar/manhattan",
+    "tile-idastar/pdb",
+    "bfs",
+    "iddfs",
+)
+"""Methods that claim optimal plans."""
+
+METHODS = (
+    *OPTIMAL,
+    *(f"weighted-astar/{h}" for h in kind.HEURISTICS),
+    *(f"greedy/{h}" for h in kind.HEURISTICS),
+    "dfs",
+)
+"""Every method x heuristic of the kind: the optimal ones, then those checked for valid plans."""
+
+REACH: dict[str, Callable[[Puzzle, int], bool]] = {
+    "iddfs": lambda puzzle, optimum: optimum <= 10,
+    "idastar/misplaced": lambda puzzle, optimum: optimum <= 22,
+    "idastar/gaschnig": lambda puzzle, optimum: optimum <= 22,
+    "bfs": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 20,
+    "dfs": lambda puzzle, optimum: puzzle.cells <= 6,
+    "astar/misplaced": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 24,
+}
+"""Which solvable cases (board, optimal length) a slow method is run on; every other method runs
+on every case, and every method on every unsolvable case."""
+
+METHOD_SECONDS = 120.0
+"""Time limit of a method under test; reaching it counts as a disagreement."""
+
+STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+"""A move names the direction the blank goes."""
+
+Board = bytes
+"""Tiles in row-major order, 0 for the blank."""
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> Puzzle:
+    """A random board size, start and goal."""
+    rows, cols = draw(st.sampled_from(SIZES))
+    tiles = range(rows * cols)
+    start = tuple(draw(st.permutations(tiles)))
+    goal = tuple(draw(st.permutations(tiles)))
+    return Puzzle(rows, cols, start, goal)
+
+
+def replay(puzzle: Puzzle, plan: list[str]) -> str | None:
+    """What is wrong with ``plan`` (an illegal move, or not ending on the goal), else None."""
+    board = list(puzzle.start)
+    for k, move in enumerate(plan, 1):
+        if move not in STEPS:
+            return f"move {k} is {move!r}"
+        blank = board.index(0)
+        r, c = divmod(blank, puzzle.cols)
+        r, c = r + STEPS[move][0], c + STEPS[move][1]
+        if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
+            return f"move {k} ({move}) leaves the board"
+        board[blank], board[r * puzzle.cols + c] = board[r * puzzle.cols + c], 0
+    return None if tuple(board) == puzzle.goal else f"the {len(plan)}-move plan misses the goal"
+
+
+def _symmetries(rows: int, cols: int) -> list[list[int]]:
+    """The cell maps (``image[cell]``) of the turns and mirrors taking the board onto itself."""
+
+    def turned(flip_r: bool, flip_c: bool, transpose: bool) -> list[int]:
+        image = []
+        for cell in range(rows * cols):
+            r, c = divmod(cell, cols)
+            r, c = (rows - 1 - r if flip_r else r), (cols - 1 - c if flip_c else c)
+            image.append(c * rows + r if transpose else r * cols + c)
+        return image
+
+    transposes = (False, True) if rows == cols else (False,)
+    return [turned(a, b, t) for a in (False, True) for b in (False, True) for t in transposes]
+
+
+def _canonical(puzzle: Puzzle) -> tuple[int, Board]:
+    """The goal's blank cell and the start, after a symmetry and renaming that fix the goal as
+    ``1 2 3 ...`` (row-major, skipping that cell)."""
+    symmetries = _symmetries(puzzle.rows, puzzle.cols)
+    image = min(symmetries, key=lambda s: s[puzzle.goal.index(0)])
+    goal, start = [0] * puzzle.cells, [0] * puzzle.cells
+    for cell in range(puzzle.cells):
+        goal[image[cell]], start[image[cell]] = puzzle.goal[cell], puzzle.start[cell]
+    name = {tile: k for k, tile in enumerate((t for t in goal if t), 1)}
+    name[0] = 0
+    return goal.index(0), bytes(name[t] for t in start)
+
+
+def _neighbours(rows: int, cols: int) -> list[list[int]]:
+    """The cells next to each cell."""
+    out = []
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        out.append(
+            [
+                (r + dr) * cols + c + dc
+                for dr, dc in STEPS.values()
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            ]
+        )
+    return out
+
+
+@functools.cache
+def distances(rows: int, cols: int, blank: int) -> dict[Board, int]:
+    """Breadth-first search from the goal ``1 2 3 ...`` with its blank on ``blank``: the
+    distance of every board that can reach it."""
+    goal = list(range(1, rows * cols))
+    goal.insert(blank, 0)
+    start = bytes(goal)
+    adjacent = _neighbours(rows, cols)
+    distance = {start: 0}
+    queue = deque([start])
+    while queue:
+        board = queue.popleft()
+        d = distance[board] + 1
+        empty = board.index(0)
+        for cell in adjacent[empty]:
+            nxt = bytearray(board)
+            nxt[empty], nxt[cell] = board[cell], 0
+            key = bytes(nxt)
+            if key not in distance:
+                distance[key] = d
+                queue.append(key)
+    return distance
+
+
+def optimum(puzzle: Puzzle) -> int | None:
+    """The fewest moves from the start to the goal, or None when the goal cannot be reached."""
+    blank, start = _canonical(puzzle)
+    return distances(puzzle.rows, puzzle.cols, blank).get(start)
+
+
+def methods_for(puzzle: Puzzle, best: int | None) -> list[str]:
+    """The methods run on a case: all on an unsolvable one, else as :data:`REACH` allows."""
+    if best is None:
+        return list(METHODS)
+    return [m for m in METHODS if m not in REACH or REACH[m](puzzle, best)]
+
+
+def disagreement(
+    method: str, puzzle: Puzzle, best: int | None, result: Result[list[str]]
+) -> str | None:
+    """What ``result`` gets wrong against the oracle's optimum ``best``, or None."""
+    if best is None:
+        unsolvable = result.status == Status.UNSOLVABLE
+        return None if unsolvable else f"{result.status} on an unsolvable board"
+    if not result.status.has_solution or result.solution is None:
+        return f"{result.status} ({result.message}) where {best} moves solve it"
+    plan = result.solution
+    wrong = replay(puzzle, plan)
+    if wrong is not None:
+        return wrong
+    if result.stats.cost != len(plan):
+        return f"cost {result.stats.cost:g} for a plan of {len(plan)} moves"
+    if (method in OPTIMAL or result.status == Status.OPTIMAL) and len(plan) != best:
+        return f"{result.status} plan of {len(plan)} moves, optimum {best}"
+    if method in OPTIMAL and result.status != Status.OPTIMAL:
+        return f"{result.status}, not optimal, for an optimal method"
+    if method.startswith("weighted-astar") and len(plan) > kind.WEIGHT * best:
+        return f"{len(plan)} moves, more than {kind.WEIGHT:g} x the optimum {best}"
+    return None
+
+
+@contextmanager
+def _fresh_cache() -> Iterator[None]:
+    """Point ``CSPSOLVE_CACHE`` at a new folder, removed afterwards."""
+    before = os.environ.get("CSPSOLVE_CACHE")
+    with tempfile.TemporaryDirectory(prefix="npuzzle-pdb-") as folder:
+        os.environ["CSPSOLVE_CACHE"] = folder
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ["CSPSOLVE_CACHE"]
+            else:
+                os.environ["CSPSOLVE_CACHE"] = before
+
+
+def check(puzzle: Puzzle) -> dict[str, str | None]:
+    """Each method checked on ``puzzle``, mapped to None (agrees) or what it got wrong."""
+    best = optimum(puzzle)
+    verdicts: dict[str, str | None] = {}
+    with _fresh_cache():
+        for method in methods_for(puzzle, best):
+            name, _, h = method.partition("/")
+            options = Options(method=name, heuristic=h or None)
+            result = kind.solve(puzzle, options, Limits(time_limit=METHOD_SECONDS))
+            verdicts[method] = disagreement(method, puzzle, best, result)
+    return verdicts
