@@ -256,16 +256,17 @@ def _back(presses: Presses | None, puzzle: LightsOut) -> Presses | None:
     return None if presses is None else transpose(presses, puzzle.rows)
 
 
-def _solve_plain(puzzle: LightsOut, tick: Tick) -> Solution:
+def _solve_plain(puzzle: LightsOut) -> Solution:
+    """Light chasing along the longer side; no limit stops it (it costs O(rows) steps of
+    row-wide XORs plus polynomial arithmetic of the shorter side's degree)."""
     if not _tall(puzzle):
-        found = _solve_plain(puzzle.transposed(), tick)
+        found = _solve_plain(puzzle.transposed())
         return Solution(found.nullity, _back(found.presses, puzzle), _back(found.witness, puzzle))
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
-    tick()
     residual = chase(puzzle, 0)[1]
     quotient, remainder = pdivmod(_to_polynomial(residual, puzzle.cols), system.gcd)
     if remainder:
-        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
+        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), never)
         return Solution(system.nullity, None, _odd_quiet(puzzle, quiet))
     first = _to_vector(pmod(pmul(quotient, system.cofactor), system.modulus), puzzle.cols)
     presses, left = chase(puzzle, first)
@@ -336,7 +337,8 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     puzzle : LightsOut
         Any board (torus, holes and graphs of at most :data:`GENERAL_CELLS` cells).
     tick : callable, optional
-        Called now and then; it may raise (e.g. :class:`LimitError`) to abandon the work.
+        Called now and then during an elimination (not while light chasing a plain grid,
+        which is fast); it may raise (e.g. :class:`.budget.LimitError`) to abandon the work.
 
     Returns
     -------
@@ -348,7 +350,7 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     ValueError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
-    return _solve_plain(puzzle, tick) if puzzle.plain else _solve_general(puzzle, tick)
+    return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle, tick)
 
 
 def nullity(puzzle: LightsOut) -> int:

@@ -260,6 +260,13 @@ class LightsOut:
 
     # --- the press rule -----------------------------------------------------------------------
 
+    def usable(self, cell: int) -> bool:
+        """Whether a cell (flat index) is enabled (looked up in its row's holes)."""
+        if not self.holes:
+            return True
+        r, c = divmod(cell, self.cols)
+        return not self.holes[r] >> c & 1
+
     def neighbours(self, cell: int) -> Iterator[int]:
         """Flat indices of the enabled neighbours of an enabled cell (each once).
 
@@ -278,13 +285,13 @@ class LightsOut:
             elif not (0 <= rr < self.rows and 0 <= cc < self.cols):
                 continue
             other = rr * self.cols + cc
-            if other not in seen and self.enabled >> other & 1:
+            if other not in seen and self.usable(other):
                 seen.add(other)
                 yield other
 
     def toggles(self, cell: int) -> int:
         """The lights (flat int) that pressing ``cell`` toggles; 0 for a disabled cell."""
-        if not self.enabled >> cell & 1:
+        if not self.usable(cell):
             return 0
         mask = 1 << cell if self.variant == "sigma-plus" else 0
         for other in self.neighbours(cell):

@@ -39,7 +39,8 @@ def build(
     hint : Presses, optional
         A press set given to CP-SAT as a solution hint.
     tick : callable, optional
-        Called every 4096 cells; it may raise :class:`.budget.LimitError` to stop.
+        Called every 4096 cells (twice: variables, then constraints); it may raise
+        :class:`.budget.LimitError` to stop.
 
     Returns
     -------
@@ -51,7 +52,11 @@ def build(
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    presses = {i: model.new_bool_var(f"p{i}") for i in bits(puzzle.enabled)}
+    presses = {}
+    for i in bits(puzzle.enabled):
+        if i % 4096 == 0:
+            tick()
+        presses[i] = model.new_bool_var(f"p{i}")
     lit = set(bits(puzzle.flat))
     one = model.new_bool_var("one")
     model.add(one == 1)

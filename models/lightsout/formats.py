@@ -400,18 +400,25 @@ def _parse_edges(text: str, source: str) -> Entry:
 # --- dispatch ---------------------------------------------------------------------------------
 
 
+_BOARD_STRING = re.compile(r'"board"\s*:\s*"[01]+(/[01]+)*"')
+"""A JSON ``"board"`` of ``0``/``1`` rows joined by ``/``: Lights Out's alone."""
+
+
 def sniff(name: str, text: str) -> str | None:
     """The format of a Lights Out file, or ``None`` when it is not clearly one.
 
     ``.lo``/``.lights``/``.edges``/``.edgelist`` decide by extension; otherwise only
-    unambiguous content is claimed: ``0|1|0`` rows, or a JSON object with ``"rows"``,
-    ``"board"`` or ``"edges"`` and a Lights Out key (``"variant"``, ``"lit"``, ``"torus"``) or
-    ``0|1`` cells. A plain ``010`` or ``.#.`` grid is left to ``--kind lightsout``.
+    unambiguous content is claimed: ``0|1|0`` rows, a JSON object with a ``"board"`` string of
+    ``0``/``1`` rows joined by ``/``, or one with ``"rows"``, ``"board"`` or ``"edges"`` and a
+    Lights Out key (``"variant"``, ``"lit"``, ``"torus"``). A plain ``010`` or ``.#.`` grid is
+    left to ``--kind lightsout``.
 
     Examples
     --------
     >>> sniff("a.txt", "0|1|0\\n1|1|1\\n")
     'grid'
+    >>> sniff("a.json", '{"board": "010/101/010"}')
+    'json'
     >>> sniff("a.txt", "010\\n111\\n") is None
     True
     """
@@ -424,6 +431,8 @@ def sniff(name: str, text: str) -> str | None:
     if body[0].startswith("{"):
         keys = re.findall(r'"(\w+)"\s*:', text)
         if set(keys) & {"rows", "board", "edges"} and set(keys) & {"variant", "lit", "torus"}:
+            return "json"
+        if _BOARD_STRING.search(text):
             return "json"
         return None
     grid = [line for line in body if not _HEADER.fullmatch(line)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -161,3 +162,43 @@ def test_compiled_enumeration_stops_at_the_time_limit() -> None:
     start = (1 << 300) - 1
     best, complete = algebra._lightest_compiled(start, vectors, Limits(time_limit=0).start(Stats()))
     assert not complete and best == start
+
+
+def test_minimum_stops_at_the_node_limit_with_its_best_so_far() -> None:
+    puzzle = LightsOut(((1 << 16) - 1,) * 16, 16)  # nullity 8: 256 press sets to look at
+    exact = algebra.minimum(puzzle)
+    capped = algebra.minimum(puzzle, Limits(max_nodes=3))
+    assert exact.status is Status.OPTIMAL and capped.status is Status.SOLVED
+    assert capped.proof["minimum"] is False and capped.proof["stopped"] == "limit"
+    assert capped.stats.expanded <= 3 and capped.stats.cost >= exact.stats.cost
+    assert capped.solution is not None and check(puzzle, capped.solution) == []
+
+
+def test_a_spent_time_limit_still_returns_the_chased_solution() -> None:
+    puzzle = LightsOut(((1 << 16) - 1,) * 16, 16)
+    result = algebra.minimum(puzzle, Limits(time_limit=0))
+    assert result.status is Status.SOLVED and result.proof["minimum"] is False
+    assert result.proof["nullity"] == 8  # OEIS A159257(16)
+    assert result.solution is not None and check(puzzle, result.solution) == []
+
+
+def test_elimination_stops_at_the_time_limit() -> None:
+    torus = LightsOut((0b111,) * 3, 3, torus=True)
+    result = algebra.minimum(torus, Limits(time_limit=0))
+    assert result.status is Status.LIMIT and result.solution is None
+    assert result.proof["nullity"] is None
+
+
+@pytest.mark.parametrize("variant", ["sigma-plus", "sigma"])
+def test_wide_grids_are_chased_along_their_length(variant: str) -> None:
+    wide = LightsOut((0b1011001,) * 3, 7, variant)
+    tall = wide.transposed()
+    assert (tall.rows, tall.cols) == (7, 3) and tall.transposed() == wide
+    a, b = algebra.minimum(wide), algebra.minimum(tall)
+    assert a.status is b.status and a.stats.cost == b.stats.cost
+    assert a.proof["nullity"] == b.proof["nullity"] == len(algebra.quiet_patterns(wide))
+    if a.solution is not None:
+        assert check(wide, a.solution) == []
+    else:
+        named = [tuple(map(int, m)) for m in re.findall(r"\((\d+),(\d+)\)", a.message)]
+        assert named and all(r < 3 and c < 7 for r, c in named) and max(c for _, c in named) > 2

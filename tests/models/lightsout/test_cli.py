@@ -19,13 +19,14 @@ SHIPPED = ROOT / "lightsout"
 BOARDS = sorted(p for p in SHIPPED.iterdir() if p.suffix in (".lo", ".json", ".edges", ".txt"))
 
 
-def run(*args: object) -> subprocess.CompletedProcess[str]:
+def run(*args: object, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``cspsolve ARGS`` in a fresh interpreter; a hang fails the test at ``timeout``."""
     env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
     return subprocess.run(
         [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         env=env,
     )
 
@@ -109,3 +110,88 @@ def test_bad_input_exits_2_with_the_line(tmp_path: Path, text: str, line: int) -
     done = run("solve", path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"cspsolve: {path}:{line}: ") and "Traceback" not in done.stderr
+
+
+BIG = 991
+"""Side of the big all-on board (nullity 640, OEIS A159257): the time went into the quiet
+patterns' basis and CP-SAT before any limit check (> 100 s for solve, > 300 s for analyze)."""
+
+
+def chebyshev_nullity(m: int, n: int) -> int:
+    """Nullity of the m x n sigma-plus grid by OEIS A159257's formula ``deg gcd(f_m(x),
+    f_n(x + 1))``, ``f_0 = 1``, ``f_1 = x``, ``f_{k+1} = x f_k + f_{k-1}`` over GF(2)
+    (polynomials as ints; written here, independently of the library)."""
+
+    def f(k: int, shift: bool) -> int:
+        x = 0b11 if shift else 0b10
+        prev, cur = 1, x
+        for _ in range(k - 1):
+            times = 0
+            for bit in range(x.bit_length()):
+                if x >> bit & 1:
+                    times ^= cur << bit
+            prev, cur = cur, times ^ prev
+        return cur
+
+    a, b = f(m, False), f(n, True)
+    while b:
+        while a.bit_length() >= b.bit_length():
+            a ^= b << (a.bit_length() - b.bit_length())
+        a, b = b, a
+    return a.bit_length() - 1
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("big") / "allon.txt"
+    path.write_text(("1" * BIG + "\n") * BIG, encoding="utf-8")
+    return path
+
+
+def test_big_board_analyze_gives_the_nullity(big: Path) -> None:
+    done = run("analyze", big, "--kind", "lightsout", "--format", "json", timeout=60)
+    assert done.returncode == 0, done.stderr
+    analysis = json.loads(done.stdout)["analysis"]
+    assert analysis["nullity"] == chebyshev_nullity(BIG, BIG)
+    assert analysis["solvable"] is True and analysis["min_presses_proven"] is False
+
+
+@pytest.mark.parametrize("limit", [("--time-limit", "2"), ("--max-nodes", "0")])
+def test_big_board_solve_answers_within_the_limit(big: Path, limit: tuple[str, str]) -> None:
+    done = run("solve", big, "--kind", "lightsout", "--format", "json", *limit, timeout=60)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "solved" and record["proof"]["minimum"] is False
+    found = presses(record)
+    found += (0,) * (BIG - len(found))
+    assert check(LightsOut(((1 << BIG) - 1,) * BIG, BIG), found) == []
+
+
+def test_big_board_analyze_stops_at_the_time_limit(big: Path) -> None:
+    done = run("analyze", big, "--kind", "lightsout", "--time-limit", "0", "--format", "json")
+    analysis = json.loads(done.stdout)["analysis"]
+    assert done.returncode == 3 and analysis["status"] == "limit"
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(79, 625_000), (1, 50_000_000)])
+def test_huge_boards_are_refused_in_one_line(tmp_path: Path, rows: int, cols: int) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text(("1" * cols + "\n") * rows, encoding="utf-8")
+    done = run("solve", path, "--kind", "lightsout", timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"cspsolve: {path}:1: ") and done.stderr.count("\n") == 1
+
+
+def test_counts_and_graph_nodes_are_worded_right(tmp_path: Path) -> None:
+    graph = tmp_path / "pair.edges"
+    graph.write_text("lit: left\nleft right\n", encoding="utf-8")
+    unsolvable = run("solve", graph).stdout
+    assert "graph of 2 nodes" in unsolvable and "covers 1 lit node," in unsolvable
+    assert "left right (2 nodes;" in unsolvable and "(0," not in unsolvable
+    single = tmp_path / "single.edges"
+    single.write_text("lit: a\na\n", encoding="utf-8")
+    assert "graph of 1 node," in run("solve", single).stdout
+    corner = tmp_path / "corner.lo"
+    corner.write_text("10000\n" + "00000\n" * 4, encoding="utf-8")
+    text = run("solve", corner).stdout
+    assert "covers 1 lit cell," in text and "1 lit cells" not in text

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 from cspsolve.errors import InputError
 from cspsolve.models.lightsout import formats
-from cspsolve.models.lightsout.board import LightsOut
+from cspsolve.models.lightsout.board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, LightsOut
 
 from .strategies import boards
 
@@ -65,6 +65,41 @@ def test_bad_input_names_the_line(text: str, fmt: str | None, line: int, words: 
     with pytest.raises(InputError) as caught:
         formats.parse(text, "f.lo", fmt)
     assert caught.value.line == line and words in caught.value.message
+
+
+def over_the_caps() -> list[tuple[str, str | None, int, str]]:
+    """Boards just over each size cap of the reader, with the line that must be named."""
+    side, cells, general = MAX_SIDE, MAX_CELLS, GENERAL_CELLS
+    wide = cells // side
+    nodes = "".join(f"n{i} n{i + 1}\n" for i in range(general))
+    return [
+        ("1" * (side + 1) + "\n", None, 1, "too long"),
+        ("variant: sigma\n" + "0 1 " * (side // 2) + "1\n", None, 2, "too long"),
+        ("1\n" * (side + 1), None, side + 1, "rows"),
+        (("1" * side + "\n") * wide + "1" * side + "\n", None, wide + 1, "too large"),
+        ('{"board": "' + "/".join(["1" * side] * (wide + 1)) + '"}', None, 1, "too large"),
+        ("torus: yes\n" + ("1" * 128 + "\n") * (general // 128 + 1), None, 2, "torus"),
+        ("x" + "1" * (general // 2) + "\n" + "1" * (general // 2 + 1) + "\n", None, 1, "holes"),
+        (nodes, "edges", general, "nodes"),
+    ]
+
+
+@pytest.mark.parametrize(("text", "fmt", "line", "words"), over_the_caps())
+def test_boards_over_the_size_caps_are_refused(
+    text: str, fmt: str | None, line: int, words: str
+) -> None:
+    with pytest.raises(InputError) as caught:
+        formats.parse(text, "f.lo", fmt)
+    assert caught.value.line == line and words in caught.value.message
+
+
+def test_boards_at_the_size_caps_are_read() -> None:
+    side, general = MAX_SIDE, GENERAL_CELLS
+    assert one("1" * side + "\n").cols == side
+    assert one("1\n" * side).rows == side
+    assert one("torus: yes\n" + ("1" * 128 + "\n") * (general // 128)).cells == general
+    nodes = "".join(f"n{i} n{i + 1}\n" for i in range(general - 1))
+    assert one(nodes, "edges").cols == general
 
 
 def test_sniff_claims_only_clear_content() -> None:
