@@ -122,7 +122,9 @@ def solve_system(
     """Solve ``A x = b`` over GF(2) by Gauss-Jordan elimination on bit-packed rows.
 
     The augmented matrix ``[A | b]`` is held as numpy ``uint64`` words; a row operation is one
-    vectorised XOR of a pivot row into every other row with a 1 in the pivot column.
+    vectorised XOR of a pivot row into the rows below with a 1 in the pivot column (forward
+    elimination), then, from the last pivot up, into the rows above (back substitution). A
+    pivot row is 0 left of its pivot, so only the words from the pivot's on are XORed.
 
     Parameters
     ----------
@@ -133,7 +135,7 @@ def solve_system(
     size : int
         Number of unknowns (and of rows).
     tick : callable, optional
-        Called every 64 columns; it may raise to stop the elimination (a time limit).
+        Called every 64 pivots; it may raise to stop the elimination (a time limit).
 
     Returns
     -------
@@ -148,16 +150,20 @@ def solve_system(
         if tick is not None and col % 64 == 0:
             tick()
         top = len(pivots)
-        hits = np.flatnonzero(_column(work, col))
-        below = hits[hits >= top]
+        below = top + np.flatnonzero(_column(work[top:], col))
         if not below.size:
             continue
         if below[0] != top:
             work[[top, below[0]]] = work[[below[0], top]]
-            hits = np.flatnonzero(_column(work, col))
-        others = hits[hits != top]
-        work[others] ^= work[top]
+        # rows from `top` down are 0 left of `col`: XOR only from its word on
+        work[below[1:], col // 64 :] ^= work[top, col // 64 :]
         pivots.append(col)
+    for i in reversed(range(len(pivots))):
+        if tick is not None and i % 64 == 0:
+            tick()
+        col = pivots[i]
+        above = np.flatnonzero(_column(work[:i], col))
+        work[above, col // 64 :] ^= work[i, col // 64 :]
     rank = len(pivots)
     consistent = not _column(work[rank:], size).any()
     particular = None
