@@ -18,23 +18,30 @@ row operator (``I + P`` in sigma-plus, ``P`` in sigma, ``P`` the path adjacency)
 building that n x n matrix, the first row is solved in the ring ``GF(2)[x] / (f_n(x))``,
 which is isomorphic to GF(2)^n through ``u ↦ u(P) e_0`` (``f_k ↦ e_k``, since ``e_0`` is a
 cyclic vector of ``P``): ``f_m(T)`` becomes multiplication by a polynomial ``g``, the nullity
-is ``deg gcd(g, f_n)``, and one extended Euclid solves the system. The cost is
-O((m + n) · n / 64) word operations plus the gcd, against O(n³ / 64) for eliminating the
-n x n chase matrix. Sources: Sutner 1989 (op. cit.); M. Hunziker, A. Machiavelo, J. Park,
-"Chebyshev polynomials over finite fields and reversibility of sigma-automata on square grids",
-Theoretical Computer Science 320 (2004) 465-483; the nullity formula deg gcd(f_m(x),
-f_n(x + 1)) is OEIS A159257's.
+is ``deg gcd(g, f_n)``, and one extended Euclid solves the system. ``g = f_m(t) mod f_n`` is
+a power of the 2 x 2 recurrence matrix, taken by repeated squaring. A board wider than tall is
+solved transposed (the press rule is symmetric), so ``n`` is the shorter side. The cost is
+O(m · n / 64) word operations for the chase plus O(log m) products and one gcd of degree-n
+polynomials, against O(n³ / 64) for eliminating the n x n chase matrix. Sources: Sutner
+1989 (op. cit.); M. Hunziker, A. Machiavelo, J. Park, "Chebyshev polynomials over finite
+fields and reversibility of sigma-automata on square grids", Theoretical Computer Science 320
+(2004) 465-483; the nullity formula deg gcd(f_m(x), f_n(x + 1)) is OEIS A159257's.
 
-*Gauss-Jordan elimination* (tori, boards with holes, graphs): :func:`.gf2.solve_system` on the
-full toggle matrix.
+*Gauss-Jordan elimination* (tori, boards with holes, graphs of at most
+:data:`~.board.GENERAL_CELLS` cells): :func:`.gf2.solve_system` on the full toggle matrix,
+bit-packed.
 
 The minimum number of presses is the least weight in the coset ``x + ker A``: the null space's
 reduced basis is split into groups of disjoint support (independent sub-games, e.g. the two
 colours of a sigma chessboard) and each group's ``2**d_g`` combinations are enumerated in Gray-code
 order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) — in pure Python up to
 :data:`PYTHON_LIMIT` dimensions, beyond that by a numba kernel on packed 64-bit words, in
-parallel chunks (:mod:`._kernels`). Groups too large to enumerate go to CP-SAT (:mod:`.cpsat`)
-with the remaining time, and ``proof["minimum"]`` is true only when every group was settled.
+parallel chunks (:mod:`._kernels`). A group too large to enumerate, or beyond the node limit,
+gets a local search (add any quiet pattern that lowers the weight); then, on boards of at most
+:data:`CPSAT_CELLS` cells, CP-SAT (:mod:`.cpsat`) tries to prove the minimum in the time left.
+``proof["minimum"]`` is true only when every group was settled. Every phase after the first
+solution checks the limits, so a large board gets a valid answer at once and a better one as
+time allows (:func:`minimum`).
 """
 
 from __future__ import annotations

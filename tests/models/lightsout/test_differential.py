@@ -10,7 +10,7 @@ from ...fuzzing import assert_agree, differential
 from .differential import Case, cases, check
 
 
-@differential(ci=300)
+@differential(ci=250)
 @given(case=cases())
 def test_every_method_agrees_with_the_oracles(case: Case) -> None:
     assert_agree(check(case))
