@@ -295,15 +295,14 @@ def _system(puzzle: LightsOut) -> tuple[list[int], int]:
     """
     if puzzle.cells > GENERAL_CELLS:
         raise ValueError(
-            f"a {describe_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
+            f"a {_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
             f"Gauss-Jordan elimination (at most {GENERAL_CELLS:,}; plain grids go further)"
         )
-    enabled = puzzle.enabled
-    rows = [mask if enabled >> i & 1 else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
+    rows = [mask if puzzle.usable(i) else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
     return rows, puzzle.flat
 
 
-def describe_shape(puzzle: LightsOut) -> str:
+def _shape(puzzle: LightsOut) -> str:
     """``graph``, ``torus``, ``grid with holes`` or ``grid``."""
     if not puzzle.is_grid:
         return "graph"
@@ -321,7 +320,7 @@ def _eliminate(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int]]:
     return Solution(d, unflatten(found.particular, puzzle.rows, puzzle.cols)), list(found.kernel)
 
 
-def _solve_general(puzzle: LightsOut, tick: Tick = lambda: None) -> Solution:
+def _solve_general(puzzle: LightsOut, tick: Tick = never) -> Solution:
     return _eliminate(puzzle, tick)[0]
 
 
@@ -368,15 +367,13 @@ def nullity(puzzle: LightsOut) -> int:
     return len(solve_system(_system(puzzle)[0], 0, puzzle.cells).kernel)
 
 
-def _kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
-    """A reduced basis of the null space (flat ints) of a board.
+def _plain_kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
+    """A reduced basis of the quiet patterns (flat ints) of a plain grid, chased along its
+    longer side.
 
-    On a plain grid (solved along its longer side) a quiet pattern is chased from its first
-    row, which holds its lowest set bit; so the patterns chased from a reduced basis of first
-    rows are themselves a reduced basis.
+    A quiet pattern is chased from its first row, which holds its lowest set bit; so the
+    patterns chased from a reduced basis of first rows are themselves a reduced basis.
     """
-    if not puzzle.plain:
-        return reduced_basis(_eliminate(puzzle, tick)[1])
     assert _tall(puzzle)
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
     quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
@@ -388,7 +385,7 @@ def quiet_patterns(puzzle: LightsOut) -> list[Presses]:
     nullity."""
     if puzzle.plain and not _tall(puzzle):
         return [transpose(q, puzzle.rows) for q in quiet_patterns(puzzle.transposed())]
-    kernel = _kernel(puzzle, never)
+    kernel = _plain_kernel(puzzle, never) if puzzle.plain else _eliminate(puzzle, never)[1]
     return [unflatten(q, puzzle.rows, puzzle.cols) for q in kernel]
 
 
@@ -526,6 +523,14 @@ def _settle_group(
     progress.handed_off |= len(group) > enumeration_limit
 
 
+def _first(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int] | None]:
+    """One solution, and the null space when the elimination gave it (``None`` on a plain
+    grid, whose quiet patterns are chased afterwards)."""
+    if puzzle.plain:
+        return _solve_plain(puzzle), None
+    return _eliminate(puzzle, tick)
+
+
 def minimum(
     puzzle: LightsOut, limits: Limits | None = None, *, enumeration_limit: int = ENUMERATION_LIMIT
 ) -> Result[Presses]:
@@ -572,7 +577,7 @@ def minimum(
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     try:
-        found = solve(puzzle, ticker(budget, nodes=False))
+        found, kernel = _first(puzzle, ticker(budget, nodes=False))
     except LimitError as e:
         return Result(e.status, None, budget.finish(), "algebra", proof={"nullity": None})
     proof: dict[str, object] = {"nullity": found.nullity}
@@ -588,7 +593,8 @@ def minimum(
     progress = _Progress(flatten(found.presses, puzzle.cols))
     stats.extra["combinations"] = 1
     try:
-        for group in _groups(_kernel(puzzle, ticker(budget)), ticker(budget)):
+        basis = _plain_kernel(puzzle, ticker(budget)) if kernel is None else reduced_basis(kernel)
+        for group in _groups(basis, ticker(budget)):
             _settle_group(group, progress, budget, enumeration_limit)
     except LimitError as e:
         progress.settled = False
