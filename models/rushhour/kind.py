@@ -7,14 +7,16 @@ Methods: ``bfs`` (default) is the compiled breadth-first search over compact sta
 the steps metric a slide costs its length, so ``engine-bfs`` is then not optimal (use
 ``astar`` — uniform-cost search with ``--heuristic zero``). ``cpsat`` deepens the horizon of
 the time-expanded model of :mod:`.cpsat` until it finds a plan, proving every shorter horizon
-infeasible.
+infeasible. A board whose red car is walled in for good (:func:`walled_in`) is reported
+unsolvable by every method at once, without a search.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.registry import Options
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
@@ -87,6 +89,24 @@ def _cluster_bfs(board: Board, metric: str, limits: Limits | None) -> Result[lis
     return Result(Status.UNSOLVABLE, None, stats, "bfs", message=message)
 
 
+def walled_in(board: Board) -> str | None:
+    """Why the red car can never reach the exit, whatever the other pieces do; else None.
+
+    A wall, or a horizontal piece, in the red car's row between it and the exit stays there for
+    good: walls never move, and a horizontal piece slides only along that row and cannot pass
+    the red car (the "blocking" heuristic of :mod:`.search` is infinite on every position).
+    """
+    red = board.pieces[board.red_index]
+    ahead = range(red.col + red.length, board.size)
+    for piece in board.pieces:
+        if piece.horizontal and piece.row == red.row and piece.col in ahead:
+            return f"no plan: {piece.name} lies between the red car and the exit and never leaves"
+    walls = sorted(c for r, c in board.walls if r == red.row and c in ahead)
+    if walls:
+        return f"no plan: a wall (column {walls[0] + 1}) stands between the red car and the exit"
+    return None
+
+
 def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[Move]]:
     """Solve with ``options.method`` (default ``bfs``) under ``options.metric``."""
     from cspsolve import search as engine
@@ -98,6 +118,9 @@ def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[
     method = options.method or "bfs"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    blocked = walled_in(board)
+    if blocked is not None:
+        return Result(Status.UNSOLVABLE, None, Stats(), method, message=blocked)
     if method == "cpsat":
         return cpsat.solve(board, metric, limits)
     if method == "bfs":
@@ -128,10 +151,14 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     Returns
     -------
     dict
-        ``search`` and ``cpsat`` results (the CP-SAT one has ``proof.lower_bound``), ``agree``
-        (True when CP-SAT proves exactly the search's optimum, ``None`` when unsettled) and
-        ``problems`` (plans that fail the independent :func:`.board.check`, or disagreement).
+        ``search`` and ``reference`` results (the reference is CP-SAT's, with
+        ``proof.lower_bound``), ``agree`` (True when CP-SAT proves exactly the search's optimum,
+        or proves an unsolvable board of at most 60 positions unsolvable; ``None`` when
+        unsettled) and ``problems`` (plans that fail the independent :func:`.board.check`, or
+        disagreement). The size of an unsolvable board's cluster, which bounds CP-SAT's
+        horizon, comes from the compiled breadth-first search, whatever the method.
     """
+    from .cluster import explore
     from .cpsat import amount, plan_within
 
     if options.method == "cpsat":
@@ -142,9 +169,13 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     problems = []
     if search.solution is not None and check(board, search.solution):
         problems.append(f"search plan: {check(board, search.solution)[0]}")
-    if search.status == Status.UNSOLVABLE and search.stats.expanded <= _UNSOLVABLE_HORIZON:
-        # Every plan inside a cluster of N states has at most N - 1 moves (or steps per move).
-        horizon = search.stats.expanded - 1
+    cluster = None
+    if search.status == Status.UNSOLVABLE:
+        found, _, stopped = explore(board, stop_at_goal=False, limits=_rest(limits, budget))
+        cluster = found if stopped is None else None
+    if cluster is not None and cluster.size <= _UNSOLVABLE_HORIZON:
+        # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
+        horizon = cluster.size - 1
         answer = plan_within(board, horizon, metric, budget.remaining())
         cpsat = _cpsat_result(answer.status, answer.plan, metric, horizon + 1, answer.seconds)
         settled = {"infeasible": True, "feasible": False}.get(answer.status)
@@ -175,6 +206,13 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     elif below.status == "infeasible" and at.status == "feasible":
         agree = not problems
     return {"search": search, "reference": cpsat, "agree": agree, "problems": problems}
+
+
+def _rest(limits: Limits | None, budget: Budget) -> Limits | None:
+    """``limits`` with the time ``budget`` has spent taken off the time limit."""
+    if limits is None or limits.time_limit is None:
+        return limits
+    return dataclasses.replace(limits, time_limit=budget.remaining())
 
 
 def _cpsat_result(

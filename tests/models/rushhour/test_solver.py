@@ -28,6 +28,7 @@ from cspsolve.models.rushhour.cpsat import plan_within
 from cspsolve.registry import Options
 from cspsolve.results import Status
 
+from . import differential
 from .conftest import board, cards
 
 CARDS = {row["card"]: row for row in cards()}
@@ -156,12 +157,36 @@ def test_cpsat_method_deepens_to_the_optimum() -> None:
 
 
 def test_unsolvable_board_is_proven_by_both() -> None:
-    b = parse("oooBoo\noooBoo\nAAoCCo\noooooo\noooooo\noooooo\n")[0].puzzle
+    b = parse("ooBooo\nooBooo\nAABooo\nooxooo\noooooo\nDDoooo\n")[0].puzzle  # B stuck
     result = rushhour.solve(b, Options(), None)
-    assert result.status == Status.UNSOLVABLE and "reachable" in result.message
+    assert result.status == Status.UNSOLVABLE and "none of the 5 reachable" in result.message
     report = rushhour.verify(b, Options(), None)
     assert report["agree"] is True and report["reference"].status == Status.UNSOLVABLE
     assert engine.bfs(RushHourProblem(b)).status == Status.UNSOLVABLE
+
+
+WALLED_IN = {
+    "horizontal C": "oooBoo\noooBoo\nAAoCCo\noooooo\noooooo\noooooo\n",
+    "wall": "oooBoo\noooBoo\nAAoxoo\noooooo\noooooo\nCCoooo\n",
+}
+
+
+@pytest.mark.parametrize("text", WALLED_IN.values(), ids=WALLED_IN.keys())
+@pytest.mark.parametrize("method", rushhour.METHODS)
+def test_walled_in_red_car_is_unsolvable_at_once(method: str, text: str) -> None:
+    """A horizontal piece or a wall ahead of the red car never leaves: no search needed (the
+    engine's A* with the blocking heuristics took minutes on such boards, DFS longer)."""
+    result = rushhour.solve(parse(text)[0].puzzle, Options(method=method), None)
+    assert result.status == Status.UNSOLVABLE and result.stats.expanded == 0
+    assert "between the red car and the exit" in result.message
+
+
+def test_verify_bounds_a_walled_in_board_by_its_whole_cluster() -> None:
+    b = parse(WALLED_IN["horizontal C"])[0].puzzle
+    positions = differential.explore(b, "moves").cluster  # the test's own breadth-first search
+    report = rushhour.verify(b, Options(), None)
+    assert report["agree"] is True and report["reference"].status == Status.UNSOLVABLE
+    assert report["reference"].proof["lower_bound"] == positions > 1
 
 
 def test_scenes_show_every_position() -> None:

@@ -32,7 +32,8 @@ def test_counts_take_the_plural_only_when_not_one(count: int) -> None:
 
 
 def test_a_board_where_nothing_moves_is_not_one_of_1_positions() -> None:
-    stuck = Board(3, (Piece("A", 1, 0, 2, True),), frozenset({(1, 2)}), "A")
+    pieces = (Piece("A", 1, 0, 2, True), Piece("B", 0, 2, 2, False))  # B held by a wall
+    stuck = Board(3, pieces, frozenset({(2, 2)}), "A")
     result = kind.solve(stuck, Options(), None)
     assert result.message == "no plan: no piece can move, and the red car is not at the exit"
 
