@@ -230,3 +230,11 @@ def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_readme_lights_out_json_board_is_recognised(tmp_path: Path) -> None:
+    path = tmp_path / "board.json"
+    path.write_text('{"board": "010/101/010"}')
+    proc = run("solve", path, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert '"kind": "lightsout"' in proc.stdout

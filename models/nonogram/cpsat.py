@@ -9,7 +9,9 @@ which is stated with one ``add_automaton`` constraint over the line's cells: the
 constraint of Pesant 2004, "A regular language membership constraint for finite sequences of
 variables", *Principles and Practice of Constraint Programming (CP 2004)*, LNCS 3258, pp.
 482-495 - nonograms are the example of that paper. CP-SAT (Perron, Didier & Gay, "The CP-SAT-LP
-solver", CP 2023) propagates it and learns clauses.
+solver", CP 2023) propagates it and learns clauses. Redundant counting constraints (each line
+fills the sum of its clue; the grid fills the sum of the row clues and of the column clues)
+let presolve refute clues whose totals differ, which the automata alone leave to search.
 
 Uniqueness (``max_solutions=2``) is decided by adding, after the first solution, the clause
 "some cell differs from it" and solving again.
@@ -72,6 +74,23 @@ def automaton(clue: Clue) -> tuple[int, list[int], list[tuple[int, int, int]]]:
     return 0, [end], transitions
 
 
+def _add_counts(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> None:
+    """Add the counts the clues imply, redundant with the automata: each line fills the sum of
+    its clue, and the whole grid fills the sum of the row clues and that of the column clues.
+
+    The automata alone leave CP-SAT to discover a contradiction between the totals by search
+    (a 13x13 puzzle whose rows fill 51 cells and columns 50 took 1.4 million branches); with
+    the counts, presolve refutes it at once.
+    """
+    for row, clue in zip(cells, puzzle.rows, strict=True):
+        model.add(sum(row) == sum(clue))
+    for j, clue in enumerate(puzzle.columns):
+        model.add(sum(row[j] for row in cells) == sum(clue))
+    every = [cell for row in cells for cell in row]
+    model.add(sum(every) == sum(map(sum, puzzle.rows)))
+    model.add(sum(every) == sum(map(sum, puzzle.columns)))
+
+
 def solve(
     puzzle: Nonogram,
     limits: Limits | None = None,
@@ -123,6 +142,7 @@ def solve(
     for j, clue in enumerate(puzzle.columns):
         start, finals, transitions = automaton(clue)
         model.add_automaton([cells[i][j] for i in range(height)], start, finals, transitions)
+    _add_counts(model, puzzle, cells)
 
     def read(solver: Any) -> Grid:
         return tuple("".join("#" if solver.boolean_value(c) else "." for c in row) for row in cells)

@@ -28,6 +28,7 @@ from .board import Clue, Grid, Nonogram
 from .constraints import grid_from_assignment
 
 __all__ = [
+    "MAX_PATTERNS",
     "count_patterns",
     "explicit_csp",
     "grid_from_assignment",
@@ -35,6 +36,10 @@ __all__ = [
     "solve_python_constraint",
     "too_large",
 ]
+
+
+MAX_PATTERNS = 20_000
+"""Most fill patterns a line may have to be handed to python-constraint (by default)."""
 
 
 def patterns(clue: Clue, length: int) -> list[int]:
@@ -149,7 +154,7 @@ def too_large(puzzle: Nonogram, max_patterns: int) -> str:
     return ""
 
 
-def explicit_csp(puzzle: Nonogram, max_patterns: int = 20_000) -> CSP:
+def explicit_csp(puzzle: Nonogram, max_patterns: int = MAX_PATTERNS) -> CSP:
     """Build the explicit line-pattern CSP of a nonogram.
 
     Parameters
@@ -193,7 +198,7 @@ def solve_python_constraint(
     puzzle: Nonogram,
     limits: Limits | None = None,
     max_solutions: int = 1,
-    max_patterns: int = 20_000,
+    max_patterns: int = MAX_PATTERNS,
 ) -> Result[Grid]:
     """Solve a small nonogram with python-constraint on :func:`explicit_csp`.
 

@@ -78,9 +78,10 @@ def solve(
     -------
     Result of Grid
         Status ``solved`` with the grid, ``unsolvable`` (contradictory clues, with a
-        ``message``), ``limit`` or ``cancelled``. The engine's methods report clues whose row
-        and column totals differ as unsolvable at once; CP-SAT and python-constraint are left
-        to find it out themselves, so that they stay independent checks.
+        ``message``), ``limit`` or ``cancelled``. Clues whose row and column totals differ are
+        unsolvable at once for every method, the totals named in the message; CP-SAT refutes
+        them by itself (its model's counting constraints), so that it stays an independent
+        check.
 
     Raises
     ------
@@ -97,12 +98,12 @@ def solve(
         from .cpsat import solve as solve_cpsat
 
         result = solve_cpsat(puzzle, limits, max_solutions=wanted)
+    elif mismatch:
+        result = Result(Status.UNSOLVABLE, None, Stats(), method)
     elif method == "python-constraint":
         from .explicit import solve_python_constraint
 
         result = solve_python_constraint(puzzle, limits, max_solutions=wanted)
-    elif mismatch:
-        result = Result(Status.UNSOLVABLE, None, Stats(), method)
     elif method == "probing":
         from .probing import solve_probing
 

@@ -1,0 +1,216 @@
+"""Differential testing of every nonogram method against independent oracles.
+
+A case is a random grid (every cell filled with one probability, all-empty and all-full
+included) whose clues are derived from it, sometimes with one clue number changed afterwards
+(which may or may not leave the puzzle solvable). Sizes reach every path of the code: tiny
+boards (brute force), 1xN and Nx1 strips, everything up to 64x64, and lines of 65 to 200
+cells (more than one 64-bit word a line).
+
+The oracles, none of which is a method under test:
+
+- :func:`runs_match`, written here: the runs of a grid equal the clues;
+- brute force over every grid, up to :data:`BRUTE_CELLS` cells;
+- the CP-SAT model called directly (its own automata, not the engine's line solvers), its
+  status and uniqueness verdict; where it stops at its time limit, only what the planted grid
+  proves (the unchanged clues are solvable) is checked.
+
+Every method solves with ``unique=True``; it agrees when its status, its uniqueness verdict and
+its grid (which must match the clues, and equal the oracle's when unique) agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from cspsolve.limits import Limits
+from cspsolve.models.nonogram import cpsat, explicit, solver
+from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
+from cspsolve.results import Result, Status
+
+METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
+"""Every method of the nonogram kind."""
+
+BRUTE_CELLS = 16
+"""Largest board the brute-force oracle enumerates (at most 2**16 grids)."""
+
+SLOW_CELLS = {"gac-astar": 625, "mac": 625, "python-constraint": 225}
+"""Methods checked only up to this many cells (pure Python; python-constraint enumerates every
+fill pattern of a line, and the kind offers it up to 15x15)."""
+
+ORACLE_SECONDS = 30.0
+"""Time limit of the CP-SAT oracle."""
+
+METHOD_SECONDS = 30.0
+"""Time limit of a method under test; reaching it counts as a disagreement."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """A random nonogram: the clues, the grid they came from, and whether a clue was changed."""
+
+    puzzle: Nonogram
+    planted: Grid
+    changed: bool
+
+    def __repr__(self) -> str:
+        rows = " ".join(",".join(map(str, c)) or "0" for c in self.puzzle.rows)
+        columns = " ".join(",".join(map(str, c)) or "0" for c in self.puzzle.columns)
+        size = f"{self.puzzle.width}x{self.puzzle.height}"
+        return f"Case({size}, changed={self.changed}, rows={rows!r}, columns={columns!r})"
+
+
+def runs(line: str) -> Clue:
+    """The lengths of the runs of ``#`` in ``line``."""
+    return tuple(len(run) for run in line.replace(".", " ").split())
+
+
+def runs_match(puzzle: Nonogram, grid: Grid) -> bool:
+    """Whether ``grid`` has the puzzle's size and every line's runs equal its clue."""
+    if len(grid) != puzzle.height or any(len(row) != puzzle.width for row in grid):
+        return False
+    if any(set(row) - {"#", "."} for row in grid):
+        return False
+    columns = ["".join(row[j] for row in grid) for j in range(puzzle.width)]
+    return [runs(row) for row in grid] == list(puzzle.rows) and [
+        runs(column) for column in columns
+    ] == list(puzzle.columns)
+
+
+def _fits(clue: Clue, length: int) -> bool:
+    return sum(clue) + len(clue) - 1 <= length if clue else True
+
+
+def _changed(clues: list[Clue], length: int, rng: random.Random) -> list[Clue]:
+    """``clues`` with one number raised or lowered by one (a clue 1 may lose its block)."""
+    for line in rng.sample(range(len(clues)), len(clues)):
+        clue = list(clues[line])
+        if not clue:
+            clue = [1]
+        else:
+            k = rng.randrange(len(clue))
+            clue[k] += rng.choice((-1, 1))
+            clue = [n for n in clue if n > 0]
+        if _fits(tuple(clue), length):
+            return [*clues[:line], tuple(clue), *clues[line + 1 :]]
+    return clues
+
+
+EASY_DENSITIES = st.one_of(st.floats(0.6, 0.9), st.sampled_from((0.0, 1.0)))
+"""Densities of the big boards: random puzzles of low or middling density over a thousand
+cells or more have many solutions and make a hard uniqueness question for every method (boards
+of 124x37 at density 0.5 and 123x10 at 0.3 were not settled in 20 s by probing nor by
+CP-SAT), which is no test of agreement."""
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> Case:
+    """Random nonograms of every size the code treats differently (see the module docstring)."""
+    any_density = st.one_of(st.floats(0.1, 0.9), st.sampled_from((0.0, 1.0)))
+    long_line, short, wide = st.integers(65, 200), st.integers(1, 4), st.integers(5, 50)
+    width, height, density = draw(
+        st.one_of(
+            st.tuples(st.integers(1, 5), st.integers(1, 5), any_density),
+            st.tuples(st.integers(1, 25), st.integers(1, 25), any_density),
+            st.tuples(st.just(1), st.integers(1, 200), any_density),
+            st.tuples(st.integers(1, 200), st.just(1), any_density),
+            st.tuples(long_line, short, any_density),
+            st.tuples(short, long_line, any_density),
+            st.tuples(st.integers(26, 64), st.integers(26, 64), EASY_DENSITIES),
+            st.tuples(long_line, wide, EASY_DENSITIES),
+            st.tuples(wide, long_line, EASY_DENSITIES),
+        )
+    )
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    planted = tuple(
+        "".join("#" if rng.random() < density else "." for _ in range(width)) for _ in range(height)
+    )
+    rows = [runs(row) for row in planted]
+    columns = [runs("".join(row[j] for row in planted)) for j in range(width)]
+    changed = draw(st.integers(0, 99)) < 15
+    if changed:
+        if rng.random() < 0.5:
+            rows = _changed(rows, width, rng)
+        else:
+            columns = _changed(columns, height, rng)
+    return Case(Nonogram(tuple(rows), tuple(columns)), planted, changed)
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """What is known of a case: ``solvable`` and ``unique`` (None: unknown), a solution."""
+
+    solvable: bool | None
+    unique: bool | None
+    solution: Grid | None
+
+
+def brute_force(puzzle: Nonogram) -> Oracle:
+    """Enumerate every grid of at most :data:`BRUTE_CELLS` cells whose rows match their clues,
+    stopping at two that match every clue."""
+    w = puzzle.width
+    lines = ["".join(cells) for cells in itertools.product(".#", repeat=w)]
+    fitting = [[line for line in lines if runs(line) == clue] for clue in puzzle.rows]
+    found: list[Grid] = []
+    for grid in itertools.product(*fitting):
+        if runs_match(puzzle, grid):
+            found.append(grid)
+            if len(found) == 2:
+                break
+    return Oracle(bool(found), len(found) == 1 if found else False, found[0] if found else None)
+
+
+def oracle(case: Case) -> Oracle:
+    """Brute force on tiny boards, else CP-SAT's model called directly."""
+    puzzle = case.puzzle
+    if puzzle.width * puzzle.height <= BRUTE_CELLS:
+        return brute_force(puzzle)
+    result = cpsat.solve(puzzle, Limits(time_limit=ORACLE_SECONDS), max_solutions=2)
+    if result.status is Status.SOLVED:
+        return Oracle(True, result.proof["unique"], result.solution)
+    if result.status is Status.UNSOLVABLE:
+        return Oracle(False, False, None)
+    return Oracle(True if not case.changed else None, None, None)
+
+
+def disagreement(case: Case, known: Oracle, result: Result[Grid]) -> str | None:
+    """Why ``result`` contradicts what is known of the case (None when it does not)."""
+    status = result.status
+    if status not in (Status.SOLVED, Status.UNSOLVABLE):
+        return f"ended with status {status.value}"
+    if not case.changed and status is Status.UNSOLVABLE:
+        return "unsolvable, but the planted grid solves it"
+    if known.solvable is not None and known.solvable != (status is Status.SOLVED):
+        return f"status {status.value}, the oracle says solvable={known.solvable}"
+    if status is Status.UNSOLVABLE:
+        return None
+    if result.solution is None or not runs_match(case.puzzle, result.solution):
+        return "its grid does not match the clues"
+    unique = result.proof.get("unique")
+    if known.unique is not None and unique != known.unique:
+        return f"unique={unique}, the oracle says {known.unique}"
+    if known.unique and result.solution != known.solution:
+        return "a unique solution, but not the oracle's grid"
+    return None
+
+
+def methods_for(puzzle: Nonogram) -> list[str]:
+    """The methods checked on ``puzzle``: slow ones up to :data:`SLOW_CELLS`, python-constraint
+    where no line has more fill patterns than it accepts."""
+    cells = puzzle.width * puzzle.height
+    refused = {"python-constraint"} if explicit.too_large(puzzle, explicit.MAX_PATTERNS) else set()
+    return [m for m in METHODS if cells <= SLOW_CELLS.get(m, cells) and m not in refused]
+
+
+def check(case: Case) -> dict[str, str | None]:
+    """Each method checked on ``case``, mapped to None (agrees) or what it got wrong."""
+    known = oracle(case)
+    verdicts: dict[str, str | None] = {}
+    for method in methods_for(case.puzzle):
+        limits = Limits(time_limit=METHOD_SECONDS)
+        result = solver.solve(case.puzzle, method, limits, unique=True)
+        verdicts[method] = disagreement(case, known, result)
+    return verdicts

@@ -1,0 +1,15 @@
+"""Every nonogram method against brute force and CP-SAT on random puzzles (see
+:mod:`.differential`); ``CSPSOLVE_FUZZ=N`` or ``pytest --fuzz N`` draws N cases."""
+
+from __future__ import annotations
+
+from hypothesis import given
+
+from ...fuzzing import assert_agree, differential
+from .differential import Case, cases, check
+
+
+@differential(ci=200)
+@given(case=cases())
+def test_every_method_agrees_with_the_oracles(case: Case) -> None:
+    assert_agree(check(case))
