@@ -7,8 +7,11 @@
    with the total time; each board gets --time-limit seconds (enumeration, then CP-SAT for a
    null space too large to enumerate) and is marked "not proven" unless settled in time.
 3. A* (packing heuristic) vs algebra vs CP-SAT on random solvable boards 5x5 ... 11x11.
+4. Big all-on boards (default 991, nullity 640, and 2048): nullity, and the minimum-press search
+   under --big-limit seconds (a valid answer at once, improved by local search in the time).
 
 Usage: python benchmarks/lightsout.py [--sizes 100,1000,10000] [--allon 40] [--compare 11]
+       [--big 991,2048] [--big-limit 5]
 """
 
 from __future__ import annotations
@@ -90,18 +93,41 @@ def compare(largest: int) -> None:
         )
 
 
+def big(sizes: list[int], time_limit: float) -> None:
+    print("| n | nullity | nullity s | presses | proven | minimum s | limit s |")
+    print("|---:|---:|---:|---:|---|---:|---:|")
+    for n in sizes:
+        puzzle = LightsOut(((1 << n) - 1,) * n, n)
+        t = time.perf_counter()
+        d = algebra.nullity(puzzle)
+        null_s = time.perf_counter() - t
+        t = time.perf_counter()
+        result = algebra.minimum(puzzle, Limits(time_limit=time_limit))
+        min_s = time.perf_counter() - t
+        assert result.solution is not None and check(puzzle, result.solution) == []
+        proven = "yes" if result.proof["minimum"] else "no"
+        print(
+            f"| {n} | {d} | {null_s:.3f} | {int(result.stats.cost):,} | {proven} | "
+            f"{min_s:.2f} | {time_limit:g} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--allon", type=int, default=40)
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--compare", type=int, default=11)
+    parser.add_argument("--big", default="991,2048")
+    parser.add_argument("--big-limit", type=float, default=5.0)
     args = parser.parse_args()
     large([int(s) for s in args.sizes.split(",") if s])
     print()
     all_on(args.allon, args.time_limit)
     print()
     compare(args.compare)
+    print()
+    big([int(s) for s in args.big.split(",") if s], args.big_limit)
 
 
 if __name__ == "__main__":
