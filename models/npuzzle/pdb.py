@@ -26,9 +26,9 @@ or corrupt file is rebuilt; a rich progress bar shows the build on a terminal.
 A build is work done under the caller's limits: the breadth-first search asks a ``stop`` check
 (a :meth:`cspsolve.limits.Budget.exhausted`) between chunks of 2^18 placements and raises
 :class:`BuildStoppedError` when the time limit has passed or the run is cancelled; a node limit
-does not stop it (its placements are not search nodes). Before building databases missing from
-the cache that take a second or more, one line on stderr says how many entries must be built,
-a rough time (at :data:`BUILD_RATE`) and where they will be cached.
+counts search nodes, not placements, so it stops a build only when it is 0. Before building
+databases missing from the cache that take a second or more, one line on stderr says how many
+entries must be built, a rough time (at :data:`BUILD_RATE`) and where they will be cached.
 """
 
 from __future__ import annotations
@@ -63,7 +63,6 @@ __all__ = [
     "cache_dir",
     "load",
     "partition",
-    "to_build",
 ]
 
 VERSION = 2
@@ -369,7 +368,7 @@ def _build_with_bar(
         )
 
 
-def to_build(rows: int, cols: int, chosen: Partition, blank: int | None) -> int:
+def _to_build(rows: int, cols: int, chosen: Partition, blank: int | None) -> int:
     """Entries of the cached-size databases of ``chosen`` whose files are not in the cache."""
     missing = 0
     for pattern in chosen:
@@ -451,7 +450,7 @@ class PatternDatabases:
             chosen = partition(puzzle)
         goal, cells = puzzle.goal, puzzle.cells
         abstract_blank = None if manhattan else blank
-        missing = to_build(puzzle.rows, puzzle.cols, chosen, abstract_blank)
+        missing = _to_build(puzzle.rows, puzzle.cols, chosen, abstract_blank)
         if missing >= BUILD_RATE:
             _announce(missing)
         widest = max(len(p) for p in chosen)

@@ -7,7 +7,7 @@ Methods: ``bfs`` (default) is the compiled breadth-first search over compact sta
 the steps metric a slide costs its length, so ``engine-bfs`` is then not optimal (use
 ``astar`` — uniform-cost search with ``--heuristic zero``). ``cpsat`` deepens the horizon of
 the time-expanded model of :mod:`.cpsat` until it finds a plan, proving every shorter horizon
-infeasible. A board whose red car is walled in for good (:func:`walled_in`) is reported
+infeasible. A board whose red car is walled in for good (:func:`_walled_in`) is reported
 unsolvable by every method at once, without a search.
 """
 
@@ -89,7 +89,7 @@ def _cluster_bfs(board: Board, metric: str, limits: Limits | None) -> Result[lis
     return Result(Status.UNSOLVABLE, None, stats, "bfs", message=message)
 
 
-def walled_in(board: Board) -> str | None:
+def _walled_in(board: Board) -> str | None:
     """Why the red car can never reach the exit, whatever the other pieces do; else None.
 
     A wall, or a horizontal piece, in the red car's row between it and the exit stays there for
@@ -118,7 +118,7 @@ def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[
     method = options.method or "bfs"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    blocked = walled_in(board)
+    blocked = _walled_in(board)
     if blocked is not None:
         return Result(Status.UNSOLVABLE, None, Stats(), method, message=blocked)
     if method == "cpsat":
