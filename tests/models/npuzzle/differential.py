@@ -68,7 +68,9 @@ REACH: dict[str, Callable[[Puzzle, int], bool]] = {
     "astar/misplaced": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 24,
 }
 """Which solvable cases (board, optimal length) a slow method is run on; every other method runs
-on every case, and every method on every unsolvable case."""
+on every case, and every method on every unsolvable case. The engine's depth-first search
+expands a state again whenever it meets it by a shorter path: 12.8 s on one 2x4 board (20,160
+positions), so it runs on boards of at most 6 cells."""
 
 METHOD_SECONDS = 120.0
 """Time limit of a method under test; reaching it counts as a disagreement."""
