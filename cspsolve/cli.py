@@ -251,6 +251,8 @@ class _Puzzle:
     source: str
     entry: registry.PuzzleEntry
     many: bool
+    puzzle: Any
+    """The entry's puzzle as the options shape it (the kind's ``prepare``, where it has one)."""
 
     @property
     def title(self) -> str:
@@ -294,8 +296,15 @@ def _puzzles(files: tuple[str, ...], run: _Run, codes: list[int]) -> Iterator[_P
         _check_options(kind, model, run.options)
         source = str(registry.split_selector(spec)[0])
         many = len(entries) > 1 or entries[0].id is not None
+        prepare = getattr(model, "prepare", None)
         for entry in entries:
-            yield _Puzzle(kind, model, source, entry, many)
+            try:
+                shaped = entry.puzzle if prepare is None else prepare(entry.puzzle, run.options)
+            except ValueError as e:
+                click.echo(f"cspsolve: {source}: {e}", err=True)
+                codes.append(EXIT_BAD_INPUT)
+                continue
+            yield _Puzzle(kind, model, source, entry, many, shaped)
 
 
 def _guarded(
@@ -308,7 +317,7 @@ def _guarded(
     """``call(puzzle, options, limits)``, turning a ValueError (options that do not fit the
     puzzle) into one line on stderr and exit code 2 in ``codes``."""
     try:
-        return call(puzzle.entry.puzzle, options, limits)
+        return call(puzzle.puzzle, options, limits)
     except ValueError as e:
         click.echo(f"cspsolve: {puzzle.title}: {e}", err=True)
         codes.append(EXIT_BAD_INPUT)
@@ -432,7 +441,7 @@ def _draw_solution(puzzle: _Puzzle, result: Result[Any], name: str, output: str)
         click.echo(f"cspsolve: {puzzle.title}: no solution to draw", err=True)
         return []
     try:
-        write_image(puzzle.model.scenes(puzzle.entry.puzzle, result.solution), name)
+        write_image(puzzle.model.scenes(puzzle.puzzle, result.solution), name)
     except (ValueError, OSError) as e:
         click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
         return [EXIT_BAD_INPUT]
@@ -448,9 +457,9 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
         record.update(result.to_json(model.encode))
         click.echo(json.dumps(record))
         return
-    _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}", "bold")
+    _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}", "bold")
     if result.solution is not None:
-        _say(model.draw(puzzle.entry.puzzle, result.solution))
+        _say(model.draw(puzzle.puzzle, result.solution))
     if result.message:
         _say(result.message)
     _say(_summary(result, run.options.unique), _STATUS_STYLE[result.status])
@@ -504,7 +513,7 @@ def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
         return
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
-    _say(f"{puzzle.title}: {model.describe(puzzle.entry.puzzle)}: {verdict}", style)
+    _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}: {verdict}", style)
     unique = "unique" in model.OPTIONS
     _say(f"  search ({search.method}): {_summary(search, unique)}")
     _say(f"  reference ({reference.method}): {_summary(reference, unique)}")
@@ -558,7 +567,7 @@ def analyze(
 def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
     from rich.table import Table
 
-    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
+    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.puzzle)}")
     table.add_column("property")
     table.add_column("value", overflow="fold")
     for key, value in analysis.items():
@@ -630,7 +639,7 @@ def compare(
         _check_names(puzzle, wanted_methods, wanted_heuristics)
         pairs = [
             (m, h)
-            for m, h in puzzle.model.runs(puzzle.entry.puzzle, run.options)
+            for m, h in puzzle.model.runs(puzzle.puzzle, run.options)
             if (wanted_methods is None or m in wanted_methods)
             and (wanted_heuristics is None or h is None or h in wanted_heuristics)
         ]
@@ -708,7 +717,7 @@ def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
         )
         for r in results
     ]
-    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.entry.puzzle)}")
+    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.puzzle)}")
     for i, name in enumerate(header):
         width = max(len(name), *(len(row[i]) for row in rows))
         table.add_column(name, justify="right" if i >= 3 else "left", min_width=width)

@@ -94,7 +94,9 @@ class PuzzleKind(Protocol):
 
     Every function that solves takes the puzzle, the :class:`Options` and the
     :class:`~cspsolve.limits.Limits` of the run, and raises ``ValueError`` (one line, shown to the
-    user with exit code 2) for options that make no sense for that puzzle.
+    user with exit code 2) for options that make no sense for that puzzle. A kind whose options
+    change the puzzle itself may offer ``prepare(puzzle, options) -> puzzle`` (optional): the
+    command line shows and draws the puzzle it returns (e.g. a board under ``--variant``).
     """
 
     NAME: str

@@ -28,6 +28,7 @@ __all__ = [
     "describe",
     "draw",
     "encode",
+    "prepare",
     "read",
     "runs",
     "scenes",
@@ -49,7 +50,7 @@ SEARCH_CELLS = 64
 """Largest board ``cspsolve compare`` runs the searches on (A* needs up to 2**width states)."""
 
 
-def board(puzzle: LightsOut, options: Options) -> LightsOut:
+def prepare(puzzle: LightsOut, options: Options) -> LightsOut:
     """``puzzle`` with the variant and torus of ``options`` (``None`` keeps the file's).
 
     Raises
@@ -71,7 +72,7 @@ def solve(puzzle: LightsOut, options: Options, limits: Limits | None) -> Result[
     """Fewest presses by ``options.method`` (default ``algebra``), with ``proof.nullity``."""
     from . import algebra, cpsat, search
 
-    puzzle = board(puzzle, options)
+    puzzle = prepare(puzzle, options)
     method = options.method or "algebra"
     if method == "algebra":
         return algebra.minimum(puzzle, limits)
@@ -102,13 +103,13 @@ def verify(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[s
     if options.method == "cpsat":
         raise ValueError("verify checks a method against CP-SAT; pick another --method")
     first = solve(puzzle, options, limits)
-    second = cpsat.solve(board(puzzle, options), limits)
+    second = cpsat.solve(prepare(puzzle, options), limits)
     second.proof["nullity"] = first.proof.get("nullity")
     problems = []
     for result in (first, second):
         if result.solution is not None:
             problems += [
-                f"{result.method}: {p}" for p in check(board(puzzle, options), result.solution)
+                f"{result.method}: {p}" for p in check(prepare(puzzle, options), result.solution)
             ]
     agree: bool | None
     if first.status is Status.UNSOLVABLE or second.status is Status.UNSOLVABLE:
@@ -145,7 +146,7 @@ def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[
     """
     from . import algebra
 
-    puzzle = board(puzzle, options)
+    puzzle = prepare(puzzle, options)
     result = algebra.minimum(puzzle, limits)
     d = result.proof["nullity"]
     cells = puzzle.enabled.bit_count()

@@ -195,3 +195,11 @@ def test_counts_and_graph_nodes_are_worded_right(tmp_path: Path) -> None:
     corner.write_text("10000\n" + "00000\n" * 4, encoding="utf-8")
     text = run("solve", corner).stdout
     assert "covers 1 lit cell," in text and "1 lit cells" not in text
+
+
+def test_the_board_is_shown_with_the_variant_of_the_options(tmp_path: Path) -> None:
+    path = tmp_path / "pair.txt"
+    path.write_text("1 1\n")
+    proc = run("solve", path, "--kind", "lightsout", "--variant", "sigma")
+    assert proc.returncode == 0, proc.stderr
+    assert "1x2 sigma," in proc.stdout.splitlines()[0]
