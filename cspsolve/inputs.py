@@ -10,7 +10,9 @@ user may not read, binary data, JSON nested too deep for the parser) is refused 
 from __future__ import annotations
 
 import json
+import re
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -193,5 +195,9 @@ def parse_json(text: str, source: str) -> Any:
     except json.JSONDecodeError as e:
         raise InputError(source, e.lineno, f"not valid JSON: {e.msg}") from None
     except (ValueError, RecursionError) as e:
-        reason = "a number too long" if "digits" in str(e) else "unreadable JSON"
-        raise InputError(source, None, f"{reason} ({str(e).splitlines()[0]})") from None
+        digits = re.search(r"value has (\d+) digits", str(e))
+        if digits is None:
+            raise InputError(source, None, f"unreadable JSON ({str(e).splitlines()[0]})") from None
+        limit = sys.get_int_max_str_digits()
+        reason = f"a number too long ({int(digits[1]):,} digits, at most {limit:,})"
+        raise InputError(source, None, reason) from None
