@@ -1,4 +1,5 @@
-"""Puzzles that once got a wrong answer or crashed the process, kept in ``tests/data/nonogram``.
+"""Puzzles that once got a wrong answer or crashed the process, kept in
+``tests/data/nonogram/regressions``.
 
 - ``random-*.non`` (random grids of density 0.55, clues derived; lines of 65 to 130 cells, or
   columns that long): the default method called them unsolvable, and 30x70 corrupted memory,
@@ -20,7 +21,7 @@ from cspsolve.results import Status
 
 from ...test_cli import run
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
+DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram" / "regressions"
 LONG_LINES = sorted(DATA.glob("random-*.non"))
 MISMATCH = DATA / "sum-mismatch-13x13.non"
 
