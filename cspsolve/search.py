@@ -258,6 +258,14 @@ def bfs(
     return _finish(meter, "bfs", None, 0.0, False, graph=graph)
 
 
+def _seen(best_depth: dict[S, int], state: S, depth: int, depth_limit: int | None) -> bool:
+    """Whether graph DFS skips ``state`` met at ``depth``: met before at all without a depth
+    limit, met before at most as deep under one."""
+    if depth_limit is None:
+        return state in best_depth
+    return best_depth.get(state, depth + 1) <= depth
+
+
 def dfs(
     problem: SearchProblem[S, A],
     limits: Limits | None = None,
@@ -276,9 +284,9 @@ def dfs(
     depth_limit : int, optional
         No path longer than this many steps is followed.
     graph : bool
-        Graph search (default): a state is not expanded again unless reached by a shorter path
-        (needed for completeness under a depth limit). ``False``: backtracking tree search that
-        only keeps the states of the current path out (no cycles).
+        Graph search (default): a state is expanded once; under a depth limit, again when it is
+        reached by a shorter path (needed for completeness there). ``False``: backtracking tree
+        search that only keeps the states of the current path out (no cycles).
 
     Returns
     -------
@@ -317,7 +325,7 @@ def dfs(
         action, nxt, step = child
         stats.generated += 1
         depth = len(path) + 1
-        if nxt in on_path or (graph and best_depth.get(nxt, depth + 1) <= depth):
+        if nxt in on_path or (graph and _seen(best_depth, nxt, depth, depth_limit)):
             continue
         if graph:
             best_depth[nxt] = depth

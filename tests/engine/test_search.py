@@ -327,3 +327,13 @@ def test_goal_at_start_is_an_empty_plan() -> None:
     for search in SEARCHES:
         result = search(problem, None)
         assert result.solution == [] and result.status.has_solution
+
+
+def test_graph_dfs_without_a_depth_limit_expands_each_state_once() -> None:
+    grid = nx.convert_node_labels_to_integers(nx.grid_2d_graph(6, 6), ordering="sorted")
+    graph = nx.DiGraph(grid)
+    nx.set_edge_attributes(graph, 1, "weight")
+    problem = GraphProblem(graph, 0, -1)  # no goal: the whole space is searched
+    result = dfs(problem)
+    assert result.status is Status.UNSOLVABLE
+    assert problem.calls == graph.number_of_nodes()
