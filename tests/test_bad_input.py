@@ -152,9 +152,16 @@ def test_binary_data_names_its_line(tmp_path: Path) -> None:
 # --- kind detection honours the extension first -------------------------------------------------
 
 
-def test_an_edges_file_is_a_lights_out_graph(tmp_path: Path) -> None:
-    path = tmp_path / "path.edges"
-    path.write_text("0 1\n1 2\nlit: 0\n")
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("path.edges", "0 1\n1 2\nlit: 0\n"),  # an edge list, not a .nin nonogram
+        ("board.json", '{"board": "010/101/010"}'),  # the README's own Lights Out JSON
+    ],
+)
+def test_a_lights_out_file_is_recognised_without_kind(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
     proc = run("solve", path, "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert '"kind": "lightsout"' in proc.stdout
@@ -230,11 +237,3 @@ def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-
-
-def test_the_readme_lights_out_json_board_is_recognised(tmp_path: Path) -> None:
-    path = tmp_path / "board.json"
-    path.write_text('{"board": "010/101/010"}')
-    proc = run("solve", path, "--format", "json")
-    assert proc.returncode == 0, proc.stderr
-    assert '"kind": "lightsout"' in proc.stdout
