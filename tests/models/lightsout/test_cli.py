@@ -142,9 +142,9 @@ def chebyshev_nullity(m: int, n: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("big") / "allon.txt"
-    path.write_text(("1" * BIG + "\n") * BIG, encoding="utf-8")
+def big() -> Path:
+    path = Path(__file__).resolve().parents[2] / "data" / "lightsout" / f"all-on-{BIG}x{BIG}.txt"
+    assert path.read_text(encoding="utf-8") == ("1" * BIG + "\n") * BIG
     return path
 
 

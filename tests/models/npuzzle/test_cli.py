@@ -108,9 +108,7 @@ def test_time_limit_covers_building_the_databases(tmp_path: Path, method: str) -
     """With an empty cache a 24-puzzle needs some 26 million database entries (~25 s) first:
     the 1 s limit stops the build (exit 3, the reason given, the build announced); the
     timeout only guards against a hang."""
-    path = tmp_path / "four-moves.json"
-    start = [*range(1, 21), 0, 21, 22, 23, 24]
-    path.write_text(json.dumps({"n": 5, "start": [start[r : r + 5] for r in range(0, 25, 5)]}))
+    path = Path(__file__).resolve().parents[2] / "data" / "npuzzle" / "twentyfour-four-moves.json"
     args = ("solve", path, "--method", method, "--time-limit", "1", "--format", "json")
     proc = run(*args, cache=tmp_path / "empty", timeout=20)
     assert proc.returncode == 3, proc.stderr
