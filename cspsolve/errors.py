@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["InputError", "UnknownKindError"]
+__all__ = ["MAX_MESSAGE", "InputError", "UnknownKindError"]
+
+MAX_MESSAGE = 200
+"""Longest message of an :class:`InputError`, in characters."""
 
 
 class InputError(ValueError):
@@ -15,7 +18,8 @@ class InputError(ValueError):
     line : int or None
         1-based line number of the problem, ``None`` when it concerns the whole file.
     message : str
-        What is wrong, in one line.
+        What is wrong, in one line; a message over :data:`MAX_MESSAGE` characters (one that
+        quotes a huge token of the file) is cut there and ends in ``...``.
 
     Examples
     --------
@@ -24,6 +28,8 @@ class InputError(ValueError):
     """
 
     def __init__(self, source: str, line: int | None, message: str) -> None:
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
         self.source = source
         self.line = line
         self.message = message

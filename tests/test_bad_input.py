@@ -237,3 +237,17 @@ def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_an_error_quoting_a_huge_token_stays_short(tmp_path: Path) -> None:
+    path = tmp_path / "tour.txt"
+    path.write_text("$" + "9" * 100_000 + "\n")
+    proc = run("solve", path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.")
+
+
+def test_a_row_of_digits_longer_than_python_converts_is_bad_input(tmp_path: Path) -> None:
+    path = tmp_path / "ones.txt"
+    path.write_text("1" * 70_000 + "\n")  # read as tile numbers, it once crashed the reader
+    proc = run("solve", path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}: cannot tell the puzzle kind.*")

@@ -42,7 +42,8 @@ _MAX_CELLS = 1024
 """Largest board accepted (32 x 32)."""
 
 _BLANKS = {"0", ".", "_"}
-_TOKEN = re.compile(r"[0-9]+|[._]")
+_TOKEN = re.compile(r"[0-9]{1,6}|[._]")
+"""A tile number (no board holds a million tiles) or a blank."""
 
 
 @dataclass(frozen=True)
@@ -174,10 +175,11 @@ def _tokens(line: str, number: int, source: str) -> list[int]:
     for token in line.replace(",", " ").split():
         if token in _BLANKS:
             tiles.append(0)
-        elif token.isdigit() and token.isascii():
+        elif _TOKEN.fullmatch(token):
             tiles.append(int(token))
         else:
-            raise InputError(source, number, f"{token!r} is not a tile number (0 or . = blank)")
+            shown = token if len(token) <= 20 else token[:20] + "..."
+            raise InputError(source, number, f"{shown!r} is not a tile number (0 or . = blank)")
     return tiles
 
 

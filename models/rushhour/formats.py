@@ -47,7 +47,7 @@ MAX_SIZE = 30
 """Largest board side accepted."""
 
 _CELLS = re.compile(r"[.oxA-Z]+")
-_DATABASE = re.compile(r"([0-9]+)\s+([.oxA-Z]+)\s+([0-9]+)")
+_DATABASE = re.compile(r"([0-9]{1,9})\s+([.oxA-Z]+)\s+([0-9]{1,12})")
 _CSV_HEADER = ("car", "orientation", "col", "row", "length")
 
 
@@ -188,8 +188,10 @@ def _parse_grid(text: str, source: str) -> list[Entry]:
 
 
 def _csv_int(token: str, what: str, source: str, line: int) -> int:
-    if not token.strip().isdigit():
-        raise InputError(source, line, f"{what} {token.strip()!r} is not a whole number")
+    token = token.strip()
+    if not (token.isascii() and token.isdigit() and len(token) <= 9):
+        shown = token if len(token) <= 20 else token[:20] + "..."
+        raise InputError(source, line, f"{what} {shown!r} is not a whole number below 10**9")
     return int(token)
 
 
