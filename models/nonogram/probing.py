@@ -5,220 +5,51 @@ line ``l`` known to be empty, ``grid[1, l]`` for every cell known to be filled (
 cell is in neither). Lines are numbered rows ``0 .. H-1`` then columns ``H .. H+W-1``; a line
 of ``n`` cells takes ``ceil(n / 64)`` words. Every cell is stored in its row and in its
 column, so a line is read in a few words and a trial copy of the grid is ``2 (H + W)`` words.
-Three compiled kernels do the work:
 
 :func:`propagate`
     Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by an exact
-    line solver — :func:`.linebits.settle_bits` on the line's words for lines of up to 62
-    cells, :func:`.linedp.settle_line` on cell codes beyond — and every cell it decides makes
-    the crossing line dirty. Only lines whose cells changed are solved again. Lines of up to
-    26 cells go through a cache of line results keyed by (line, partial line), one probe of a
-    hash table: probing repeats the same line states many times, and on the tournament puzzles
-    the cache answers about six line solves in seven.
+    line solver (:func:`.linebits.settle_bits` on the line's word for lines of up to 62 cells,
+    :func:`.linedp.settle_line` on cell codes beyond), and every cell it decides makes the
+    crossing line dirty. Lines of up to 26 cells go through a direct-mapped cache of line
+    results keyed by (line, partial line).
 :func:`probe`
     Probing (failed-literal detection on cells) to a fixpoint: every undecided cell is set to
-    filled, then to empty, and each trial propagated on a copy of the grid. When both trials
-    fail the node is dead; when one fails the cell takes the other value (the grid becomes the
-    surviving trial); otherwise every cell that both trials decide the same way is kept. Sweeps
-    repeat until one changes nothing. This is the "fully probing" of Wu, Sun, Chen, Chen, Lee
-    & Yen 2013, "An efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B (the
-    method of their tournament solver LalaFrogKK) and the probing of Jan Wolter's pbnsolve
-    (https://webpbn.com/pbnsolve.html), both run to a fixpoint here.
-
-    A cell is probed again only when its last trials could now end differently: each cell
-    keeps the set of lines its two trials solved, and the grid keeps, for each line, when it
-    last changed. Trials are deterministic functions of the lines they read, so while none of
-    those lines has changed a trial would repeat itself — consistent, and agreeing on nothing
-    new. This saves most of the work of later sweeps and of the children of a node (a child
-    differs from its parent in the lines its branching trial decided). The line sets are kept
-    as 64-bit masks of ``line mod 64`` (exact up to 64 lines, conservative beyond).
-
-    A node probes some 400 trials, so constant factors count. Each was measured with the code
-    before and after it run alternately, puzzle by puzzle, in one process (``taai2011``, the
-    same nodes both ways): a trial's grid is copied as one ``memcpy`` (:func:`_memcpy`; 91.8
-    → 75.9 s); the sweep walks rows and columns rather than dividing a cell's index, tests
-    staleness against one mask of changed lines per clock value (:func:`_changed_since`), and
-    the worklist wraps without a modulo (80.3 → 70.8 s); a trial counts the cells it decides
-    as propagation decides them, instead of two scans of the grid per probed cell (77.9 →
-    65.9 s); the trials, their propagation and the helpers they call are inlined into
-    :func:`probe` (62.6 → 47.1 s, then 53.9 → 51.1 s): a call between kernels passes each
-    array of the work space member by member, over a hundred words a call. The line solver
-    stays a call: inlining it too saved 4 % but doubled the first compilation (to a minute).
-    Inlining instead its two passes into it (:func:`.linebits.settle_bits`) saves about as
-    much and compiles no slower: 60.6 → 58.2 s over six alternating runs on ten hard puzzles
-    (five of each set, 10,000-node cap), faster in all six.
-    Runs here drift by up to ±15 % within an hour, which is why each step was measured in
-    one alternating run and only the node counts compare across runs.
-
-    The sweep goes in row-major order. Any order reaches the same fixpoint, but a dead node
-    may fail on different lines first, so the conflict weights, and with them the search,
-    differ. Measured (30,000-node cap): the cells of highest last score first cut a dead
-    node's trials by a third (408 → 275 on ``tcga2022`` #505 and #518) but not its time (a
-    node took 213 µs against 210 over the set), and ``tcga2022`` took 287,754 nodes against
-    270,745; lowest score first, 262,827 on ``tcga2022`` but 260,976 on ``taai2011`` against
-    232,714. Probing first the cells that killed the last eight dead nodes saved nothing:
-    three dead nodes in four have no cell that fails both ways at first, they die after a
-    median 26 failed literals (``tcga2022`` #505). Nor can the parent foresee a dead child
-    from its own trials: no dead child of 270 sampled had a cell both of whose parent trials
-    contradicted the child's grid outright.
-
-    Ways to probe less, measured and not kept (``tcga2022``, seed 0, 60,000-node cap; the
-    probing above: 295,681 nodes, about 204 µs a node; scratch harness, not kept). Line logic is
-    monotone, so a trial of a literal that a consistent trial of the same grid has already
-    decided cannot fail (44 % of the trials on #505): skipping those trials, keeping the cells'
-    last scores, cost 548,746 nodes at 223 µs — the skipped trials' scores and agreements are
-    what the search lives on. When one trial of a cell w decides a cell c, every solution with c
-    the other way has w the other way too; starting c's other trial from w's other trial (the
-    tree-based look-ahead of Heule, van Zwieten, Dufour & van Maaren, "March_eq", *SAT 2004*,
-    LNCS 3542) saves propagation but gives a stronger trial, not the same one: line logic does
-    not derive contrapositives (checked against the plain trial). Its inflated scores took #505,
-    #518 and #476 from 53,745 / 31,191 / 13,940 nodes to over 100,000 / over 100,000 / 60,670.
-    Refuting c's other trial when it merely contradicts w's other trial found 1 to 3 more
-    failed literals per puzzle. An old trial of the same cell that already contains the current grid
-    (it would repeat) is there for 1.5 % of the trials that staleness lets through. One sweep
-    per node instead of the fixpoint: 447,973 nodes at 171 µs, two sweeps 443,334 at 196 µs. And
-    :func:`children` ordered by the children's estimated solutions (the sum of the log pattern
-    counts of the lines they change) instead of the cell's likelihood: 373,064 nodes.
+    filled, then to empty, and each trial propagated on a copy of the grid. Both trials failing
+    kill the node; one failing fixes the cell the other way; otherwise the cells both trials
+    decide alike are kept. Sweeps (row-major) repeat until one changes nothing. A cell is probed
+    again only when a line its last trials read has changed since (line sets as 64-bit masks of
+    ``line mod 64``: exact up to 64 lines, conservative beyond). Trials and their propagation
+    are inlined into the kernel, and a trial's grid is copied as one ``memcpy``
+    (:func:`_memcpy`). This is the "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, "An
+    efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B, and the probing of
+    Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html), run to a fixpoint.
 :func:`search` (Python)
-    Depth-first search over probed nodes, as a portfolio. The branching cell maximises
-    ``(fixed_empty + 1) * (fixed_filled + 1) * (1 + weight(row) + weight(column))``: its two
-    trials fix many cells each (both children are then small), and its lines have often been
-    found contradictory — a line's weight counts the propagations, trials included, that
-    failed on it, so the search turns to where the puzzle is tight, as dom/wdeg does
-    (Boussemart, Hemery, Lecoutre & Sais 2004, "Boosting systematic search by weighting
-    constraints", *ECAI*). The children are the cell's two trials, propagated. Measured on
-    every 20th puzzle of ``taai2011`` and ``tcga2022`` (from the 8th; 5 s cap each): product
-    53 s, lexicographic (min, max) 85 s; on 12 hard ``taai2011`` puzzles (4 s cap): product
-    29 s, (min, max) 36-38 s, (max, min) 39 s, sum 46 s. The conflict weights (measured with
-    the portfolio below, 5 s cap): on the 110 puzzles named below 17.7 s (1 capped) without,
-    15.9 s (none) with; on the 12 hardest ``taai2011`` puzzles 27.4 s (4 capped) without,
-    16.9 s (2) with; ``1 + 100 + weights`` 13.1 s and 22.2 s.
-    The weights decay: every node a search expands multiplies them by :data:`_DECAY`, so that
-    a line's recent failures count most, as the activities of VSIDS do (Moskewicz, Madigan,
-    Zhao, Zhang & Malik 2001, "Chaff: engineering an efficient SAT solver", *DAC*) and the
-    conflict history of CHS (Habet & Terrioux 2021, "Conflict history based heuristic for
-    constraint satisfaction problem solving", *Journal of Heuristics* 27). The seed of the
-    portfolio (below) moves a set's nodes by up to a third, so the decays were compared over
-    the five seeds 0, 1000, ..., 4000 (60,000-node cap), total nodes on ``taai2011`` /
-    ``tcga2022``: none 1,314,306 / 1,702,045; 0.99 1,396,734 / 1,467,813; **0.98 1,271,080 /
-    1,460,476** (-9 % in all); 0.97 1,164,293 / 1,587,232; 0.95 1,308,431 / 1,451,712; 0.93
-    1,504,430 / 1,548,386; with seed 0 alone, 0.9 and 0.8 took 260,372 / 290,292 and 350,186 /
-    304,695. Every decay from 0.93 to 0.99 cut ``tcga2022``'s nodes by 7-15 %; on
-    ``taai2011`` they range from -11 % to +14 %. Over the eight seeds 0, 1000, ..., 7000, 0.98
-    took 2,023,349 / 2,241,046 nodes (one puzzle stopped at the cap) and 0.97 1,866,035 /
-    2,458,671 (five stopped there), a tie within the spread; 0.98 has the lighter tail on
-    ``tcga2022``. With the decay, reasoning from the last conflict (below) from the second
-    round instead of the third took 1,286,184 / 1,455,158 nodes over the five seeds: no
-    change; random factors in ``[1, 5)`` instead of ``[1, 11)`` 1,332,828 / 1,291,876 (+5 % /
-    -12 %), within the spread. The other measurements in this docstring were taken before the
-    decay.
+    Depth-first search over probed nodes. The branching cell maximises ``(fixed_empty + 1) *
+    (fixed_filled + 1) * (1 + weight(row) + weight(column))`` times the *confidence* of its
+    likelier value, and that value's child is tried first. A line's weight counts the failed
+    propagations on it (dom/wdeg: Boussemart, Hemery, Lecoutre & Sais 2004, *ECAI*) and decays
+    by :data:`_DECAY` at every node (as VSIDS activities: Moskewicz et al. 2001, *DAC*). The
+    confidence ``max(e, f) / (e + f)`` comes from the cell's beliefs ``f`` (filled) and ``e``
+    (empty): two rounds a node of belief propagation between the lines (:func:`_beliefs`,
+    warm-started from the last node's messages), each line's message being the weighted share
+    of its fill patterns that fill the cell (:mod:`.linecount`; Pesant 2019, "From support
+    propagation to belief propagation in constraint programming", *JAIR* 66, after the maxSD
+    heuristic of Pesant, Quimper & Zanarini 2012, *JAIR* 43).
 
-    The score is then multiplied by the *confidence* of the cell's likelier value, and that
-    value's child is tried first: a line's fill patterns give each cell's *solution density*,
-    the share of them filling it (:mod:`.linecount`); taking the row's and the column's as
-    independent, the cell is filled with likelihood ``f = d_row * d_col`` and empty with
-    ``e = (1 - d_row) * (1 - d_col)``, and the confidence is ``max(e, f) / (e + f)``. This is
-    the maxSD idea of counting-based search (Pesant, Quimper & Zanarini 2012, *JAIR* 43): a
-    cell whose value the lines nearly agree on is a safe decision, and a safe decision that
-    also splits the puzzle well is the best branch. Measured (5 s cap, the 110 puzzles named
-    below, then 16 hard ones: the 10 slowest of ``taai2011`` and 6 of ``tcga2022``): without
-    densities 15.1 s (41,342 nodes) and 64.6 s (9 capped); the likelier child first alone
-    15.5 s and 47.9 s (6); with the confidence to the power 0.25, 0.5, 1 and 2: 10.6 / 47.7 s,
-    8.7 / 37.5 s, **7.3 / 36.7 s** (21,174 nodes; 5 capped), 12.6 / 40.8 s. On the full sets
-    ``taai2011`` went from 96.8 s to 82.9 s and ``tcga2022`` from 138 s to 117 s (20 s cap),
-    and to 78.5 s and 113.7 s when a line's patterns are counted again only when it has
-    changed (the densities then cost about a tenth of a node's time; runs vary by ±8 %).
+    Three searches share the work in doubling rounds (a portfolio with restarts: Gomes,
+    Selman & Kautz 1998, *AAAI*): in round ``r`` each may expand ``200 * 2**r`` more nodes —
+    likelier child first, and the child fixing more cells first ("fail first"), both resumed
+    where they stopped, then a fresh likelier-first search whose scores are multiplied by
+    random factors in ``[1, 11)`` (seeded by ``r`` and ``seed``: runs are reproducible). From
+    round :data:`_LAST_CONFLICT_ROUND` on, every search reasons from the last conflict
+    (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173): after a dead node it branches on the
+    cell whose decision killed it until a decision on it survives. A search that exhausts its
+    tree settles the question; ``max_solutions=2`` goes on after the first solution, keeping
+    solutions across runs, so that uniqueness is settled by the search itself.
 
-    The likelihoods now come from belief propagation between the lines (:func:`_beliefs`):
-    the row's and the column's densities taken as independent ignore that the crossing
-    lines' patterns are not equally likely; passing each line the crossing lines' messages as
-    odds on its cells, and back, corrects that, and the densities are what a first half-round
-    from even messages gives. Node counts (exact; seed 0, 60,000-node cap, ``taai2011`` /
-    ``tcga2022``): the densities 260,550 / 315,791; rounds started afresh from the densities at
-    every node, one 208,754 / 277,126 (two puzzles at the cap), two 176,074 / 213,242 (one),
-    three 179,436 / 205,330 (one), five 150,104 / 143,166, eight 148,361 / 141,606 (at twice
-    the time a node); started from the messages the last node left, one 134,061 / 159,902,
-    **two 147,838 / 136,307**, three 146,327 / 140,558. The tail goes first: ``tcga2022`` #518
-    took 4,746 nodes (43,267 with the densities), #505 under 800 (57,315). Two warm rounds cost
-    a tenth more a node than the densities did: the code before and after run one after the
-    other (seed 0), ``taai2011`` 46.8 → 33.2 s, ``tcga2022`` 61.6 → 27.6 s (180-195 →
-    203-224 µs a node). The other measurements in this docstring, unless they say otherwise,
-    were taken before belief propagation, and its other parameters were not tuned again.
-
-    On hard puzzles the search tree is heavy-tailed: the solution lies 50 to 80 decisions deep
-    and the heuristic errs at only 4 to 6 of them, but one error can cost tens of thousands of
-    nodes, and which puzzles suffer depends on the child order. So three searches share the
-    work (a portfolio with restarts, Gomes, Selman & Kautz 1998, "Boosting combinatorial search
-    through randomization", *AAAI*): in round ``r`` each may expand ``200 * 2**r`` more nodes —
-    a depth-first search that tries the likelier child first and one that tries the child
-    fixing more cells first ("fail first"), both resumed where they stopped, then a fresh
-    search, likelier first, whose scores are multiplied by random factors in ``[1, 11)``
-    (seeded by ``r``, so runs are reproducible). A search that exhausts its tree settles the
-    question. Puzzles solved within 200 nodes (most) see only the first search. Measured
-    before the densities, on 110 puzzles (every 10th ``taai2011`` from the 406th and every
-    20th ``tcga2022`` from the 8th; 5 s cap): the child fixing fewer cells first alone 28.3 s
-    (3 capped); more first alone 32.3 s (3); restarts alternating the two orders 29.6 s (2);
-    the same with random factors in ``[1, 1.3)`` 27.0 s, ``[1, 4)`` 14.8 s, ``[1, 11)``
-    15.9 s (1); the portfolio 15.3 s (1). On the 12 puzzles of ``taai2011`` hardest for fewer
-    first: fewer first 60.0 s (all 12 capped), more first 30.4 s (4), the portfolio 27.4 s
-    (4). With the densities, the second search fixing fewer cells first instead, or the fresh
-    search ordering by fewer cells, or random factors in ``[1, 4)``, or 400 nodes in the first
-    round, all measured within the noise of this one (±10 %).
-    From the third round on (:data:`_LAST_CONFLICT_ROUND`: the puzzle has resisted some 1,800
-    nodes), every search reasons from the last conflict (:meth:`_Dive.branching_cell`; Lecoutre,
-    Saïs, Tabary & Vidal 2009): after a dead node it branches on the cell whose decision made
-    it, wherever that cell is open, until a decision on it survives, so that a wrong decision
-    high in the tree is found and undone at once instead of under every node below it. Node
-    counts (exact), every puzzle capped at 30,000 nodes, ``taai2011`` / ``tcga2022``: without
-    it 261,879 / 311,517; from the first round 237,829 / 291,471, but more nodes on the puzzles
-    solved within a second (136,273 → 148,268 and 146,550 → 180,136: the branching cell then
-    fixes fewer cells, and nodes cost more); from the second round 284,849 / 274,165; **from
-    the third 232,714 / 270,745** (-11 % / -13 %, the same nodes on the easy puzzles); from the
-    fourth 250,018 / 295,128. Time, the code with and without it run puzzle by puzzle
-    alternately in one process: 79.9 → 74.2 s and 101.8 → 89.9 s. Variants, all from the first
-    round: in the likelier search only (the 110 puzzles above: 30,329 nodes against 21,174
-    without), in the randomized one only (the 60 slowest puzzles of the two sets, 20,000-node
-    cap: 308,910 against 303,307 without and 227,120 in every search), as a fourth search
-    (257,519), keeping the last two conflicts (full sets: 254,573 / 302,369).
-    Conflict-directed backjumping (Prosser 1993, "Hybrid algorithms for the constraint
-    satisfaction problem", *Computational Intelligence* 9(3)) was measured as an upper bound:
-    the conflict set of each dead node made minimal by replay (each decision dropped in turn,
-    the rest propagated and probed from the root), one likelier-first search: 2,008 → 1,580 nodes
-    (``taai2011`` #713) and 2,799 → 2,334 (#563), and more nodes on ``tcga2022`` #454 (972 →
-    1,620: the conflict weights then differ). The minimal conflict sets hold 15 to 22
-    decisions on average, so nogoods over decisions would be long as well: a conflict here
-    rests on most of the decisions above it.
-    Other portfolios, measured this way (seed 0, 60,000-node cap, ``tcga2022`` / ``taai2011``
-    nodes; the portfolio above: 295,681 / 232,714): the randomized share spent on restarts of
-    Luby lengths (Luby, Sinclair & Zuckerman 1993; unit 200) 346,804 / 265,798; the
-    fail-first search and those restarts alone 387,902 / 292,345; no randomized search
-    329,743 / 311,002; no likelier-first search 368,566 / 289,441; twice the allowance for the
-    fail-first search 358,642 / 290,696; two randomized searches a round 402,695 / 281,557;
-    the randomized search trying the fail-first child first 357,393 / 372,739, or alternating
-    the two orders by round 355,467 / 285,959 (run with a scratch harness, not kept). None
-    did better than the portfolio, but see below for what a seed is worth.
-    The seed matters as much as most of the choices above: the randomized search's factors
-    also move the conflict weights that the other two searches read, so a different seed
-    changes every search of a hard puzzle. Over the eight seeds 0, 1000, ..., 7000 (``seed``
-    of :func:`solve_probing`; 60,000-node cap) ``taai2011`` takes 226,154 to 279,305 nodes
-    (260,550 with the default seed 0) and ``tcga2022`` 233,028 to 315,791 (seed 0 the most),
-    from a few puzzles that swing most: ``tcga2022`` #505 took between 6,011 nodes and the cap
-    (57,315 with seed 0), while #518 took 32,875 to 43,267 with every seed. Before the decay
-    the default seed was the luckiest of five on both sets (``tcga2022`` 295,681 against
-    332,738 to 374,939, ``taai2011`` 232,714 against 246,340 to 314,914), and the portfolio
-    variants above were compared with seed 0 alone, so a difference under about 15 % between
-    them is within this spread. Measured then with seeds 0 and 1000, each persistent search
-    keeping its own conflict weights (the randomized one starting from their sum) took
-    356,508 and 329,995 nodes on ``tcga2022``, 253,796 and 263,627 on ``taai2011``: the same
-    spread, no gain. With belief propagation (above) the spread shrank: over the eight seeds
-    ``taai2011`` takes 131,188 to 153,576 nodes and ``tcga2022`` 133,003 to 137,591; over the
-    first five the most any puzzle took was 18,340 (``taai2011`` #591, seed 1000).
-    ``benchmarks/nonogram.py --parts seeds`` reproduces the node counts.
-    ``max_solutions=2`` goes on after the first solution, so that uniqueness is settled by the
-    search itself: solutions are kept across runs, and only a run that finds two distinct
-    ones or exhausts its tree settles it.
-
-The kernels are compiled by numba (``cache=True``: compiled once per machine).
+The kernels are compiled by numba (``cache=True``: compiled once per machine). The figures
+behind each choice are in the commit messages that made it; current timings are in
+``docs/benchmarks.md`` (``python benchmarks/nonogram.py``).
 """
 
 from __future__ import annotations
@@ -526,7 +357,7 @@ def _propagate(
     grid: Any, height: int, width: int, clues: Any, work: Any, counters: Any, read: Any
 ) -> bool:
     """:func:`propagate`, inlined into the trials (a call would pass every array of ``work``
-    member by member; see the module docstring)."""
+    member by member)."""
     blocks, starts, counts = clues
     queue, queued, ends = work[0], work[1], work[2]
     narrowed, memo, bitwork = work[8], work[9], work[10]
@@ -591,7 +422,7 @@ def _memcpy(typingctx: Any, target: Any, source: Any) -> Any:
     """``target[:] = source`` for two C-contiguous grids of one shape, as one ``memcpy``.
 
     Every trial starts from a copy of the grid, and numba's element loop over ``(plane, line,
-    word)`` did not vectorise (a line is one word; measured in the module docstring). Other
+    word)`` did not vectorise (a line is one word). Other
     layouts are refused when the kernel is compiled.
     """
     if target != source or target.layout != "C":
@@ -1047,7 +878,8 @@ def solve_probing(
     seed : int
         Seeds the randomized searches of the portfolio (see :func:`search`). Every seed gives
         a correct answer, but a puzzle with several solutions may show another one first, and
-        the node counts of hard puzzles vary with the seed (see the module docstring).
+        the node counts of hard puzzles vary with the seed
+        (``python benchmarks/nonogram.py --parts seeds``).
 
     Returns
     -------
