@@ -7,6 +7,7 @@ node.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -88,6 +89,13 @@ class Budget:
         if self.limits.time_limit is None:
             return None
         return max(0.0, self._deadline - time.perf_counter())
+
+    def rest(self) -> Limits:
+        """The run's limits with the time spent so far taken off the time limit (for a second
+        run that shares this one's time); the node limit, cancellation and progress are kept."""
+        if self.limits.time_limit is None:
+            return self.limits
+        return dataclasses.replace(self.limits, time_limit=self.remaining())
 
     def exhausted(self) -> Status | None:
         """Return ``LIMIT`` or ``CANCELLED`` if the run must stop now, else ``None``.

@@ -102,15 +102,14 @@ def verify(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[s
 
     if options.method == "cpsat":
         raise ValueError("verify checks a method against CP-SAT; pick another --method")
-    first = solve(puzzle, options, limits)
-    second = cpsat.solve(prepare(puzzle, options), limits)
+    board = prepare(puzzle, options)
+    first = solve(board, options, limits)
+    second = cpsat.solve(board, limits)
     second.proof["nullity"] = first.proof.get("nullity")
     problems = []
     for result in (first, second):
         if result.solution is not None:
-            problems += [
-                f"{result.method}: {p}" for p in check(prepare(puzzle, options), result.solution)
-            ]
+            problems += [f"{result.method}: {p}" for p in check(board, result.solution)]
     agree: bool | None
     if first.status is Status.UNSOLVABLE or second.status is Status.UNSOLVABLE:
         agree = first.status is second.status

@@ -12,10 +12,9 @@ time its first run left.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from cspsolve.limits import Budget, Limits
+from cspsolve.limits import Limits
 from cspsolve.registry import Options
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
@@ -113,7 +112,7 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
     except BuildStoppedError as stopped:
         return Result(stopped.status, None, budget.finish(), method, name, message=str(stopped))
     built = budget.finish().seconds
-    rest = _rest(limits, budget)
+    rest = budget.rest()
     if method == "astar":
         result = engine.astar(problem, h, rest)
     elif method == "weighted-astar":
@@ -124,13 +123,6 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
         result = engine.greedy(problem, h, rest)
     result.stats.seconds += built
     return result
-
-
-def _rest(limits: Limits | None, budget: Budget) -> Limits | None:
-    """``limits`` with the time ``budget`` has spent taken off the time limit."""
-    if limits is None or limits.time_limit is None:
-        return limits
-    return dataclasses.replace(limits, time_limit=budget.remaining())
 
 
 def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str, Any]:
@@ -149,7 +141,7 @@ def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str,
         if puzzle.cells <= 9
         else Options(method="tile-idastar", heuristic="manhattan")
     )
-    second = solve(puzzle, reference_options, _rest(limits, budget))
+    second = solve(puzzle, reference_options, budget.rest())
     problems: list[str] = []
     for result in (first, second):
         if result.solution is not None:

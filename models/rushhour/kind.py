@@ -13,10 +13,9 @@ unsolvable by every method at once, without a search.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from cspsolve.limits import Budget, Limits
+from cspsolve.limits import Limits
 from cspsolve.registry import Options
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
@@ -167,11 +166,12 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     budget = (limits or Limits()).start(Stats())
     search = solve(board, options, limits)
     problems = []
-    if search.solution is not None and check(board, search.solution):
-        problems.append(f"search plan: {check(board, search.solution)[0]}")
+    invalid = check(board, search.solution) if search.solution is not None else []
+    if invalid:
+        problems.append(f"search plan: {invalid[0]}")
     cluster = None
     if search.status == Status.UNSOLVABLE:
-        found, _, stopped = explore(board, stop_at_goal=False, limits=_rest(limits, budget))
+        found, _, stopped = explore(board, stop_at_goal=False, limits=budget.rest())
         cluster = found if stopped is None else None
     if cluster is not None and cluster.size <= _UNSOLVABLE_HORIZON:
         # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
@@ -206,13 +206,6 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     elif below.status == "infeasible" and at.status == "feasible":
         agree = not problems
     return {"search": search, "reference": cpsat, "agree": agree, "problems": problems}
-
-
-def _rest(limits: Limits | None, budget: Budget) -> Limits | None:
-    """``limits`` with the time ``budget`` has spent taken off the time limit."""
-    if limits is None or limits.time_limit is None:
-        return limits
-    return dataclasses.replace(limits, time_limit=budget.remaining())
 
 
 def _cpsat_result(
