@@ -24,6 +24,7 @@ __all__ = [
     "labelled_grid",
     "layout",
     "plot_comparison",
+    "plural",
     "side_by_side",
     "write_image",
 ]
@@ -33,6 +34,19 @@ IMAGE_FORMATS = (".png", ".svg", ".gif")
 
 DPI = 100
 """Pixels per inch of every image (a pixel is 0.72 pt in SVG output)."""
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, in the plural unless the count is 1.
+
+    Examples
+    --------
+    >>> plural(1, "press"), plural(3, "press"), plural(0, "cell")
+    ('1 press', '3 presses', '0 cells')
+    """
+    if count == 1:
+        return f"1 {word}"
+    return f"{count} {word}{'es' if word.endswith('s') else 's'}"
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from cspsolve.limits import Budget, Limits
+from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
 
 from .board import (
@@ -60,7 +61,6 @@ from .board import (
     Presses,
     flatten,
     lowest_bits,
-    plural,
     transpose,
     unflatten,
 )

@@ -26,6 +26,8 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import NDArray
 
+from cspsolve.render import plural
+
 __all__ = [
     "GENERAL_CELLS",
     "MAX_CELLS",
@@ -38,7 +40,6 @@ __all__ = [
     "check",
     "flatten",
     "lowest_bits",
-    "plural",
     "transpose",
     "unflatten",
 ]
@@ -302,19 +303,6 @@ class LightsOut:
     def toggle_masks(self) -> tuple[int, ...]:
         """:meth:`toggles` of every cell, by flat index (the columns of the toggle matrix)."""
         return tuple(self.toggles(i) for i in range(self.cells))
-
-
-def plural(count: int, word: str) -> str:
-    """``count`` and ``word``, in the plural unless the count is 1.
-
-    Examples
-    --------
-    >>> plural(1, "press"), plural(3, "press"), plural(0, "cell")
-    ('1 press', '3 presses', '0 cells')
-    """
-    if count == 1:
-        return f"1 {word}"
-    return f"{count} {word}{'es' if word.endswith('s') else 's'}"
 
 
 def apply(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:

@@ -11,10 +11,10 @@ from typing import Any
 
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
-from cspsolve.render import Scene
+from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import LightsOut, Presses, apply, bits, check, plural
+from .board import LightsOut, Presses, apply, bits, check
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 

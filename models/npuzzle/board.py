@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cspsolve.render import plural
+
 __all__ = [
     "MOVES",
     "Puzzle",
@@ -164,7 +166,7 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
         ok = (inversions + rows_apart) % 2 == 0
         why = (
             f"numbered in goal order, the start's tiles show {counted} and the "
-            f"blank is {rows_apart} row{'s' * (rows_apart != 1)} from its goal row "
+            f"blank is {plural(rows_apart, 'row')} from its goal row "
             f"(row {blank_row + 1} vs "
             f"{goal_row + 1}); on a board of even width ({puzzle.cols}) each vertical move "
             f"flips the inversions' parity, so {inversions} + {rows_apart} must be even"
@@ -220,5 +222,5 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> list[str]:
         except ValueError as e:
             return [f"move {k} ({move}): {e}"]
     if tiles != puzzle.goal:
-        return [f"after {len(moves)} move{'s' * (len(moves) != 1)} the board is not the goal"]
+        return [f"after {plural(len(moves), 'move')} the board is not the goal"]
     return []

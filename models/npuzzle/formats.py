@@ -30,6 +30,7 @@ from typing import Any
 
 from cspsolve.errors import InputError
 from cspsolve.inputs import parse_json
+from cspsolve.render import plural
 
 from .board import Puzzle, Tiles, default_goal, korf_goal
 
@@ -242,7 +243,7 @@ def _korf_line(number: int, tiles: list[int], source: str) -> Entry:
         raise InputError(
             source,
             number,
-            f"{len(tiles)} number{'s' * (len(tiles) != 1)}: not the tiles of a square board "
+            f"{plural(len(tiles), 'number')}: not the tiles of a square board "
             "(optionally after an id)",
         )
     puzzle = _build(side, side, tuple(tiles), korf_goal(side * side), source, number)

@@ -16,7 +16,7 @@ from typing import Any
 
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
-from cspsolve.render import Scene
+from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
 from .board import Puzzle, apply, check, solvability
@@ -245,7 +245,7 @@ def draw(puzzle: Puzzle, solution: Plan) -> str:
         for i, (a, b) in enumerate(zip(start, goal, strict=True))
     ]
     moves = " ".join(solution) if solution else "(already solved)"
-    count = f"{len(solution)} move{'s' * (len(solution) != 1)}"
+    count = f"{plural(len(solution), 'move')}"
     return "\n".join([*lines, f"{count} of the blank: {moves}"])
 
 

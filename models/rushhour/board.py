@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from cspsolve.render import plural
+
 __all__ = ["Board", "Move", "Piece", "check", "merged", "replay"]
 
 _MOVE = re.compile(r"([A-Za-z0-9_]+)([+-])([0-9]+)")
@@ -267,6 +269,6 @@ def check(board: Board, moves: Sequence[Move]) -> list[str]:
     except ValueError as e:
         return [str(e)]
     if not final.is_solved():
-        count = f"{len(moves)} move{'s' * (len(moves) != 1)}"
+        count = f"{plural(len(moves), 'move')}"
         return [f"after {count} the red car {board.red} is not at the exit"]
     return []

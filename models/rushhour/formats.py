@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from cspsolve.errors import InputError
+from cspsolve.render import plural
 
 from .board import Board, Piece
 
@@ -181,7 +182,7 @@ def _parse_grid(text: str, source: str) -> list[Entry]:
             raise InputError(
                 source,
                 number,
-                f"row has {len(line)} cell{'s' * (len(line) != 1)}; a {size}-row grid needs {size}",
+                f"row has {plural(len(line), 'cell')}; a {size}-row grid needs {size}",
             )
     board = _board([line for _, line in found], [n for n, _ in found], source)
     return [Entry(None, board, found[0][0])]

@@ -17,7 +17,7 @@ from typing import Any
 
 from cspsolve.limits import Limits
 from cspsolve.registry import Options
-from cspsolve.render import Scene
+from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
 from .board import Board, Move, check, merged, replay
@@ -250,8 +250,8 @@ def describe(board: Board) -> str:
     """E.g. ``6x6, 13 pieces, 1 wall``."""
     walls = len(board.walls)
     pieces = len(board.pieces)
-    text = f"{board.size}x{board.size}, {pieces} piece{'s' * (pieces != 1)}"
-    return text + (f", {walls} wall{'s' * (walls != 1)}" if walls else "")
+    text = f"{board.size}x{board.size}, {plural(pieces, 'piece')}"
+    return text + (f", {plural(walls, 'wall')}" if walls else "")
 
 
 def _text(board: Board) -> list[str]:
@@ -267,7 +267,7 @@ def draw(board: Board, solution: list[Move]) -> str:
     """The start board (``.`` empty, ``x`` wall, ``>`` the exit) and the moves, in lines of 12."""
     lines = _text(board)
     words = [str(m) for m in solution]
-    lines.append(f"{len(words)} move{'s' * (len(words) != 1)}:" if words else "already solved")
+    lines.append(f"{plural(len(words), 'move')}:" if words else "already solved")
     lines += ["  " + " ".join(words[k : k + 12]) for k in range(0, len(words), 12)]
     return "\n".join(lines)
 
