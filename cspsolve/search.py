@@ -485,7 +485,12 @@ def _best_first(
     method: str,
     optimal: bool,
 ) -> Result[list[A]]:
-    """Best-first search on ``f = g_weight * g + h_weight * h`` (goal test at expansion)."""
+    """Best-first search on ``f = g_weight * g + h_weight * h`` (goal test at expansion).
+
+    A state whose heuristic is infinite is a dead end (an admissible heuristic is infinite
+    only where no plan exists) and never enters the frontier: an unsolvable problem whose
+    states all are dead ends is refuted without expanding them in every order.
+    """
     meter, expand = _Meter(limits), successors(problem)
     stats = meter.stats
     start = problem.initial
@@ -494,9 +499,11 @@ def _best_first(
     best_g: dict[S, float] = {start: 0.0}
     parents: dict[S, tuple[S, A]] = {}
     # entries: (f, -g, counter, g, state or node)
-    frontier: list[tuple[float, float, int, float, Any]] = [
-        (h_weight * heuristic(start), 0.0, 0, 0.0, start if graph else _Node(start, None, None, 0))
-    ]
+    h_start = heuristic(start)
+    frontier: list[tuple[float, float, int, float, Any]] = []
+    if h_start != math.inf:
+        node = start if graph else _Node(start, None, None, 0)
+        frontier.append((h_weight * h_start, 0.0, 0, 0.0, node))
     reopened = 0
     reopen = g_weight > 0
     while frontier:
@@ -526,8 +533,11 @@ def _best_first(
                 entry: Any = nxt
             else:
                 entry = _Node(nxt, item, action, g2)
+            h = heuristic(nxt)
+            if h == math.inf:
+                continue  # a dead end: no plan leads on from it
             counter += 1
-            push(frontier, (g_weight * g2 + h_weight * heuristic(nxt), -g2, counter, g2, entry))
+            push(frontier, (g_weight * g2 + h_weight * h, -g2, counter, g2, entry))
     stats.extra["reopened"] = reopened
     return _finish(meter, method, None, 0.0, False, heuristic=heuristic, graph=graph)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -337,3 +338,20 @@ def test_graph_dfs_without_a_depth_limit_expands_each_state_once() -> None:
     result = dfs(problem)
     assert result.status is Status.UNSOLVABLE
     assert problem.calls == graph.number_of_nodes()
+
+
+@pytest.mark.parametrize(
+    "search",
+    [astar, greedy, lambda p, h: astar(p, h, weight=2.0)],
+    ids=["astar", "greedy", "weighted-astar"],
+)
+def test_best_first_never_expands_a_dead_end(search: Callable[..., Result[Any]]) -> None:
+    problem = grid_problem(6)
+    problem.goal = -1  # unreachable
+
+    def dead_but_the_start(state: int) -> float:
+        return 0.0 if state == problem.start else math.inf
+
+    result = search(problem, dead_but_the_start)
+    assert result.status is Status.UNSOLVABLE
+    assert result.stats.expanded == 1
