@@ -1,14 +1,43 @@
-"""Errors raised for bad input, shown to users as ``cspsolve: FILE:LINE: what is wrong``."""
+"""The errors cspsolve raises on purpose, all under :class:`CspsolveError`.
+
+The command line shows each as one line, ``cspsolve: FILE:LINE: what is wrong`` for input,
+with exit code 2. Every class also derives from :class:`ValueError`, so code written against
+earlier versions that catches ``ValueError`` keeps working.
+
+- :class:`InputError`: a puzzle file (or argument) that cannot be read;
+  :class:`UnknownKindError` when no puzzle kind recognises it.
+- :class:`PuzzleError`: a puzzle object that breaks its kind's rules (sizes, overlaps, ...).
+- :class:`OptionError`: a method, heuristic or option that does not fit the kind or puzzle.
+"""
 
 from __future__ import annotations
 
-__all__ = ["MAX_MESSAGE", "InputError", "UnknownKindError"]
+__all__ = [
+    "MAX_MESSAGE",
+    "CspsolveError",
+    "InputError",
+    "OptionError",
+    "PuzzleError",
+    "UnknownKindError",
+]
 
 MAX_MESSAGE = 200
 """Longest message of an :class:`InputError`, in characters."""
 
 
-class InputError(ValueError):
+class CspsolveError(ValueError):
+    """Base class of every error cspsolve raises on purpose (a one-line message)."""
+
+
+class PuzzleError(CspsolveError):
+    """A puzzle that breaks its kind's rules, e.g. a Rush Hour car outside the board."""
+
+
+class OptionError(CspsolveError):
+    """A method, heuristic or option that does not fit the puzzle kind or this puzzle."""
+
+
+class InputError(CspsolveError):
     """A puzzle file (or argument) that cannot be read.
 
     Parameters
