@@ -120,14 +120,15 @@ def korf(build_seconds: float, manhattan: bool) -> None:
 
 
 def eight() -> None:
-    from cspsolve.models.npuzzle import kind
+    from cspsolve import tasks
     from cspsolve.models.npuzzle.board import Puzzle, check, default_goal, korf_goal
-    from cspsolve.registry import Options
+    from cspsolve.models.npuzzle.kind import KIND
+    from cspsolve.tasks import Request
 
     table = Table(title="8-puzzle: every board of eight_puzzle.tsv")
     for name in ("method", "boards", "worst s", "total s"):
         table.add_column(name, justify="right")
-    for options in (Options(), Options("tile-idastar", "manhattan")):
+    for request in (Request(), Request("tile-idastar", "manhattan")):
         worst = total = 0.0
         count = 0
         for row in rows_of("eight_puzzle.tsv"):
@@ -135,8 +136,8 @@ def eight() -> None:
                 continue
             goal = korf_goal(9) if row["goal"] == "blank_first" else default_goal(9)
             puzzle = Puzzle(3, 3, tiles(row["tiles"]), goal)
-            kind.solve(puzzle, options, None)  # warm: databases loaded, kernels compiled
-            result, seconds = timed(lambda p=puzzle, o=options: kind.solve(p, o, None))
+            tasks.solve(KIND, puzzle, request=request)  # warm: databases, kernels
+            result, seconds = timed(lambda p=puzzle, r=request: tasks.solve(KIND, p, request=r))
             assert result.solution is not None and check(puzzle, result.solution) == []
             assert len(result.solution) == int(row["optimal_length"])
             worst, total, count = max(worst, seconds), total + seconds, count + 1

@@ -38,12 +38,13 @@ from rich.console import Console
 from rich.table import Table
 
 from cspsolve import search as engine
+from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import Board, RushHourProblem, check, heuristic, parse, read
 from cspsolve.models.rushhour import kind as rushhour
 from cspsolve.models.rushhour.cluster import explore, goal_distances
 from cspsolve.models.rushhour.cpsat import plan_within
-from cspsolve.registry import Options
+from cspsolve.tasks import Request
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rushhour"
 
@@ -76,7 +77,9 @@ def _solver_runs(limit: float) -> dict[str, Callable[[Board], Any]]:
         return engine.bfs(RushHourProblem(board), Limits(time_limit=limit))
 
     return {
-        "compiled bfs": lambda b: rushhour.solve(b, Options(), Limits(time_limit=limit)),
+        "compiled bfs": lambda b: tasks.solve(
+            rushhour.KIND, b, request=Request(), limits=Limits(time_limit=limit)
+        ),
         "engine astar (blockers)": engine_astar,
         "engine bfs": engine_bfs,
     }
@@ -195,7 +198,7 @@ def boards_table(limit: float) -> Table:
         table.add_column(name, justify="left" if name == "board" else "right")
     for row in _rows("uva_boards/expected.tsv"):
         board = read(DATA / "uva_boards" / row["board_file"])[0].puzzle
-        result, seconds = _timed(lambda b=board: rushhour.solve(b, Options(), None))  # type: ignore[misc]
+        result, seconds = _timed(lambda b=board: tasks.solve(rushhour.KIND, b, request=Request()))  # type: ignore[misc]
         assert result.stats.cost == int(row["optimal_moves"])
         assert not check(board, result.solution)
         problem = RushHourProblem(board)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import dataclasses
 import json
 import os
 import signal
@@ -28,9 +27,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from cspsolve import registry
+from cspsolve import registry, tasks
 from cspsolve.errors import InputError, UnknownKindError
+from cspsolve.kind import PuzzleEntry
 from cspsolve.limits import Limits
+from cspsolve.tasks import Request
 
 __all__ = [
     "Job",
@@ -104,9 +105,9 @@ class Job:
     puzzle : str
         The puzzle's id inside a multi-puzzle file, ``""`` for a single-puzzle file.
     kind : str or None
-        The puzzle kind (a key of :data:`cspsolve.registry.KINDS`); ``None`` for a file that
-        could not be read far enough to tell.
-    options : Options
+        The puzzle kind (see :func:`cspsolve.registry.kinds`); ``None`` for a file that could
+        not be read far enough to tell.
+    request : Request
         Method, heuristic and the kind's options.
     time_limit : float or None
         Seconds allowed to the solver (its :class:`~cspsolve.limits.Limits`).
@@ -122,7 +123,7 @@ class Job:
     file: str
     puzzle: str
     kind: str | None
-    options: registry.Options
+    request: Request
     time_limit: float | None = None
     max_nodes: int | None = None
     problem: Any = None
@@ -131,13 +132,12 @@ class Job:
     @property
     def method(self) -> str:
         """The method asked for, ``"default"`` when the kind chooses."""
-        return self.options.method or "default"
+        return self.request.method or "default"
 
     @property
     def settings(self) -> str:
         """Every setting of the run beyond the method, as canonical JSON (part of the key)."""
-        fields = dataclasses.asdict(self.options)
-        del fields["method"]
+        fields = {"heuristic": self.request.heuristic, **self.request.options}
         fields |= {"time_limit": self.time_limit, "max_nodes": self.max_nodes}
         return json.dumps(fields, sort_keys=True)
 
@@ -207,7 +207,7 @@ class Plan:
     skipped: list[str]
 
 
-def _puzzle_names(entries: Sequence[registry.PuzzleEntry]) -> list[str]:
+def _puzzle_names(entries: Sequence[PuzzleEntry]) -> list[str]:
     """The ``puzzle`` column of each entry: ``""`` for a lone puzzle without id, else its id
     (its 1-based position when it has none)."""
     if len(entries) == 1 and entries[0].id is None:
@@ -217,7 +217,7 @@ def _puzzle_names(entries: Sequence[registry.PuzzleEntry]) -> list[str]:
 
 def plan(
     paths: Iterable[str | Path],
-    options: Sequence[registry.Options],
+    requests: Sequence[Request],
     *,
     kind: str | None = None,
     time_limit: float | None = None,
@@ -230,8 +230,8 @@ def plan(
     ----------
     paths : iterable of str or Path
         Files and folders (walked by :func:`files_under`).
-    options : sequence of Options
-        Each puzzle is solved once per entry.
+    requests : sequence of Request
+        Each puzzle is solved once per request.
     kind : str, optional
         Keep only files of this kind; others are skipped.
     time_limit, max_nodes : optional
@@ -244,7 +244,7 @@ def plan(
     Plan
         A file no kind recognises is skipped with a note, as is a folder that cannot be listed;
         a file that cannot be read (missing, a pipe or device, too large, malformed) gives one
-        job per options whose ``error`` says why (stored as an error row, not raised).
+        job per request whose ``error`` says why (stored as an error row, not raised).
     """
     k, n = shard
     jobs: list[Job] = []
@@ -253,7 +253,7 @@ def plan(
     def failed(file: str, found: str | None, e: InputError) -> None:
         if shard_of(file, "", n) == k:
             jobs.extend(
-                Job(file, "", found, o, time_limit, max_nodes, error=str(e)) for o in options
+                Job(file, "", found, r, time_limit, max_nodes, error=str(e)) for r in requests
             )
 
     for path in files_under(paths, skipped.append):
@@ -277,7 +277,7 @@ def plan(
         for name, entry in zip(_puzzle_names(entries), entries, strict=True):
             if shard_of(file, name, n) == k:
                 jobs += [
-                    Job(file, name, found, o, time_limit, max_nodes, entry.puzzle) for o in options
+                    Job(file, name, found, r, time_limit, max_nodes, entry.puzzle) for r in requests
                 ]
     return Plan(jobs, skipped)
 
@@ -343,12 +343,11 @@ def run_job(job: Job) -> Outcome:
         return Outcome(row | {"status": ERROR, "error": job.error or "unknown kind"})
     started = time.perf_counter()
     try:
-        model = registry.get(job.kind)
+        kind = registry.get(job.kind)
+        limits = Limits(time_limit=job.time_limit, max_nodes=job.max_nodes)
         with _alarm(hard_timeout(job.time_limit)):
-            result = model.solve(
-                job.problem, job.options, Limits(time_limit=job.time_limit, max_nodes=job.max_nodes)
-            )
-        record = result.to_json(model.encode)
+            result = tasks.solve(kind, job.problem, request=job.request, limits=limits)
+        record = result.to_json(kind.encode)
     except HardTimeoutError as e:
         row |= {"status": "limit", "error": str(e)}
     except Exception as e:

@@ -14,6 +14,7 @@ import math
 import os
 import sys
 import threading
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
@@ -22,10 +23,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from cspsolve import registry
+from cspsolve import registry, tasks
 from cspsolve.errors import InputError
+from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
+from cspsolve.tasks import Request, Verification
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -108,15 +111,15 @@ def _limits(
     )
 
 
-def _summary(result: Result[Any], unique_asked: bool) -> str:
-    """One line of status and counters; the uniqueness verdict when it was asked for."""
+def _summary(result: Result[Any]) -> str:
+    """One line of status and counters; the uniqueness verdict when the run decided it."""
     s = result.stats
     counters: dict[str, float] = {"expanded": s.expanded, "backtracks": s.backtracks}
     counters |= {"propagations": s.propagations, **s.extra}
     counters.pop("solutions", None)
     parts = [f"{result.status.value} by {result.method} in {s.seconds:.3f} s"]
     parts += [f"{name.replace('_', ' ')} {int(n):,}" for name, n in counters.items() if n]
-    if unique_asked and result.status.has_solution:
+    if "unique" in result.proof and result.status.has_solution:
         verdict = {True: "unique", False: "not unique", None: "uniqueness not settled"}
         parts.append(verdict[result.proof.get("unique")])
     return ", ".join(parts)
@@ -126,7 +129,7 @@ def _summary(result: Result[Any], unique_asked: bool) -> str:
 
 _kind_option = click.option(
     "--kind",
-    type=click.Choice(list(registry.KINDS)),
+    type=click.Choice(registry.names()),
     help="Puzzle kind (default: detected from the file's extension and content).",
 )
 
@@ -160,7 +163,7 @@ _limit_options = [
         help="Stop each run after expanding N search nodes.",
     ),
 ]
-_model_options = [
+_choice_options = [
     click.option(
         "--method",
         metavar="NAME",
@@ -169,25 +172,55 @@ _model_options = [
     click.option(
         "--heuristic",
         metavar="NAME",
-        help="Heuristic for informed search (default: the kind's best; see 'cspsolve methods').",
-    ),
-    click.option(
-        "--variant",
-        type=click.Choice(["sigma-plus", "sigma"]),
-        help="Lights Out: a press toggles the cell and its neighbours (sigma-plus, the classic) "
-        "or only the neighbours (sigma). Default: the file's, else sigma-plus.",
-    ),
-    click.option(
-        "--torus/--no-torus",
-        default=None,
-        help="Lights Out: the board wraps around at its edges. Default: the file's, else no.",
-    ),
-    click.option(
-        "--metric",
-        type=click.Choice(["moves", "steps"]),
-        help="Rush Hour cost: a piece slid any distance (moves, default) or one cell (steps).",
+        help="Heuristic for informed search (default: the method's first; see 'cspsolve methods').",
     ),
 ]
+
+
+@dataclass(frozen=True)
+class _Flag:
+    """A command-line flag made from a field of the kinds' options dataclasses."""
+
+    name: str
+    """The field's name (the parameter the command receives)."""
+    titles: tuple[str, ...]
+    """The titles of the kinds that have the field."""
+    field: dataclasses.Field[Any]
+    annotation: Any
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def option(self) -> Callable[[Any], Any]:
+        """The click option: a switch for a bool, a --x/--no-x pair for an optional bool, a
+        choice when the field names choices, else a string; absent means ``None``."""
+        help_text = f"{', '.join(self.titles)}: {self.field.metadata.get('help', '')}"
+        choices = self.field.metadata.get("choices")
+        if self.annotation is bool:
+            return click.option(self.flag, self.name, is_flag=True, default=None, help=help_text)
+        if self.annotation == bool | None:
+            pair = f"{self.flag}/--no-{self.flag[2:]}"
+            return click.option(pair, self.name, default=None, help=help_text)
+        kind = click.Choice(list(choices)) if choices else click.STRING
+        return click.option(self.flag, self.name, type=kind, default=None, help=help_text)
+
+
+@functools.cache
+def _flags() -> dict[str, _Flag]:
+    """Every kind's options as flags, by field name (a field several kinds share is one flag)."""
+    flags: dict[str, _Flag] = {}
+    for kind in registry.kinds().values():
+        hints = typing.get_type_hints(kind.options)
+        for field in dataclasses.fields(kind.options):
+            if field.name in flags:
+                known = flags[field.name]
+                flags[field.name] = dataclasses.replace(known, titles=(*known.titles, kind.title))
+            else:
+                flags[field.name] = _Flag(field.name, (kind.title,), field, hints[field.name])
+    return flags
+
+
 _format_option = click.option(
     "--format",
     "output",
@@ -214,12 +247,14 @@ def cli() -> None:
 
     \b
     Examples:
-      cspsolve solve instances/nonogram/jwilk-data000.nin
+      cspsolve solve duck.non
       cspsolve solve puzzles.txt#17 --format json
-      cspsolve verify instances/nonogram/picross-flip.txt
-      cspsolve analyze instances/nonogram/duck.non
-      cspsolve compare instances/nonogram/duck.non --time-limit 5
+      cspsolve verify card.rh
+      cspsolve analyze board.lo
+      cspsolve compare start.json --time-limit 5
       cspsolve methods
+
+    The folder instances/ of the source holds an example of every kind.
 
     A FILE holding many puzzles (tournament files, picross-solver grids, database files) is
     solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line). Exit
@@ -232,7 +267,7 @@ class _Run:
     """The command-line options every solving command shares."""
 
     kind: str | None
-    options: registry.Options
+    request: Request
     time_limit: float | None
     max_nodes: int | None
     output: str
@@ -246,10 +281,9 @@ class _Run:
 class _Puzzle:
     """One puzzle to work on, with where it came from."""
 
-    kind: str
-    model: registry.PuzzleKind
+    kind: Kind
     source: str
-    entry: registry.PuzzleEntry
+    entry: PuzzleEntry
     many: bool
     puzzle: Any
     """The entry's puzzle as the options shape it (the kind's ``prepare``, where it has one)."""
@@ -260,27 +294,24 @@ class _Puzzle:
 
     def record(self) -> dict[str, Any]:
         """The leading keys of this puzzle's JSON object."""
-        record: dict[str, Any] = {"kind": self.kind, "file": self.source}
+        record: dict[str, Any] = {"kind": self.kind.name, "file": self.source}
         if self.many:
             record["id"] = self.entry.id
         return record
 
 
-_FLAGS = {"unique": "--unique", "variant": "--variant", "torus": "--torus", "metric": "--metric"}
-
-
-def _check_options(kind: str, model: registry.PuzzleKind, options: registry.Options) -> None:
-    """Exit 2 with one line when an option does not apply to this kind."""
-    if options.method is not None and options.method not in model.METHODS:
-        _fail(
-            f"unknown method {options.method!r} for {kind}; choose from {', '.join(model.METHODS)}"
-        )
-    if options.heuristic is not None and options.heuristic not in model.HEURISTICS:
-        known = ", ".join(model.HEURISTICS) or "none (it uses no heuristic)"
-        _fail(f"unknown heuristic {options.heuristic!r} for {kind}; choose from {known}")
-    for name, flag in _FLAGS.items():
-        if getattr(options, name) not in (None, False) and name not in model.OPTIONS:
-            _fail(f"{flag} does not apply to {kind} puzzles")
+def _check_request(kind: Kind, request: Request) -> None:
+    """Exit 2 with one line when the method, heuristic or an option does not fit the kind."""
+    for what, name, known in (
+        ("method", request.method, kind.method_names),
+        ("heuristic", request.heuristic, kind.heuristic_names),
+    ):
+        if name is not None and name not in known:
+            choices = ", ".join(known) or "none (it uses no heuristic)"
+            _fail(f"unknown {what} {name!r} for {kind.name}; choose from {choices}")
+    for name in request.options:
+        if name not in kind.option_names:
+            _fail(f"{_flags()[name].flag} does not apply to {kind.name} puzzles")
 
 
 def _puzzles(files: tuple[str, ...], run: _Run, codes: list[int]) -> Iterator[_Puzzle]:
@@ -293,63 +324,58 @@ def _puzzles(files: tuple[str, ...], run: _Run, codes: list[int]) -> Iterator[_P
             codes.append(EXIT_BAD_INPUT)
             continue
         model = registry.get(kind)
-        _check_options(kind, model, run.options)
+        _check_request(model, run.request)
         source = str(registry.split_selector(spec)[0])
         many = len(entries) > 1 or entries[0].id is not None
-        prepare = getattr(model, "prepare", None)
         for entry in entries:
             try:
-                shaped = entry.puzzle if prepare is None else prepare(entry.puzzle, run.options)
+                shaped = tasks.prepare(model, entry.puzzle, request=run.request)
             except ValueError as e:
                 click.echo(f"cspsolve: {source}: {e}", err=True)
                 codes.append(EXIT_BAD_INPUT)
                 continue
-            yield _Puzzle(kind, model, source, entry, many, shaped)
+            yield _Puzzle(model, source, entry, many, shaped)
 
 
 def _guarded(
     puzzle: _Puzzle,
     codes: list[int],
-    call: Callable[[Any, registry.Options, Limits], T],
-    options: registry.Options,
+    call: Callable[..., T],
+    request: Request,
     limits: Limits,
 ) -> T | None:
-    """``call(puzzle, options, limits)``, turning a ValueError (options that do not fit the
-    puzzle) into one line on stderr and exit code 2 in ``codes``."""
+    """``call(kind, puzzle, request=request, limits=limits)`` (a :mod:`cspsolve.tasks` call),
+    turning a ValueError (:class:`~cspsolve.errors.OptionError`: a request that does not fit
+    the puzzle) into one line on stderr and exit code 2 in ``codes``."""
     try:
-        return call(puzzle.puzzle, options, limits)
+        return call(puzzle.kind, puzzle.puzzle, request=request, limits=limits)
     except ValueError as e:
         click.echo(f"cspsolve: {puzzle.title}: {e}", err=True)
         codes.append(EXIT_BAD_INPUT)
         return None
 
 
-_unique_option = click.option(
-    "--unique", is_flag=True, help="Nonograms: also decide whether the solution is unique."
-)
-
-
-def _options(*, choose_method: bool = True, unique: bool = False) -> Callable[[Any], Any]:
-    """Add the model options to a command and hand them to it as one ``options`` argument
-    (a :class:`registry.Options`): ``--method`` and ``--heuristic`` unless the command chooses
-    them itself, ``--variant``, ``--torus``, ``--metric``, and ``--unique`` when asked."""
-    added = (_model_options if choose_method else _model_options[2:]) + (
-        [_unique_option] if unique else []
-    )
-    names = {f.name for f in dataclasses.fields(registry.Options)}
+def _options(*, choose_method: bool = True) -> Callable[[Any], Any]:
+    """Add the model options to a command and hand them to it as one ``request`` argument
+    (a :class:`~cspsolve.tasks.Request`): ``--method`` and ``--heuristic`` unless the command
+    chooses them itself, and every kind's own options (:func:`_flags`)."""
+    flags = _flags()
+    added = (_choice_options if choose_method else []) + [f.option() for f in flags.values()]
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(command)
         def unpacked(**params: Any) -> None:
-            fields = {name: params.pop(name) for name in names if name in params}
-            command(options=registry.Options(**fields), **params)
+            given = {name: params.pop(name) for name in flags}
+            options = {name: value for name, value in given.items() if value is not None}
+            method, heuristic = params.pop("method", None), params.pop("heuristic", None)
+            command(request=Request(method, heuristic, options), **params)
 
         return _with(added)(unpacked)  # type: ignore[no-any-return]
 
     return decorate
 
 
-def _run_options(*, unique: bool = False) -> Callable[[Any], Any]:
+def _run_options() -> Callable[[Any], Any]:
     """The options of the commands that work puzzle by puzzle (solve, verify, analyze) —
     ``--kind``, the model options, the limits and ``--format`` — handed to the command as one
     ``run`` argument (a :class:`_Run`)."""
@@ -358,15 +384,15 @@ def _run_options(*, unique: bool = False) -> Callable[[Any], Any]:
         @functools.wraps(command)
         def packed(
             kind: str | None,
-            options: registry.Options,
+            request: Request,
             time_limit: float | None,
             max_nodes: int | None,
             output: str,
             **rest: Any,
         ) -> None:
-            command(run=_Run(kind, options, time_limit, max_nodes, output), **rest)
+            command(run=_Run(kind, request, time_limit, max_nodes, output), **rest)
 
-        added = [_kind_option, _options(unique=unique), *_limit_options, _format_option]
+        added = [_kind_option, _options(), *_limit_options, _format_option]
         return _with(added)(packed)  # type: ignore[no-any-return]
 
     return decorate
@@ -374,7 +400,7 @@ def _run_options(*, unique: bool = False) -> Callable[[Any], Any]:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
-@_run_options(unique=True)
+@_run_options()
 @click.option(
     "--image",
     type=click.Path(dir_okay=False),
@@ -406,7 +432,7 @@ def solve(
     for number, puzzle in enumerate(puzzles):
         with _progress(run.output == "text", f"solving {puzzle.title}") as progress:
             limits = run.limits(progress)
-            result = _guarded(puzzle, codes, puzzle.model.solve, run.options, limits)
+            result = _guarded(puzzle, codes, tasks.solve, run.request, limits)
         if result is None:
             continue
         codes.append(_STATUS_EXIT[result.status])
@@ -441,7 +467,7 @@ def _draw_solution(puzzle: _Puzzle, result: Result[Any], name: str, output: str)
         click.echo(f"cspsolve: {puzzle.title}: no solution to draw", err=True)
         return []
     try:
-        write_image(puzzle.model.scenes(puzzle.puzzle, result.solution), name)
+        write_image(puzzle.kind.scenes(puzzle.puzzle, result.solution), name)
     except (ValueError, OSError) as e:
         click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
         return [EXIT_BAD_INPUT]
@@ -451,7 +477,7 @@ def _draw_solution(puzzle: _Puzzle, result: Result[Any], name: str, output: str)
 
 
 def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
-    model = puzzle.model
+    model = puzzle.kind
     if run.output == "json":
         record = puzzle.record()
         record.update(result.to_json(model.encode))
@@ -462,7 +488,7 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
         _say(model.draw(puzzle.puzzle, result.solution))
     if result.message:
         _say(result.message)
-    _say(_summary(result, run.options.unique), _STATUS_STYLE[result.status])
+    _say(_summary(result), _STATUS_STYLE[result.status])
 
 
 @cli.command()
@@ -472,10 +498,12 @@ def verify(
     files: tuple[str, ...],
     run: _Run,
 ) -> None:
-    """Solve by search and by CP-SAT, check both answers, and report whether they agree.
+    """Solve by a method and by the kind's reference method, check both answers, and report
+    whether they agree.
 
-    Nonograms: both runs also decide uniqueness. Lights Out: the minimum number of presses.
-    Rush Hour: the CP-SAT lower bound beside the search's optimum.
+    The reference is CP-SAT where the kind has a CP-SAT model ('cspsolve methods' names each
+    kind's). Both answers are replayed by the kind's independent checker; optimal costs must
+    match, no answer may cost less than a proven bound, and verdicts on uniqueness must agree.
 
     \b
     Exit codes: 0 the answers agree, 1 both prove a puzzle unsolvable, 2 bad input or usage,
@@ -484,40 +512,38 @@ def verify(
     codes: list[int] = []
     for puzzle in _puzzles(files, run, codes):
         limits = run.limits(None)
-        report = _guarded(puzzle, codes, puzzle.model.verify, run.options, limits)
+        report = _guarded(puzzle, codes, tasks.verify, run.request, limits)
         if report is not None:
             codes.append(_verify_code(report))
             _print_verify(puzzle, report, run.output)
     sys.exit(EXIT_DISAGREE if EXIT_DISAGREE in codes else _worst(codes))
 
 
-def _verify_code(report: dict[str, Any]) -> int:
-    if report["agree"] is False:
+def _verify_code(report: Verification) -> int:
+    if report.agree is False:
         return EXIT_DISAGREE
-    if report["agree"] is None:
+    if report.agree is None:
         return EXIT_LIMIT
-    return _STATUS_EXIT[report["search"].status]
+    return _STATUS_EXIT[report.search.status]
 
 
-def _print_verify(puzzle: _Puzzle, report: dict[str, Any], output: str) -> None:
-    search: Result[Any] = report["search"]
-    reference: Result[Any] = report["reference"]
-    model = puzzle.model
+def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
+    search, reference = report.search, report.reference
+    model = puzzle.kind
     if output == "json":
         record = puzzle.record()
         record.update(search.to_json(model.encode))
-        record["agree"] = report["agree"]
-        record["problems"] = report["problems"]
+        record["agree"] = report.agree
+        record["problems"] = report.problems
         record["reference"] = reference.to_json(model.encode)
         click.echo(json.dumps(record))
         return
-    verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report["agree"]]
-    style = {True: "bold green", False: "bold red", None: "bold yellow"}[report["agree"]]
+    verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report.agree]
+    style = {True: "bold green", False: "bold red", None: "bold yellow"}[report.agree]
     _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}: {verdict}", style)
-    unique = "unique" in model.OPTIONS
-    _say(f"  search ({search.method}): {_summary(search, unique)}")
-    _say(f"  reference ({reference.method}): {_summary(reference, unique)}")
-    for problem in report["problems"]:
+    _say(f"  search ({search.method}): {_summary(search)}")
+    _say(f"  reference ({reference.method}): {_summary(reference)}")
+    for problem in report.problems:
         _say(f"  ! {problem}", "red")
 
 
@@ -530,13 +556,8 @@ def analyze(
 ) -> None:
     """Report the difficulty and structure of every puzzle in FILE...
 
-    \b
-    nonogram   line_solvable, cells fixed by line logic alone, unique, search nodes needed
-    lightsout  nullity, solvable, min_presses, solutions per solvable state
-    rushhour   optimal_moves, cluster_size, goal_states, distance histogram, difficulty
-    npuzzle    solvable, optimal_length
-
-    With --format json: {"kind", "file", "analysis": {...}} per puzzle (JSON Lines).
+    'cspsolve methods' lists what each kind reports. With --format json: {"kind", "file",
+    "analysis": {...}} per puzzle (JSON Lines).
 
     \b
     Exit codes: 0 analysed, 2 bad input or usage, 3 a limit stopped the analysis (what was
@@ -546,13 +567,7 @@ def analyze(
     for puzzle in _puzzles(files, run, codes):
         with _progress(run.output == "text", f"analysing {puzzle.title}") as progress:
             limits = run.limits(progress)
-            analysis = _guarded(
-                puzzle,
-                codes,
-                puzzle.model.analyze,
-                run.options,
-                limits,
-            )
+            analysis = _guarded(puzzle, codes, tasks.analyze, run.request, limits)
         if analysis is None:
             continue
         stopped = analysis.get("status") in (Status.LIMIT.value, Status.CANCELLED.value)
@@ -567,7 +582,7 @@ def analyze(
 def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
     from rich.table import Table
 
-    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.puzzle)}")
+    table = Table(title=f"{puzzle.title}: {puzzle.kind.describe(puzzle.puzzle)}")
     table.add_column("property")
     table.add_column("value", overflow="fold")
     for key, value in analysis.items():
@@ -613,7 +628,7 @@ def compare(
     kind: str | None,
     methods: str | None,
     heuristics: str | None,
-    options: registry.Options,
+    request: Request,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -628,7 +643,7 @@ def compare(
     Example:
       cspsolve compare board.json --methods astar,idastar --heuristics manhattan,linear-conflict
     """
-    run = _Run(kind, options, time_limit, max_nodes, output)
+    run = _Run(kind, request, time_limit, max_nodes, output)
     wanted_methods = _split(methods)
     wanted_heuristics = _split(heuristics)
     if plot is not None:
@@ -637,26 +652,22 @@ def compare(
     plotted: list[tuple[str, str, float, float]] = []
     for puzzle in _puzzles(files, run, codes):
         _check_names(puzzle, wanted_methods, wanted_heuristics)
-        pairs = [
-            (m, h)
-            for m, h in puzzle.model.runs(puzzle.puzzle, run.options)
-            if (wanted_methods is None or m in wanted_methods)
-            and (wanted_heuristics is None or h is None or h in wanted_heuristics)
-        ]
+        pairs = tasks.comparisons(
+            puzzle.kind, puzzle.puzzle, methods=wanted_methods, heuristics=wanted_heuristics
+        )
         if not pairs:
             _fail(f"{puzzle.title}: no method/heuristic pair matches --methods/--heuristics")
         rows = []
         for m, h in pairs:
-            options = dataclasses.replace(run.options, method=m, heuristic=h)
-            limits = run.limits(None)
-            result = _guarded(puzzle, codes, puzzle.model.solve, options, limits)
+            chosen = dataclasses.replace(run.request, method=m, heuristic=h)
+            result = _guarded(puzzle, codes, tasks.solve, chosen, run.limits(None))
             if result is not None:
                 rows.append(result)
                 label = f"{m}/{h}" if h else m
                 plotted.append((puzzle.title, label, result.stats.expanded, result.stats.seconds))
                 if output == "json":
                     click.echo(
-                        json.dumps({**puzzle.record(), **result.to_json(puzzle.model.encode)})
+                        json.dumps({**puzzle.record(), **result.to_json(puzzle.kind.encode)})
                     )
         if output == "text":
             _print_comparison(puzzle, rows)
@@ -680,13 +691,14 @@ def _split(names: str | None) -> set[str] | None:
 def _check_names(puzzle: _Puzzle, methods: set[str] | None, heuristics: set[str] | None) -> None:
     """Exit 2 when --methods or --heuristics names something the puzzle's kind lacks."""
     for flag, wanted, known in (
-        ("--methods", methods, puzzle.model.METHODS),
-        ("--heuristics", heuristics, puzzle.model.HEURISTICS),
+        ("--methods", methods, puzzle.kind.method_names),
+        ("--heuristics", heuristics, puzzle.kind.heuristic_names),
     ):
         unknown = sorted((wanted or set()) - set(known))
         if unknown:
             choices = ", ".join(known) or "none"
-            _fail(f"{flag}: unknown for {puzzle.kind}: {', '.join(unknown)}; choose from {choices}")
+            name = puzzle.kind.name
+            _fail(f"{flag}: unknown for {name}: {', '.join(unknown)}; choose from {choices}")
 
 
 def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
@@ -717,7 +729,7 @@ def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
         )
         for r in results
     ]
-    table = Table(title=f"{puzzle.title}: {puzzle.model.describe(puzzle.puzzle)}")
+    table = Table(title=f"{puzzle.title}: {puzzle.kind.describe(puzzle.puzzle)}")
     for i, name in enumerate(header):
         width = max(len(name), *(len(row[i]) for row in rows))
         table.add_column(name, justify="right" if i >= 3 else "left", min_width=width)
@@ -759,10 +771,10 @@ def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
 )
 @click.option(
     "--kind",
-    type=click.Choice(list(registry.KINDS)),
+    type=click.Choice(registry.names()),
     help="Only files of this kind (others are skipped with a note).",
 )
-@_options(unique=True)
+@_options()
 @_with(_limit_options)
 @click.option(
     "--format",
@@ -780,7 +792,7 @@ def batch(
     scheduler: str | None,
     shard: str | None,
     kind: str | None,
-    options: registry.Options,
+    request: Request,
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
@@ -814,7 +826,7 @@ def batch(
 
     plan = batches.plan(
         paths,
-        [options],
+        [request],
         kind=kind,
         time_limit=time_limit,
         max_nodes=max_nodes,
@@ -823,7 +835,7 @@ def batch(
     for note in plan.skipped:
         click.echo(f"cspsolve: skipped {note}", err=True)
     for found in sorted({job.kind for job in plan.jobs if job.kind is not None}):
-        _check_options(found, registry.get(found), options)
+        _check_request(registry.get(found), request)
     store = _store(out)
     todo = store.todo(plan.jobs)
     statuses: dict[str, int] = {}
@@ -943,18 +955,78 @@ def _print_totals(path: str, output: str) -> None:
 
 
 @cli.command()
-def methods() -> None:
-    """List every puzzle kind with its methods, heuristics and options."""
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: a table per kind; json: one object per kind (JSON Lines).",
+)
+def methods(output: str) -> None:
+    """List every puzzle kind: its methods with their heuristics (the first is the default),
+    whether their answers are proven optimal and whether they are complete, what computes
+    them, which is the default; the kind's own options, the reference method of 'verify' and
+    what 'analyze' reports.
+    """
+    for kind in registry.kinds().values():
+        if output == "json":
+            click.echo(json.dumps(_kind_record(kind)))
+        else:
+            _print_kind(kind)
+
+
+def _yes(value: bool | None) -> str:
+    return {True: "yes", False: "no", None: "-"}[value]
+
+
+def _kind_record(kind: Kind) -> dict[str, Any]:
+    """What ``cspsolve methods`` says of a kind, as JSON-ready data."""
+    reference = kind.reference if isinstance(kind.reference, str) else "depends on the puzzle"
+    rows = [
+        {
+            "method": m.name,
+            "heuristics": list(m.heuristics),
+            "optimal": m.optimal,
+            "complete": m.complete,
+            "backend": m.backend,
+            "default": m.default if isinstance(m.default, bool) else "for some puzzles",
+            "summary": m.summary,
+        }
+        for m in kind.methods
+    ]
+    flags = [_flags()[name].flag for name in kind.option_names]
+    return {
+        "kind": kind.name,
+        "title": kind.title,
+        "extensions": sorted(kind.extensions),
+        "options": flags,
+        "reference": reference,
+        "analysis": kind.analysis,
+        "methods": rows,
+    }
+
+
+def _print_kind(kind: Kind) -> None:
+    """A table of the kind's methods, then what each computes and the kind's options."""
     from rich.table import Table
 
-    table = Table(title="cspsolve kinds")
-    for name in ("kind", "methods", "heuristics", "options"):
+    record = _kind_record(kind)
+    table = Table(title=f"{kind.name} ({kind.title})", title_justify="left")
+    table.add_column("method", no_wrap=True)
+    for name in ("heuristics", "optimal", "complete", "backend", "default"):
         table.add_column(name, overflow="fold")
-    for kind in registry.KINDS:
-        model = registry.get(kind)
-        flags = ", ".join(_FLAGS[o] for o in sorted(model.OPTIONS))
-        table.add_row(kind, ", ".join(model.METHODS), ", ".join(model.HEURISTICS) or "-", flags)
+    for row in record["methods"]:
+        default = row["default"] if isinstance(row["default"], str) else _yes(row["default"])
+        heuristics = ", ".join(row["heuristics"]) or "-"
+        optimal, complete = _yes(row["optimal"]), _yes(row["complete"])
+        table.add_row(row["method"], heuristics, optimal, complete, row["backend"], default)
     _console().print(table)
+    for row in record["methods"]:
+        _say(f"  {row['method']}: {row['summary']}")
+    _say(f"  options: {', '.join(record['options']) or 'none'}")
+    _say(f"  verify checks against: {record['reference']}")
+    _say(f"  analyze reports: {kind.analysis}\n")
 
 
 @cli.command()
@@ -965,7 +1037,7 @@ def convert(source: str, target: str, kind: str | None) -> None:
     """Convert one puzzle between file formats; OUT's extension names the format.
 
     \b
-    Nonograms are written as .non or .nin:
+    Each kind writes the formats its readers know, e.g.:
       cspsolve convert puzzles.txt#7 seven.non
     """
     found_kind, puzzle = _one_puzzle(source, kind)
@@ -1002,12 +1074,12 @@ def graph(source: str, image: str, kind: str | None) -> None:
     constraint (for kinds solved as a CSP).
 
     \b
-      cspsolve graph instances/nonogram/duck.non --image duck-graph.png
+      cspsolve graph duck.non --image duck-graph.png
     """
     _check_image_name(image, (".png", ".svg"))
     found_kind, puzzle = _one_puzzle(source, kind)
     model = registry.get(found_kind)
-    build = getattr(model, "constraint_graph", None)
+    build = model.constraint_graph
     if build is None:
         _fail(f"{found_kind} has no constraint graph")
     from cspsolve.render import draw_graph

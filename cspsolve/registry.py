@@ -1,197 +1,81 @@
-"""Puzzle kinds and the model packages that implement them.
+"""The puzzle kinds: found, imported when asked for, and matched to files.
 
-Each kind is a package under :mod:`cspsolve.models` exposing the interface of
-:class:`PuzzleKind`; it is imported only when asked for, so the command line starts fast.
+A kind is a package under :mod:`cspsolve.models` whose ``kind`` module holds a
+:class:`~cspsolve.kind.Kind` named ``KIND``: adding a package is enough for every command to
+offer it. Kinds kept elsewhere (a plugin, a test) are named, as importable modules holding a
+``KIND``, in the environment variable ``CSPSOLVE_KINDS`` (comma-separated).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+import os
+import pkgutil
 from pathlib import Path
-from typing import Any, Protocol, cast
 
-from cspsolve.errors import InputError, UnknownKindError
+from cspsolve.errors import InputError, OptionError, UnknownKindError
 from cspsolve.inputs import check, head
-from cspsolve.limits import Limits
-from cspsolve.render import Scene
-from cspsolve.results import Result
+from cspsolve.kind import Kind, PuzzleEntry
 
 __all__ = [
-    "KINDS",
-    "Options",
-    "PuzzleEntry",
-    "PuzzleKind",
+    "EXTRA_KINDS_ENV",
     "detect",
     "get",
+    "kinds",
     "load",
+    "names",
     "owner",
     "split_selector",
 ]
 
-KINDS: dict[str, str] = {
-    "nonogram": "cspsolve.models.nonogram.kind",
-    "lightsout": "cspsolve.models.lightsout.kind",
-    "rushhour": "cspsolve.models.rushhour.kind",
-    "npuzzle": "cspsolve.models.npuzzle.kind",
-}
-"""Kind name → module implementing :class:`PuzzleKind` (asked in this order when sniffing)."""
+EXTRA_KINDS_ENV = "CSPSOLVE_KINDS"
+"""Environment variable naming modules of further kinds (comma-separated)."""
 
 
-class PuzzleEntry(Protocol):
-    """One puzzle read from a file."""
-
-    @property
-    def id(self) -> int | str | None:
-        """Its id inside a multi-puzzle file (``None`` for single-puzzle files)."""
-        ...
-
-    @property
-    def puzzle(self) -> Any:
-        """The puzzle object."""
-        ...
-
-    @property
-    def line(self) -> int:
-        """1-based line where the puzzle starts."""
-        ...
+def _modules() -> list[str]:
+    """The modules that declare kinds: every ``cspsolve.models.*.kind``, then the extra ones."""
+    models = importlib.import_module("cspsolve.models")
+    found = [
+        f"{models.__name__}.{info.name}.kind"
+        for info in pkgutil.iter_modules(models.__path__)
+        if info.ispkg
+    ]
+    extra = os.environ.get(EXTRA_KINDS_ENV, "")
+    return found + [name.strip() for name in extra.split(",") if name.strip()]
 
 
-@dataclass(frozen=True)
-class Options:
-    """What the user asked for beyond the puzzle file (the command line's shared options).
-
-    A kind uses the fields that apply to it and names them in :attr:`PuzzleKind.OPTIONS`; the
-    command line refuses the others for that kind.
-
-    Attributes
-    ----------
-    method : str or None
-        A name from :attr:`PuzzleKind.METHODS`; ``None`` lets the kind choose per puzzle.
-    heuristic : str or None
-        A name from :attr:`PuzzleKind.HEURISTICS`; ``None`` lets the kind choose.
-    unique : bool
-        Also decide whether the solution is unique (nonograms).
-    variant : str or None
-        Lights Out press rule (``"sigma-plus"`` or ``"sigma"``); ``None`` keeps the file's.
-    torus : bool or None
-        Lights Out: wrap the board around; ``None`` keeps the file's.
-    metric : str or None
-        Rush Hour cost: ``"moves"`` (default) or ``"steps"``.
-    """
-
-    method: str | None = None
-    heuristic: str | None = None
-    unique: bool = False
-    variant: str | None = None
-    torus: bool | None = None
-    metric: str | None = None
+@functools.cache
+def kinds() -> dict[str, Kind]:
+    """Every kind by name, in sniffing order (increasing :attr:`~cspsolve.kind.Kind.priority`)."""
+    declared = [importlib.import_module(module).KIND for module in _modules()]
+    declared.sort(key=lambda kind: (kind.priority, kind.name))
+    return {kind.name: kind for kind in declared}
 
 
-class PuzzleKind(Protocol):
-    """What a model package offers the command line and batch tools (its ``kind`` module).
-
-    Every function that solves takes the puzzle, the :class:`Options` and the
-    :class:`~cspsolve.limits.Limits` of the run, and raises ``ValueError`` (one line, shown to the
-    user with exit code 2) for options that make no sense for that puzzle. A kind whose options
-    change the puzzle itself may offer ``prepare(puzzle, options) -> puzzle`` (optional): the
-    command line shows and draws the puzzle it returns (e.g. a board under ``--variant``).
-    """
-
-    NAME: str
-    METHODS: tuple[str, ...]
-    HEURISTICS: tuple[str, ...]
-    OPTIONS: frozenset[str]
-    """Names of the :class:`Options` fields beyond method/heuristic that the kind uses."""
-    EXTENSIONS: frozenset[str]
-    """File extensions (lower case, with the dot) that only this kind uses: such a file is
-    given to this kind without sniffing, so its reader reports what is wrong with it."""
-
-    def sniff(self, name: str, text: str) -> str | None:
-        """The file format of ``text`` (named ``name``) if it is this kind's, else ``None``.
-
-        ``text`` is the first 64 KiB of the file. Return a format only when sure: kinds are
-        asked in the order of :data:`KINDS` and the first answer wins.
-        """
-        ...
-
-    def read(self, path: str | Path, fmt: str | None = None) -> Sequence[PuzzleEntry]:
-        """Every puzzle of a file; raises :class:`~cspsolve.errors.InputError`."""
-        ...
-
-    def select(self, entries: Sequence[Any], key: str, source: str) -> PuzzleEntry:
-        """The puzzle named ``key`` (``FILE#KEY``); raises InputError."""
-        ...
-
-    def write(self, puzzle: Any, path: str | Path) -> None:
-        """Write a puzzle in the format its extension names; ValueError when none can."""
-        ...
-
-    def solve(self, puzzle: Any, options: Options, limits: Limits | None) -> Result[Any]:
-        """Solve one puzzle with the method and heuristic of ``options`` (or the kind's choice)."""
-        ...
-
-    def verify(self, puzzle: Any, options: Options, limits: Limits | None) -> dict[str, Any]:
-        """Cross-check a search answer against an independent reference method.
-
-        Keys: ``search`` and ``reference`` (:class:`~cspsolve.results.Result`; the reference
-        is CP-SAT where the kind has a CP-SAT model, its ``method`` says which), ``agree``
-        (``True``/``False``, ``None`` when a limit left it unsettled), ``problems`` (list of str).
-        """
-        ...
-
-    def analyze(self, puzzle: Any, options: Options, limits: Limits | None) -> dict[str, Any]:
-        """Difficulty and structure as JSON-ready data (keys per DESIGN §3)."""
-        ...
-
-    def runs(self, puzzle: Any, options: Options) -> list[tuple[str, str | None]]:
-        """The (method, heuristic) pairs that ``cspsolve compare`` runs on this puzzle."""
-        ...
-
-    def encode(self, solution: Any) -> Any:
-        """The JSON form of a solution (DESIGN §3)."""
-        ...
-
-    def describe(self, puzzle: Any) -> str:
-        """A short description, e.g. ``25x25``."""
-        ...
-
-    def draw(self, puzzle: Any, solution: Any) -> str:
-        """The solution drawn as text for a terminal."""
-        ...
-
-    def scenes(self, puzzle: Any, solution: Any) -> list[Scene]:
-        """The solution as pictures (:class:`~cspsolve.render.Scene`), for ``--image``.
-
-        The first scene is the static picture (PNG/SVG): the solved grid with its clues, or the
-        start board with the presses marked. Puzzles solved by a sequence of moves add one scene
-        per state after each move, which an animated GIF plays in order. Raises ValueError for a
-        puzzle that cannot be drawn as a grid (e.g. Lights Out on an arbitrary graph).
-        """
-        ...
+def names() -> list[str]:
+    """The names of every kind, in sniffing order."""
+    return list(kinds())
 
 
-def get(kind: str) -> PuzzleKind:
-    """Import and return the model of ``kind``.
+def get(name: str) -> Kind:
+    """The kind called ``name``.
 
     Raises
     ------
-    ValueError
-        If the kind is unknown.
+    OptionError
+        If there is no such kind.
     """
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
-    return cast(PuzzleKind, importlib.import_module(KINDS[kind]))
+    found = kinds().get(name)
+    if found is None:
+        raise OptionError(f"unknown kind {name!r}; choose from {', '.join(kinds())}")
+    return found
 
 
 def owner(path: Path) -> str | None:
-    """The kind whose :attr:`PuzzleKind.EXTENSIONS` hold the file's extension, if any."""
+    """The kind whose :attr:`~cspsolve.kind.Kind.extensions` hold the file's extension, if any."""
     suffix = path.suffix.lower()
-    for kind in KINDS:
-        if suffix in get(kind).EXTENSIONS:
-            return kind
-    return None
+    return next((k.name for k in kinds().values() if suffix in k.extensions), None)
 
 
 def detect(path: Path) -> str:
@@ -209,11 +93,11 @@ def detect(path: Path) -> str:
     kind = owner(path)
     if kind is not None:
         return kind
-    for kind in KINDS:
-        if get(kind).sniff(path.name, text):
-            return kind
+    for found in kinds().values():
+        if found.sniff(path.name, text):
+            return found.name
     raise UnknownKindError(
-        str(path), None, f"cannot tell the puzzle kind; name it with --kind ({', '.join(KINDS)})"
+        str(path), None, f"cannot tell the puzzle kind; name it with --kind ({', '.join(kinds())})"
     )
 
 
@@ -247,8 +131,9 @@ def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
     Raises
     ------
     InputError
-        On any problem with the file (:class:`UnknownKindError` when no kind recognises it);
-        ValueError for an unknown ``kind``.
+        On any problem with the file (:class:`UnknownKindError` when no kind recognises it).
+    OptionError
+        For an unknown ``kind``.
     """
     path, key = split_selector(spec)
     if kind is None:

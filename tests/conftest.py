@@ -1,12 +1,18 @@
-"""Options of the whole suite."""
+"""Options and helpers of the whole suite: ``--fuzz N``, and :func:`run` for CLI tests."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Mapping
 
 import pytest
 
 from .fuzzing import FUZZ_ENV
+
+TIMEOUT = 120.0
+"""Seconds a command may take before the test fails as a hang."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,3 +29,34 @@ def pytest_configure(config: pytest.Config) -> None:
     fuzz = config.getoption("--fuzz")
     if fuzz is not None:
         os.environ[FUZZ_ENV] = str(fuzz)
+
+
+def command(*args: object) -> list[str]:
+    """``cspsolve ARGS...`` in a fresh interpreter. ``-P`` keeps the working directory off
+    ``sys.path``: from the repository root, ``import cspsolve`` would otherwise find the source
+    folder instead of the install."""
+    return [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)]
+
+
+def run(
+    *args: object, timeout: float = TIMEOUT, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``cspsolve ARGS...`` and capture its output (UTF-8); a hang fails at ``timeout``.
+
+    ``env`` adds to the environment; ``CSPSOLVE_DEBUG`` is dropped, so that errors show as
+    users see them, and a traceback on stderr fails the test (users never get one).
+    """
+    environment = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
+    environment |= {"PYTHONIOENCODING": "utf-8", **(env or {})}
+    proc = subprocess.run(
+        command(*args),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        env=environment,
+        timeout=timeout,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import subprocess
 import sys
@@ -25,7 +24,9 @@ from hypothesis import strategies as st
 
 from cspsolve import registry
 from cspsolve.instances import ROOT
-from cspsolve.models.nonogram import DEFAULT_METHOD, board, formats
+from cspsolve.models.nonogram import KIND, board, formats
+
+from .conftest import run
 
 DATA = Path(__file__).resolve().parent / "data" / "nonogram"
 SAMPLES = sorted(
@@ -33,7 +34,7 @@ SAMPLES = sorted(
     for p in DATA.iterdir()
     if p.suffix in (".nin", ".non", ".txt") and not p.stem.endswith("_solution")
 )
-METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
+METHODS = KIND.method_names
 SHIPPED_NON = str(ROOT / "nonogram" / "duck.non")
 SMALL = ("smile.non", "data148.nin", "test_pattern_09.txt", "test_pattern_13.txt")
 """Samples small enough for every method, python-constraint included."""
@@ -53,28 +54,6 @@ SAFE_PATH = ("-P",)
 """Keep the working directory off ``sys.path``: from the repository root, ``import cspsolve``
 would otherwise find the source folder, which lacks ``cspsolve.models`` (it installs from
 ``models/``)."""
-
-
-def run(*args: object, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
-    """Run ``cspsolve ARGS...`` in a fresh interpreter and capture its output."""
-    env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
-    env["PYTHONIOENCODING"] = "utf-8"
-    return subprocess.run(
-        [
-            sys.executable,
-            *SAFE_PATH,
-            "-c",
-            "from cspsolve.cli import main; main()",
-            *map(str, args),
-        ],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        env=env,
-        timeout=timeout,
-        check=False,
-    )
 
 
 def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
@@ -113,7 +92,7 @@ def check_record(
     path: Path,
     entry: formats.Entry,
     many: bool,
-    method: str = DEFAULT_METHOD,
+    method: str = "probing",
 ) -> tuple[str, ...]:
     """Assert ``rec`` is a solved nonogram in the layout of DESIGN §3; return its grid."""
     assert set(rec) == TOP_KEYS | ({"id"} if many else set()), sorted(rec)
@@ -557,9 +536,9 @@ def test_methods_lists_every_kind_with_its_methods() -> None:
     proc = run("methods")
     no_traceback(proc)
     assert proc.returncode == 0, proc.stderr
-    for kind in registry.KINDS:
+    for kind in registry.names():
         assert kind in proc.stdout
-        for method in registry.get(kind).METHODS:
+        for method in registry.get(kind).method_names:
             assert method in proc.stdout, method
 
 

@@ -8,15 +8,14 @@ with :func:`cspsolve.models.nonogram.board.check`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
-import types
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -30,22 +29,12 @@ from cspsolve import cli, registry, render
 from cspsolve.models.nonogram import board, formats
 from cspsolve.models.nonogram import kind as nonogram
 
+from .conftest import command, run
+from .stubs import stub_kind
+
 DATA = Path(__file__).resolve().parent / "data" / "nonogram"
 TOURNAMENT = DATA / "tournament_sample.txt"
 TIMEOUT = 120.0
-
-
-def command(*args: object) -> list[str]:
-    """``cspsolve ARGS...`` in a fresh interpreter, the source folder off ``sys.path``."""
-    return [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)]
-
-
-def run(*args: object) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        command(*args), capture_output=True, text=True, timeout=TIMEOUT, check=False
-    )
-    assert "Traceback" not in proc.stderr
-    return proc
 
 
 def stored(path: Path) -> list[tuple[str, str, str, str]]:
@@ -241,51 +230,16 @@ def test_compare_plot(tmp_path: Path) -> None:
 # --- fake kinds, in this process ----------------------------------------------------------------
 
 
-class Fake:
-    """A kind reading ``*.fake`` files: its puzzle is the file's text, solved as is."""
+def _echo(puzzle: str) -> Any:
+    from cspsolve.results import Result, Status
 
-    NAME = "fake"
-    METHODS = ("only",)
-    HEURISTICS: tuple[str, ...] = ()
-    OPTIONS: frozenset[str] = frozenset()
-    EXTENSIONS: frozenset[str] = frozenset()
-
-    @staticmethod
-    def sniff(name: str, text: str) -> str | None:
-        return "fake" if name.endswith(".fake") else None
-
-    @staticmethod
-    def read(path: Any, fmt: Any = None) -> list[Any]:
-        return [types.SimpleNamespace(id=None, puzzle=Path(path).read_text(), line=1)]
-
-    @staticmethod
-    def solve(puzzle: str, options: Any, limits: Any) -> Any:
-        from cspsolve.results import Result, Status
-
-        return Result(Status.SOLVED, puzzle, method="only")
-
-    @staticmethod
-    def describe(puzzle: str) -> str:
-        return f"{len(puzzle)} characters"
-
-    @staticmethod
-    def draw(puzzle: str, solution: str) -> str:
-        return solution
-
-    @staticmethod
-    def encode(solution: str) -> str:
-        return solution
-
-    @staticmethod
-    def scenes(puzzle: str, solution: str) -> list[render.Scene]:
-        raise ValueError("a fake puzzle has no grid")
+    return Result(Status.SOLVED, puzzle)
 
 
 @pytest.fixture
 def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Register the fake kind; return a fake puzzle file."""
-    monkeypatch.setitem(sys.modules, "tests_fake_kind", Fake)
-    monkeypatch.setitem(registry.KINDS, "fake", "tests_fake_kind")
+    monkeypatch.setitem(registry.kinds(), "fake", stub_kind("fake", _echo))
     path = tmp_path / "p.fake"
     path.write_text("abc")
     return path
@@ -298,7 +252,7 @@ def invoke(*args: object) -> Any:
 def test_a_puzzle_that_cannot_be_drawn_exits_2(fake: Path, tmp_path: Path) -> None:
     result = invoke("solve", fake, "--image", tmp_path / "p.png")
     assert result.exit_code == 2
-    assert "cannot draw" in result.output and "a fake puzzle has no grid" in result.output
+    assert "cannot draw" in result.output and "a stub puzzle has no grid" in result.output
     assert not (tmp_path / "p.png").exists()
 
 
@@ -312,7 +266,8 @@ def test_graph_of_a_kind_without_one_exits_2(fake: Path, tmp_path: Path) -> None
 def test_graph_draws_the_kinds_constraint_graph(
     fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(Fake, "constraint_graph", staticmethod(nx.cycle_graph), raising=False)
+    graphed = dataclasses.replace(registry.get("fake"), constraint_graph=nx.cycle_graph)
+    monkeypatch.setitem(registry.kinds(), "fake", graphed)
     result = invoke("graph", fake, "--image", tmp_path / "g.png")
     assert result.exit_code == 0, result.output
     assert "3 variables, 3 edges" in result.output  # cycle_graph("abc")

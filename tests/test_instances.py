@@ -23,5 +23,5 @@ def test_examples_are_shipped_with_their_attribution() -> None:
 def test_example_solves_and_verifies(path: Path) -> None:
     for entry in nonogram.read(path):
         report = nonogram.verify(entry.puzzle)
-        assert report["agree"] is True, report["problems"]
-        assert nonogram.check(entry.puzzle, report["search"].solution) == []
+        assert report.agree is True, report.problems
+        assert nonogram.check(entry.puzzle, report.search.solution) == []

@@ -1,4 +1,4 @@
-"""The ``lightsout`` kind of :mod:`cspsolve.registry`: what the command line calls.
+"""The ``lightsout`` kind: its table of methods, options, files and pictures.
 
 Only the board and format modules are imported here (the command line imports every kind to
 sniff files); the solvers are imported when used.
@@ -7,55 +7,46 @@ sniff files); the solvers are imported when used.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
+from cspsolve.errors import OptionError
+from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
-from cspsolve.registry import Options
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import LightsOut, Presses, apply, bits, check
+from .board import VARIANTS, LightsOut, Presses, apply, bits, check
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 
-__all__ = [
-    "EXTENSIONS",
-    "HEURISTICS",
-    "METHODS",
-    "NAME",
-    "OPTIONS",
-    "analyze",
-    "describe",
-    "draw",
-    "encode",
-    "prepare",
-    "read",
-    "runs",
-    "scenes",
-    "select",
-    "sniff",
-    "solve",
-    "verify",
-    "write",
-]
+__all__ = ["KIND", "SEARCH_CELLS", "LightsOutOptions", "analyze", "prepare"]
 
-NAME = "lightsout"
-METHODS = ("algebra", "astar", "idastar", "cpsat")
-"""``algebra`` (default: exact GF(2), proven minimum), A* and IDA* on the fixed-press-order
-model, and the CP-SAT model."""
 HEURISTICS = ("packing", "lit")
-OPTIONS = frozenset({"variant", "torus"})
-EXTENSIONS = frozenset({".lo", ".lights", ".edges", ".edgelist"})
 SEARCH_CELLS = 64
 """Largest board ``cspsolve compare`` runs the searches on (A* needs up to 2**width states)."""
 
 
-def prepare(puzzle: LightsOut, options: Options) -> LightsOut:
+@dataclass(frozen=True)
+class LightsOutOptions:
+    """The Lights Out kind's options (``None`` keeps what the file says)."""
+
+    variant: str | None = option(
+        "a press toggles the cell and its neighbours (sigma-plus, the classic) or only the "
+        "neighbours (sigma). Default: the file's, else sigma-plus.",
+        choices=VARIANTS,
+    )
+    torus: bool | None = option(
+        "the board wraps around at its edges. Default: the file's, else no."
+    )
+
+
+def prepare(puzzle: LightsOut, options: LightsOutOptions) -> LightsOut:
     """``puzzle`` with the variant and torus of ``options`` (``None`` keeps the file's).
 
     Raises
     ------
-    ValueError
+    OptionError
         When a torus is asked for a graph board.
     """
     changes: dict[str, Any] = {}
@@ -63,73 +54,114 @@ def prepare(puzzle: LightsOut, options: Options) -> LightsOut:
         changes["variant"] = options.variant
     if options.torus is not None and options.torus != puzzle.torus:
         if not puzzle.is_grid:
-            raise ValueError("--torus applies to grid boards, not graphs")
+            raise OptionError("--torus applies to grid boards, not graphs")
         changes["torus"] = options.torus
     return dataclasses.replace(puzzle, **changes) if changes else puzzle
 
 
-def solve(puzzle: LightsOut, options: Options, limits: Limits | None) -> Result[Presses]:
-    """Fewest presses by ``options.method`` (default ``algebra``), with ``proof.nullity``."""
-    from . import algebra, cpsat, search
+def _algebra(
+    puzzle: LightsOut, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[Presses]:
+    from . import algebra
 
-    puzzle = prepare(puzzle, options)
-    method = options.method or "algebra"
-    if method == "algebra":
-        return algebra.minimum(puzzle, limits)
-    if method == "cpsat":
-        result = cpsat.solve(puzzle, limits)
-    else:
-        name = options.heuristic or HEURISTICS[0]
-        result = search.solve(puzzle, method, name, limits)
-        result.proof["minimum"] = result.status is Status.OPTIMAL
+    return algebra.minimum(puzzle, limits)
+
+
+def _with_nullity(result: Result[Presses], puzzle: LightsOut, limits: Limits | None) -> None:
+    """Add ``proof["nullity"]`` (and an unsolvable board's reason) by the algebra."""
+    from . import algebra
+
     try:
         found = algebra.solve(puzzle, ticker((limits or Limits()).start(Stats())))
     except LimitError:
         result.proof["nullity"] = None
-        return result
+        return
     result.proof["nullity"] = found.nullity
     if result.status is Status.UNSOLVABLE and found.witness is not None:
         result.message = algebra.unsolvable_reason(puzzle, found)
+
+
+def _cpsat(
+    puzzle: LightsOut, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[Presses]:
+    from . import cpsat
+
+    result = cpsat.solve(puzzle, limits)
+    _with_nullity(result, puzzle, limits)
     return result
 
 
-def verify(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[str, Any]:
-    """Minimum presses by ``options.method`` (default algebra) and by CP-SAT, compared.
+def _search(method: str) -> Runner:
+    def run(
+        puzzle: LightsOut, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[Presses]:
+        from . import search
 
-    Both press sets are replayed by the independent :func:`.board.check`.
-    """
-    from . import cpsat
+        assert heuristic is not None
+        result = search.solve(puzzle, method=method, name=heuristic, limits=limits)
+        result.proof["minimum"] = result.status is Status.OPTIMAL
+        _with_nullity(result, puzzle, limits)
+        return result
 
-    if options.method == "cpsat":
-        raise ValueError("verify checks a method against CP-SAT; pick another --method")
-    board = prepare(puzzle, options)
-    first = solve(board, options, limits)
-    second = cpsat.solve(board, limits)
-    second.proof["nullity"] = first.proof.get("nullity")
-    problems = []
-    for result in (first, second):
-        if result.solution is not None:
-            problems += [f"{result.method}: {p}" for p in check(board, result.solution)]
-    agree: bool | None
-    if first.status is Status.UNSOLVABLE or second.status is Status.UNSOLVABLE:
-        agree = first.status is second.status
-    elif first.status is Status.OPTIMAL and second.status is Status.OPTIMAL:
-        agree = first.stats.cost == second.stats.cost
-        if not agree:
-            problems.append(
-                f"minimum {first.stats.cost:g} by {first.method}, {second.stats.cost:g} by cpsat"
-            )
-    else:
-        agree = None
-    return {
-        "search": first,
-        "reference": second,
-        "agree": agree and not problems,
-        "problems": problems,
-    }
+    return run
 
 
-def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[str, Any]:
+def _small(heuristics: tuple[str, ...]) -> Any:
+    def compared(puzzle: LightsOut) -> tuple[str, ...]:
+        return heuristics if puzzle.cells <= SEARCH_CELLS else ()
+
+    return compared
+
+
+METHODS = (
+    Method(
+        name="algebra",
+        run=_algebra,
+        summary="GF(2) elimination, light chasing and the quiet patterns: proven minimum",
+        backend="algebra",
+        optimal=True,
+        complete=True,
+        default=True,
+    ),
+    Method(
+        name="astar",
+        run=_search("astar"),
+        summary="A* on the fixed-press-order model",
+        backend="search",
+        optimal=True,
+        complete=True,
+        heuristics=HEURISTICS,
+        compared=_small(HEURISTICS),
+    ),
+    Method(
+        name="idastar",
+        run=_search("idastar"),
+        summary="IDA* on the fixed-press-order model",
+        backend="search",
+        optimal=True,
+        complete=True,
+        heuristics=HEURISTICS,
+        compared=_small(HEURISTICS[:1]),
+    ),
+    Method(
+        name="cpsat",
+        run=_cpsat,
+        summary="OR-Tools CP-SAT: one Boolean per press, one parity constraint per cell",
+        backend="cp-sat",
+        optimal=True,
+        complete=True,
+    ),
+)
+
+
+def analyze(
+    puzzle: LightsOut,
+    *,
+    method: str | None,
+    heuristic: str | None,
+    options: LightsOutOptions,
+    limits: Limits | None,
+) -> dict[str, Any]:
     """Nullity, solvability, minimum presses and the counts of solvable states.
 
     Returns
@@ -145,7 +177,8 @@ def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[
     """
     from . import algebra
 
-    puzzle = prepare(puzzle, options)
+    if method is not None or heuristic is not None:
+        raise OptionError("analyze uses the algebra; it takes no --method/--heuristic")
     result = algebra.minimum(puzzle, limits)
     d = result.proof["nullity"]
     cells = puzzle.enabled.bit_count()
@@ -174,15 +207,6 @@ def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[
         out["quiet_pattern"] = encode(witness)["presses"]
         out["reason"] = result.message
     return out
-
-
-def runs(puzzle: LightsOut, options: Options) -> list[tuple[str, str | None]]:
-    """Algebra and CP-SAT always; A* with each heuristic and IDA* with the default one on
-    boards of at most :data:`SEARCH_CELLS` cells."""
-    pairs: list[tuple[str, str | None]] = [("algebra", None), ("cpsat", None)]
-    if puzzle.cells <= SEARCH_CELLS:
-        pairs += [("astar", h) for h in HEURISTICS] + [("idastar", HEURISTICS[0])]
-    return pairs
 
 
 def encode(solution: Presses) -> dict[str, Any]:
@@ -242,11 +266,11 @@ def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a graph board (it has no grid to draw).
     """
     if not puzzle.is_grid:
-        raise ValueError("a graph board cannot be drawn as a grid")
+        raise OptionError("a graph board cannot be drawn as a grid")
     cells = [(r, c) for r, row in enumerate(solution) for c in range(puzzle.cols) if row >> c & 1]
     first = Scene(
         _fills(puzzle, puzzle.lights),
@@ -266,3 +290,26 @@ def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
             )
         )
     return out
+
+
+KIND = Kind(
+    name="lightsout",
+    title="Lights Out",
+    extensions=frozenset({".lo", ".lights", ".edges", ".edgelist"}),
+    priority=20,
+    methods=METHODS,
+    reference="cpsat",
+    options=LightsOutOptions,
+    analysis="nullity, solvable, min_presses, solutions per solvable state",
+    sniff=sniff,
+    read=read,
+    select=select,
+    write=write,
+    check=check,
+    encode=encode,
+    describe=describe,
+    draw=draw,
+    scenes=scenes,
+    analyze=analyze,
+    prepare=prepare,
+)

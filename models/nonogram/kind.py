@@ -1,64 +1,129 @@
-"""The ``nonogram`` kind of :mod:`cspsolve.registry`: what the command line calls."""
+"""The ``nonogram`` kind: its table of methods (:mod:`.solver`), options, files and pictures."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cspsolve import tasks
+from cspsolve.kind import Kind, Method
 from cspsolve.limits import Limits
-from cspsolve.registry import Options
 from cspsolve.render import Scene, labelled_grid
 from cspsolve.results import Result
 
 from . import solver
-from .board import Grid, Nonogram
+from .board import Grid, Nonogram, check
 from .formats import read, select, sniff, write
+from .solver import NonogramOptions
 
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = [
-    "EXTENSIONS",
-    "HEURISTICS",
-    "METHODS",
-    "NAME",
-    "OPTIONS",
-    "analyze",
-    "constraint_graph",
-    "describe",
-    "draw",
-    "encode",
-    "read",
-    "runs",
-    "scenes",
-    "select",
-    "sniff",
-    "solve",
-    "verify",
-    "write",
-]
+__all__ = ["KIND", "analyze", "line_logic", "solve", "verify"]
 
-NAME = "nonogram"
-METHODS = solver.METHODS
-HEURISTICS: tuple[str, ...] = ()
-OPTIONS = frozenset({"unique"})
-EXTENSIONS = frozenset({".non", ".nin", ".xml", ".tatham"})
+SMALL = 225
+"""Most cells ``cspsolve compare`` gives python-constraint (it takes minutes beyond 15x15)."""
 
 
-def _method(options: Options) -> str:
-    return options.method or solver.DEFAULT_METHOD
+def _small(puzzle: Nonogram) -> list[str | None]:
+    return [None] if puzzle.width * puzzle.height <= SMALL else []
 
 
-def solve(puzzle: Nonogram, options: Options, limits: Limits | None) -> Result[Grid]:
-    """Solve with ``options.method`` (default: probing), deciding uniqueness if asked."""
-    return solver.solve(puzzle, _method(options), limits, unique=options.unique)
+METHODS = (
+    Method(
+        name="probing",
+        run=solver.probing,
+        summary="line logic, probing to a fixpoint and depth-first search on compiled bit "
+        "grids (Wu et al. 2013; pbnsolve)",
+        backend="compiled",
+        optimal=None,
+        complete=True,
+        default=True,
+    ),
+    Method(
+        name="gac-astar",
+        run=solver.gac_astar_method,
+        summary="best-first search over GAC-propagated line variables (A*-GAC)",
+        backend="csp",
+        optimal=None,
+        complete=True,
+    ),
+    Method(
+        name="mac",
+        run=solver.mac_method,
+        summary="depth-first search maintaining GAC (Sabin & Freuder 1994)",
+        backend="csp",
+        optimal=None,
+        complete=True,
+    ),
+    Method(
+        name="cpsat",
+        run=solver.cpsat,
+        summary="OR-Tools CP-SAT, one automaton per line",
+        backend="cp-sat",
+        optimal=None,
+        complete=True,
+    ),
+    Method(
+        name="python-constraint",
+        run=solver.python_constraint,
+        summary="explicit fill patterns per line handed to python-constraint2",
+        backend="python-constraint",
+        optimal=None,
+        complete=True,
+        compared=_small,
+    ),
+)
 
 
-def verify(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[str, Any]:
-    """Cross-check the search method of ``options`` against CP-SAT (see :func:`.solver.verify`)."""
-    method = _method(options)
-    if method == "cpsat":
-        raise ValueError("verify checks a search method against CP-SAT; pick another --method")
-    return solver.verify(puzzle, limits, method)
+def solve(
+    puzzle: Nonogram,
+    method: str | None = None,
+    *,
+    limits: Limits | None = None,
+    unique: bool = False,
+) -> Result[Grid]:
+    """Solve a nonogram (the library's shortcut to :func:`cspsolve.tasks.solve`).
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    method : str, optional
+        A method of :data:`KIND` (default ``probing``).
+    limits : Limits, optional
+        Time and node limits, cancellation, progress.
+    unique : bool
+        Also decide whether the solution is unique; ``proof["unique"]`` is then true, false,
+        or ``None`` when a limit stopped the search (``None`` too when not asked).
+
+    Returns
+    -------
+    Result of Grid
+        Status ``solved`` with the grid, ``unsolvable`` (with a ``message``), ``limit`` or
+        ``cancelled``.
+
+    Raises
+    ------
+    OptionError
+        For an unknown method, or a puzzle too large for ``python-constraint``.
+    """
+    request = tasks.Request(method, options={"unique": unique})
+    return tasks.solve(KIND, puzzle, request=request, limits=limits)
+
+
+def verify(
+    puzzle: Nonogram, method: str | None = None, *, limits: Limits | None = None
+) -> tasks.Verification:
+    """Solve by ``method`` and by CP-SAT, both deciding uniqueness, and compare
+    (:func:`cspsolve.tasks.verify`): every grid must pass :func:`.board.check`, the statuses
+    and uniqueness verdicts must match, and a unique puzzle's two grids must be equal.
+
+    Raises
+    ------
+    OptionError
+        For an unknown method, or ``cpsat`` itself.
+    """
+    return tasks.verify(KIND, puzzle, request=tasks.Request(method), limits=limits)
 
 
 def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
@@ -79,7 +144,14 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
     return consistent, int((grid != UNKNOWN).sum())
 
 
-def analyze(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[str, Any]:
+def analyze(
+    puzzle: Nonogram,
+    *,
+    method: str | None,
+    heuristic: str | None,
+    options: NonogramOptions,
+    limits: Limits | None,
+) -> dict[str, Any]:
     """Line-solvability, uniqueness and the search effort of a nonogram.
 
     Returns
@@ -92,7 +164,8 @@ def analyze(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[s
     """
     consistent, fixed = line_logic(puzzle)
     cells = puzzle.width * puzzle.height
-    result = solver.solve(puzzle, _method(options), limits, unique=True)
+    request = tasks.Request(method, heuristic, {"unique": True})
+    result = tasks.solve(KIND, puzzle, request=request, limits=limits)
     return {
         "line_solvable": consistent and fixed == cells,
         "fixed_by_line_logic": fixed if consistent else None,
@@ -106,12 +179,6 @@ def analyze(puzzle: Nonogram, options: Options, limits: Limits | None) -> dict[s
         "propagations": result.stats.propagations,
         "seconds": round(result.stats.seconds, 6),
     }
-
-
-def runs(puzzle: Nonogram, options: Options) -> list[tuple[str, str | None]]:
-    """Every method; python-constraint only up to 15x15 cells (it takes minutes beyond)."""
-    small = puzzle.width * puzzle.height <= 225
-    return [(m, None) for m in METHODS if m != "python-constraint" or small]
 
 
 def encode(solution: Grid) -> dict[str, list[str]]:
@@ -154,3 +221,27 @@ def constraint_graph(puzzle: Nonogram) -> nx.Graph:
     from .constraints import build_csp
 
     return build_csp(puzzle).graph
+
+
+KIND = Kind(
+    name="nonogram",
+    title="Nonograms",
+    extensions=frozenset({".non", ".nin", ".xml", ".tatham"}),
+    priority=10,
+    methods=METHODS,
+    reference="cpsat",
+    options=NonogramOptions,
+    verify_options={"unique": True},
+    analysis="line_solvable, cells fixed by line logic alone, unique, search nodes needed",
+    sniff=sniff,
+    read=read,
+    select=select,
+    write=write,
+    check=check,
+    encode=encode,
+    describe=describe,
+    draw=draw,
+    scenes=scenes,
+    analyze=analyze,
+    constraint_graph=constraint_graph,
+)

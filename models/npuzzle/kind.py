@@ -1,4 +1,4 @@
-"""The ``npuzzle`` kind of :mod:`cspsolve.registry`: what the command line calls.
+"""The ``npuzzle`` kind: its table of methods, files and pictures.
 
 Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.SlidingTileProblem`
 (``astar``, ``idastar``, ``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``,
@@ -6,182 +6,239 @@ Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.Slid
 most 9 cells, ``tile-idastar`` above; the heuristic defaults to ``pdb`` (the best available).
 Unsolvable boards are reported at once from the parity rule, without a search. The limits
 cover the whole command: building the pattern databases counts against the time limit (and
-stops with status ``limit`` when it passes), and ``verify`` gives its reference run only the
-time its first run left.
+stops with status ``limit`` when it passes). There is no CP-SAT model of sliding tiles:
+``verify`` checks against breadth-first search on boards of at most 9 cells, else the compiled
+IDA* with the Manhattan distance (a heuristic independent of the pattern databases).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from cspsolve import tasks
+from cspsolve.kind import Kind, Method, Runner
 from cspsolve.limits import Limits
-from cspsolve.registry import Options
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
 from .board import Puzzle, apply, check, solvability
 from .formats import read, select, sniff, write
 
-__all__ = [
-    "EXTENSIONS",
-    "HEURISTICS",
-    "METHODS",
-    "NAME",
-    "OPTIONS",
-    "analyze",
-    "describe",
-    "draw",
-    "encode",
-    "read",
-    "runs",
-    "scenes",
-    "select",
-    "sniff",
-    "solve",
-    "verify",
-    "write",
-]
+__all__ = ["KIND", "WEIGHT", "analyze"]
 
-NAME = "npuzzle"
-METHODS = ("astar", "tile-idastar", "idastar", "weighted-astar", "greedy", "bfs", "iddfs", "dfs")
-HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
-OPTIONS: frozenset[str] = frozenset()
-EXTENSIONS = frozenset({".korf"})
-
-_INFORMED = frozenset({"astar", "tile-idastar", "idastar", "weighted-astar", "greedy"})
-_COMPILED_HEURISTICS = ("manhattan", "pdb")
+HEURISTICS = ("pdb", "linear-conflict", "manhattan", "misplaced", "gaschnig")
+"""The engine searches' heuristics, the default first."""
+COMPILED = ("pdb", "manhattan")
+"""The heuristics of the compiled IDA*."""
 WEIGHT = 2.0
 """Weight of ``weighted-astar`` (plans cost at most twice the optimum)."""
 
 Plan = list[str]
 
 
-def _choose(puzzle: Puzzle, options: Options) -> tuple[str, str | None]:
-    """The (method, heuristic) to run: the user's, with the kind's defaults filled in."""
-    method, name = options.method, options.heuristic
-    if method is None:
-        if puzzle.cells <= 9:
-            method = "astar"
-        elif name is None or name in _COMPILED_HEURISTICS:
-            method = "tile-idastar"
-        else:
-            method = "idastar"
-    if method not in _INFORMED:
-        if name is not None:
-            raise ValueError(f"{method} is uninformed: it takes no --heuristic")
-        return method, None
-    if method == "tile-idastar" and name not in (None, *_COMPILED_HEURISTICS):
-        raise ValueError(f"tile-idastar computes {' and '.join(_COMPILED_HEURISTICS)} only")
-    return method, name or "pdb"
+def _small(puzzle: Puzzle) -> bool:
+    return puzzle.cells <= 9
 
 
-def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Plan]:
-    """Solve with ``options.method`` / ``options.heuristic`` (or the defaults above).
-
-    An unsolvable board gives status ``unsolvable`` and the parity explanation at once.
-
-    Raises
-    ------
-    ValueError
-        For a heuristic given to an uninformed method, or one ``tile-idastar`` lacks.
-    """
-    method, name = _choose(puzzle, options)
-    ok, why = solvability(puzzle)
-    if not ok:
-        return Result(Status.UNSOLVABLE, None, method=method, heuristic=name, message=why)
-    if method == "tile-idastar":
-        from . import fastida
-
-        assert name is not None
-        return fastida.solve(puzzle, name, limits)
-    from cspsolve import search as engine
-
-    from .pdb import BuildStoppedError
-    from .search import SlidingTileProblem, heuristic
-
-    problem = SlidingTileProblem(puzzle)
-    if name is None:
-        if method == "bfs":
-            return engine.bfs(problem, limits)
-        if method == "iddfs":
-            return engine.iddfs(problem, limits)
-        return engine.dfs(problem, limits)
-    budget = (limits or Limits()).start(Stats())
-    try:
-        h = heuristic(name, puzzle, budget.exhausted)
-    except BuildStoppedError as stopped:
-        return Result(stopped.status, None, budget.finish(), method, name, message=str(stopped))
-    built = budget.finish().seconds
-    rest = budget.rest()
-    if method == "astar":
-        result = engine.astar(problem, h, rest)
-    elif method == "weighted-astar":
-        result = engine.astar(problem, h, rest, weight=WEIGHT)
-    elif method == "idastar":
-        result = engine.idastar(problem, h, rest)
-    else:
-        result = engine.greedy(problem, h, rest)
-    result.stats.seconds += built
-    return result
+def _large(puzzle: Puzzle) -> bool:
+    return puzzle.cells > 9
 
 
-def verify(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str, Any]:
-    """Cross-check the chosen method against an independent optimal search.
+def _solvable(run: Runner) -> Runner:
+    """``run``, after the parity rule: an unsolvable board is answered at once."""
 
-    There is no CP-SAT model of sliding tiles; the ``reference`` run is
-    breadth-first search on boards of at most 9 cells, else the compiled IDA* with the
-    Manhattan distance (a heuristic independent of the pattern databases). Both plans are
-    replayed by :func:`.board.check`; they agree when both are valid and, where both are
-    optimal, equally long. The reference run gets the time the first one left.
-    """
-    budget = (limits or Limits()).start(Stats())
-    first = solve(puzzle, options, limits)
-    reference_options = (
-        Options(method="bfs")
-        if puzzle.cells <= 9
-        else Options(method="tile-idastar", heuristic="manhattan")
-    )
-    second = solve(puzzle, reference_options, budget.rest())
-    problems: list[str] = []
-    for result in (first, second):
-        if result.solution is not None:
-            problems += [f"{result.method}: {p}" for p in check(puzzle, result.solution)]
-    agree: bool | None
-    if not (first.status.has_solution or first.status == Status.UNSOLVABLE) or not (
-        second.status.has_solution or second.status == Status.UNSOLVABLE
-    ):
-        agree = None
-    elif first.status == Status.OPTIMAL and second.status == Status.OPTIMAL:
-        if first.stats.cost != second.stats.cost:
-            problems.append(
-                f"optimal lengths differ: {first.stats.cost:g} vs {second.stats.cost:g}"
-            )
-        agree = not problems
-    else:
-        agree = first.status.has_solution == second.status.has_solution and not problems
-    return {"search": first, "reference": second, "agree": agree, "problems": problems}
+    def checked(
+        puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[Plan]:
+        ok, why = solvability(puzzle)
+        if not ok:
+            return Result(Status.UNSOLVABLE, None, message=why)
+        return run(puzzle, heuristic=heuristic, options=options, limits=limits)
+
+    return checked
 
 
-def analyze(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str, Any]:
+def _compiled(
+    puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[Plan]:
+    from . import fastida
+
+    assert heuristic is not None
+    return fastida.solve(puzzle, heuristic, limits=limits)
+
+
+def _informed(search: Callable[..., Result[Plan]]) -> Runner:
+    """An engine search with a heuristic whose pattern databases are built within the limits."""
+
+    def run(
+        puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[Plan]:
+        from .pdb import BuildStoppedError
+        from .search import SlidingTileProblem
+        from .search import heuristic as make_heuristic
+
+        assert heuristic is not None
+        budget = (limits or Limits()).start(Stats())
+        try:
+            h = make_heuristic(heuristic, puzzle, budget.exhausted)
+        except BuildStoppedError as stopped:
+            return Result(stopped.status, None, budget.finish(), message=str(stopped))
+        built = budget.finish().seconds
+        result = search(SlidingTileProblem(puzzle), h, limits=budget.rest())
+        result.stats.seconds += built
+        return result
+
+    return run
+
+
+def _uninformed(search: Callable[..., Result[Plan]]) -> Runner:
+    def run(
+        puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[Plan]:
+        from .search import SlidingTileProblem
+
+        return search(SlidingTileProblem(puzzle), limits=limits)
+
+    return run
+
+
+def _engine(name: str, **keywords: Any) -> Callable[..., Result[Plan]]:
+    """The engine's search ``name``, imported when first run."""
+
+    def search(*args: Any, **more: Any) -> Result[Plan]:
+        from cspsolve import search as engine
+
+        found: Result[Plan] = getattr(engine, name)(*args, **keywords, **more)
+        return found
+
+    return search
+
+
+def _by_size(small: tuple[str | None, ...], large: tuple[str | None, ...]) -> Any:
+    """What ``compare`` runs: ``small`` on boards of at most 9 cells, ``large`` beyond."""
+
+    def compared(puzzle: Puzzle) -> tuple[str | None, ...]:
+        return small if _small(puzzle) else large
+
+    return compared
+
+
+METHODS = (
+    Method(
+        name="astar",
+        run=_solvable(_informed(_engine("astar"))),
+        summary="A* graph search (Hart, Nilsson & Raphael 1968)",
+        backend="search",
+        optimal=True,
+        complete=True,
+        heuristics=HEURISTICS,
+        default=_small,
+        compared=_by_size(HEURISTICS, ("pdb",)),
+    ),
+    Method(
+        name="tile-idastar",
+        run=_solvable(_compiled),
+        summary="compiled IDA* on tile arrays with incremental heuristics (Korf 1985)",
+        backend="compiled",
+        optimal=True,
+        complete=True,
+        heuristics=COMPILED,
+        default=_large,
+    ),
+    Method(
+        name="idastar",
+        run=_solvable(_informed(_engine("idastar"))),
+        summary="IDA*, iterative-deepening A* (Korf 1985)",
+        backend="search",
+        optimal=True,
+        complete=True,
+        heuristics=HEURISTICS,
+        default=_large,
+        compared=_by_size(HEURISTICS, ("pdb",)),
+    ),
+    Method(
+        name="weighted-astar",
+        run=_solvable(_informed(_engine("astar", weight=WEIGHT))),
+        summary=f"A* with f = g + {WEIGHT:g} h: plans at most {WEIGHT:g} times the optimum",
+        backend="search",
+        optimal=False,
+        complete=True,
+        heuristics=HEURISTICS,
+        compared=_by_size(("manhattan",), ("linear-conflict",)),
+    ),
+    Method(
+        name="greedy",
+        run=_solvable(_informed(_engine("greedy"))),
+        summary="greedy best-first graph search",
+        backend="search",
+        optimal=False,
+        complete=True,
+        heuristics=HEURISTICS,
+        compared=_by_size(("manhattan",), ("linear-conflict",)),
+    ),
+    Method(
+        name="bfs",
+        run=_solvable(_uninformed(_engine("bfs"))),
+        summary="breadth-first graph search",
+        backend="search",
+        optimal=True,
+        complete=True,
+        compared=_by_size((None,), ()),
+    ),
+    Method(
+        name="iddfs",
+        run=_solvable(_uninformed(_engine("iddfs"))),
+        summary="iterative-deepening depth-first tree search (Korf 1985)",
+        backend="search",
+        optimal=True,
+        complete=True,
+        compared=_by_size((), ()),
+    ),
+    Method(
+        name="dfs",
+        run=_solvable(_uninformed(_engine("dfs"))),
+        summary="depth-first graph search",
+        backend="search",
+        optimal=False,
+        complete=True,
+        compared=_by_size((None,), ()),
+    ),
+)
+
+
+def _reference(puzzle: Puzzle) -> tuple[str, str | None]:
+    return ("bfs", None) if _small(puzzle) else ("tile-idastar", "manhattan")
+
+
+def analyze(
+    puzzle: Puzzle,
+    *,
+    method: str | None,
+    heuristic: str | None,
+    options: Any,
+    limits: Limits | None,
+) -> dict[str, Any]:
     """Solvability (with its reason), heuristic values of the start, and the optimal length.
 
     Returns
     -------
     dict
         ``solvable``, ``reason``, ``manhattan``, ``linear_conflict``, ``optimal_length`` (when
-        computed: the default method proves it; ``None`` when a limit stopped it), ``status``,
+        computed: the default method, or the one asked for, proves it; ``None`` when a limit
+        stopped it or the method does not prove optimality), ``status``,
         ``method``, ``expanded``, ``seconds``.
     """
-    from .search import heuristic
+    from .search import heuristic as make_heuristic
 
     ok, why = solvability(puzzle)
     out: dict[str, Any] = {"solvable": ok, "reason": why, "cells": puzzle.cells}
     if not ok:
         return out
     state = bytes(puzzle.start)
-    out["manhattan"] = int(heuristic("manhattan", puzzle)(state))
-    out["linear_conflict"] = int(heuristic("linear-conflict", puzzle)(state))
-    result = solve(puzzle, Options(), limits)
+    out["manhattan"] = int(make_heuristic("manhattan", puzzle)(state))
+    out["linear_conflict"] = int(make_heuristic("linear-conflict", puzzle)(state))
+    result = tasks.solve(KIND, puzzle, request=tasks.Request(method, heuristic), limits=limits)
     optimal = result.status == Status.OPTIMAL
     out["optimal_length"] = int(result.stats.cost) if optimal else None
     out["status"] = result.status.value
@@ -189,30 +246,6 @@ def analyze(puzzle: Puzzle, options: Options, limits: Limits | None) -> dict[str
     out["expanded"] = result.stats.expanded
     out["seconds"] = round(result.stats.seconds, 6)
     return out
-
-
-def runs(puzzle: Puzzle, options: Options) -> list[tuple[str, str | None]]:
-    """The methods x heuristics table of ``cspsolve compare``, without hopeless pairs.
-
-    Up to 9 cells: A* and IDA* with every heuristic, the compiled IDA*, weighted A* and greedy
-    with Manhattan, BFS and DFS (graph search finishes on 181,440 states; IDDFS, a tree search,
-    does not on deep boards and is left out). Larger boards: the compiled IDA* with both its
-    heuristics, and the engine's searches with the pattern databases or linear conflict only.
-    """
-    if puzzle.cells <= 9:
-        pairs: list[tuple[str, str | None]] = [("astar", h) for h in HEURISTICS]
-        pairs += [("idastar", h) for h in HEURISTICS]
-        pairs += [("tile-idastar", h) for h in _COMPILED_HEURISTICS]
-        pairs += [("weighted-astar", "manhattan"), ("greedy", "manhattan")]
-        return [*pairs, ("bfs", None), ("dfs", None)]
-    pairs = [("tile-idastar", h) for h in _COMPILED_HEURISTICS]
-    return [
-        *pairs,
-        ("idastar", "pdb"),
-        ("astar", "pdb"),
-        ("weighted-astar", "linear-conflict"),
-        ("greedy", "linear-conflict"),
-    ]
 
 
 def encode(solution: Plan) -> dict[str, Any]:
@@ -271,3 +304,24 @@ def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:
         caption = "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}"
         out.append(Scene(fills, texts, caption=caption))
     return out
+
+
+KIND = Kind(
+    name="npuzzle",
+    title="Sliding tiles",
+    extensions=frozenset({".korf"}),
+    priority=40,
+    methods=METHODS,
+    reference=_reference,
+    analysis="solvable, optimal_length",
+    sniff=sniff,
+    read=read,
+    select=select,
+    write=write,
+    check=check,
+    encode=encode,
+    describe=describe,
+    draw=draw,
+    scenes=scenes,
+    analyze=analyze,
+)

@@ -1,22 +1,27 @@
-"""The ``rushhour`` kind of :mod:`cspsolve.registry`: what the command line calls.
+"""The ``rushhour`` kind: its table of methods, options, files and pictures.
 
-Methods: ``bfs`` (default) is the compiled breadth-first search over compact states of
-:mod:`.cluster` — optimal under both metrics, since its edges are moves (or one-cell steps).
-``astar``, ``idastar``, ``greedy``, ``engine-bfs`` and ``dfs`` run the generic engine
-(:mod:`cspsolve.search`) on :class:`.search.RushHourProblem`, whose actions are slides; under
-the steps metric a slide costs its length, so ``engine-bfs`` is then not optimal (use
-``astar`` — uniform-cost search with ``--heuristic zero``). ``cpsat`` deepens the horizon of
-the time-expanded model of :mod:`.cpsat` until it finds a plan, proving every shorter horizon
-infeasible. A board whose red car is walled in for good (:func:`_walled_in`) is reported
-unsolvable by every method at once, without a search.
+Methods: ``bfs`` (the default where the board's state fits its 62-bit key) is the compiled
+breadth-first search over compact states of :mod:`.cluster` — optimal under both metrics,
+since its edges are moves (or one-cell steps). ``astar`` (the default beyond), ``idastar``,
+``greedy``, ``engine-bfs`` and ``dfs`` run the generic engine (:mod:`cspsolve.search`) on
+:class:`.search.RushHourProblem`, whose actions are slides; under the steps metric a slide
+costs its length, so ``engine-bfs`` is then not optimal (use ``astar`` — uniform-cost search
+with ``--heuristic zero``). ``cpsat`` deepens the horizon of the time-expanded model of
+:mod:`.cpsat` until it finds a plan, proving every shorter horizon infeasible; as the reference
+of ``verify`` it proves the other method's optimum ``c`` a bound instead (no plan within
+``c - 1``, one within ``c``). A board whose red car is walled in for good (:func:`_walled_in`)
+is reported unsolvable by every method at once, without a search.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from cspsolve.errors import OptionError
+from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
-from cspsolve.registry import Options
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
@@ -24,31 +29,10 @@ from .board import Board, Move, check, merged, replay
 from .formats import read, select, sniff, write
 from .search import HEURISTICS, METRICS
 
-__all__ = [
-    "EXTENSIONS",
-    "HEURISTICS",
-    "METHODS",
-    "NAME",
-    "OPTIONS",
-    "analyze",
-    "describe",
-    "draw",
-    "encode",
-    "read",
-    "runs",
-    "scenes",
-    "select",
-    "sniff",
-    "solve",
-    "verify",
-    "write",
-]
+__all__ = ["KIND", "RushHourOptions", "analyze"]
 
-NAME = "rushhour"
-METHODS = ("bfs", "astar", "idastar", "greedy", "engine-bfs", "dfs", "cpsat")
 DEFAULT_HEURISTIC = "blockers"
-OPTIONS = frozenset({"metric"})
-EXTENSIONS = frozenset({".rh"})
+_HEURISTICS = (DEFAULT_HEURISTIC, *(h for h in HEURISTICS if h != DEFAULT_HEURISTIC))
 _UNSOLVABLE_HORIZON = 60
 """Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1)."""
 
@@ -59,33 +43,19 @@ _PALETTE = (
 _RED = "#d62728"
 
 
-def _metric(options: Options) -> str:
-    metric = options.metric or "moves"
-    if metric not in METRICS:
-        raise ValueError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
-    return metric
+@dataclass(frozen=True)
+class RushHourOptions:
+    """The Rush Hour kind's options."""
 
-
-def _cluster_bfs(board: Board, metric: str, limits: Limits | None) -> Result[list[Move]] | None:
-    """The compiled BFS; ``None`` when the board's state key does not fit in 62 bits."""
-    from .cluster import explore
-
-    cluster, stats, stopped = explore(board, steps=metric == "steps", limits=limits)
-    if cluster is None:
-        return None
-    if cluster.goal >= 0:
-        plan = cluster.plan(cluster.goal)
-        stats.cost = stats.depth = len(plan)  # BFS edges: moves, or one-cell steps
-        return Result(Status.OPTIMAL, merged(plan), stats, "bfs")
-    if stopped is not None:
-        return Result(stopped, None, stats, "bfs")
-    message = (
-        "no plan: no piece can move, and the red car is not at the exit"
-        if cluster.size == 1
-        else f"no plan: none of the {cluster.size:,} reachable positions has the red car at "
-        "the exit"
+    metric: str | None = option(
+        "cost of a plan: a piece slid any distance (moves, the default) or one cell (steps).",
+        choices=METRICS,
     )
-    return Result(Status.UNSOLVABLE, None, stats, "bfs", message=message)
+
+    @property
+    def cost(self) -> str:
+        """The metric, ``"moves"`` when none was given."""
+        return self.metric or "moves"
 
 
 def _walled_in(board: Board) -> str | None:
@@ -106,139 +76,255 @@ def _walled_in(board: Board) -> str | None:
     return None
 
 
-def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[Move]]:
-    """Solve with ``options.method`` (default ``bfs``) under ``options.metric``."""
-    from cspsolve import search as engine
+def _open(run: Runner) -> Runner:
+    """``run``, after :func:`_walled_in`: a walled-in red car is answered at once."""
 
+    def checked(
+        board: Board, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[list[Move]]:
+        blocked = _walled_in(board)
+        if blocked is not None:
+            return Result(Status.UNSOLVABLE, None, Stats(), message=blocked)
+        return run(board, heuristic=heuristic, options=options, limits=limits)
+
+    return checked
+
+
+def _fits(board: Board) -> bool:
+    from .cluster import Encoding
+
+    return Encoding.of(board).fits
+
+
+def _too_big(board: Board) -> str | None:
+    if _fits(board):
+        return None
+    return "the board's positions do not fit the compiled search's 62-bit key; use astar"
+
+
+def _cluster_bfs(
+    board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
+) -> Result[list[Move]]:
+    """The compiled BFS over the cluster of ``board`` (:func:`.cluster.explore`)."""
+    from .cluster import explore
+
+    cluster, stats, stopped = explore(board, steps=options.cost == "steps", limits=limits)
+    assert cluster is not None  # refused before, when the key does not fit
+    if cluster.goal >= 0:
+        plan = cluster.plan(cluster.goal)
+        stats.cost = stats.depth = len(plan)  # BFS edges: moves, or one-cell steps
+        return Result(Status.OPTIMAL, merged(plan), stats)
+    if stopped is not None:
+        return Result(stopped, None, stats)
+    message = (
+        "no plan: no piece can move, and the red car is not at the exit"
+        if cluster.size == 1
+        else f"no plan: none of the {cluster.size:,} reachable positions has the red car at "
+        "the exit"
+    )
+    return Result(Status.UNSOLVABLE, None, stats, message=message)
+
+
+def _engine(name: str, informed: bool) -> Runner:
+    """The engine's search ``name`` on :class:`.search.RushHourProblem`."""
+
+    def run(
+        board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
+    ) -> Result[list[Move]]:
+        from cspsolve import search as engine
+
+        from .search import RushHourProblem
+        from .search import heuristic as make_heuristic
+
+        problem = RushHourProblem(board, options.cost)
+        search: Callable[..., Result[list[Move]]] = getattr(engine, name)
+        if informed:
+            assert heuristic is not None
+            result = search(problem, make_heuristic(heuristic, problem), limits=limits)
+        else:
+            result = search(problem, limits=limits)
+        if result.status == Status.UNSOLVABLE:
+            result.message = "no plan: every reachable position was searched"
+        return result
+
+    return run
+
+
+def _cpsat(
+    board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
+) -> Result[list[Move]]:
     from . import cpsat
-    from .search import RushHourProblem, heuristic
 
-    metric = _metric(options)
-    method = options.method or "bfs"
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    blocked = _walled_in(board)
-    if blocked is not None:
-        return Result(Status.UNSOLVABLE, None, Stats(), method, message=blocked)
-    if method == "cpsat":
-        return cpsat.solve(board, metric, limits)
-    if method == "bfs":
-        compiled = _cluster_bfs(board, metric, limits)
-        if compiled is not None:
-            return compiled
-        method = "astar"  # the key does not fit: the generic engine's uniform-cost search
-        options = Options(heuristic=options.heuristic or "zero")
-    problem = RushHourProblem(board, metric)
-    h = heuristic(options.heuristic or DEFAULT_HEURISTIC, problem)
-    runs: dict[str, Any] = {
-        "astar": lambda: engine.astar(problem, h, limits),
-        "idastar": lambda: engine.idastar(problem, h, limits),
-        "greedy": lambda: engine.greedy(problem, h, limits),
-        "engine-bfs": lambda: engine.bfs(problem, limits),
-        "dfs": lambda: engine.dfs(problem, limits),
-    }
-    result: Result[list[Move]] = runs[method]()
-    result.method = method
-    if result.status == Status.UNSOLVABLE:
-        result.message = "no plan: every reachable position was searched"
+    return cpsat.solve(board, metric=options.cost, limits=limits)
+
+
+def _confirm(
+    board: Board,
+    answer: Result[list[Move]],
+    /,
+    *,
+    options: RushHourOptions,
+    limits: Limits | None,
+) -> Result[list[Move]]:
+    """CP-SAT's check of another method's answer: an optimum ``c`` proven a bound (no plan
+    within ``c - 1``, a plan within ``c``); an unsolvable board of at most 60 positions proven
+    so (no plan within as many moves as positions); otherwise status ``limit``."""
+    if answer.status is Status.UNSOLVABLE:
+        return _confirm_unsolvable(board, options.cost, limits)
+    if answer.status is not Status.OPTIMAL:
+        message = "the search proved no optimum, so there is no bound to check"
+        return Result(Status.LIMIT, None, message=message)
+    return _confirm_optimum(board, int(answer.stats.cost), options.cost, limits)
+
+
+def _confirm_unsolvable(board: Board, metric: str, limits: Limits | None) -> Result[list[Move]]:
+    from .cluster import explore
+    from .cpsat import plan_within
+
+    budget = (limits or Limits()).start(Stats())
+    cluster, _, stopped = explore(board, stop_at_goal=False, limits=limits)
+    if cluster is None or stopped is not None or cluster.size > _UNSOLVABLE_HORIZON:
+        message = f"CP-SAT confirms unsolvable boards of at most {_UNSOLVABLE_HORIZON} positions"
+        return Result(Status.LIMIT, None, message=message)
+    # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
+    found = plan_within(board, cluster.size - 1, metric=metric, time_limit=budget.remaining())
+    status = {"infeasible": Status.UNSOLVABLE, "feasible": Status.SOLVED}.get(found.status)
+    result = _cpsat_result(status or Status.LIMIT, found.plan, metric, found.seconds)
+    if found.status == "infeasible":
+        result.proof["lower_bound"] = cluster.size
     return result
 
 
-def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, Any]:
-    """The search's optimum beside CP-SAT's proof: no plan in one less, a plan in as many.
+def _confirm_optimum(
+    board: Board, optimum: int, metric: str, limits: Limits | None
+) -> Result[list[Move]]:
+    from .cpsat import plan_within
 
-    Returns
-    -------
-    dict
-        ``search`` and ``reference`` results (the reference is CP-SAT's, with
-        ``proof.lower_bound``), ``agree`` (True when CP-SAT proves exactly the search's optimum,
-        or proves an unsolvable board of at most 60 positions unsolvable; ``None`` when
-        unsettled) and ``problems`` (plans that fail the independent :func:`.board.check`, or
-        disagreement). The size of an unsolvable board's cluster, which bounds CP-SAT's
-        horizon, comes from the compiled breadth-first search, whatever the method.
-    """
-    from .cluster import explore
-    from .cpsat import amount, plan_within
-
-    if options.method == "cpsat":
-        raise ValueError("verify checks a search method against CP-SAT; pick another --method")
-    metric = _metric(options)
     budget = (limits or Limits()).start(Stats())
-    search = solve(board, options, limits)
-    problems = []
-    invalid = check(board, search.solution) if search.solution is not None else []
-    if invalid:
-        problems.append(f"search plan: {invalid[0]}")
-    cluster = None
-    if search.status == Status.UNSOLVABLE:
-        found, _, stopped = explore(board, stop_at_goal=False, limits=budget.rest())
-        cluster = found if stopped is None else None
-    if cluster is not None and cluster.size <= _UNSOLVABLE_HORIZON:
-        # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
-        horizon = cluster.size - 1
-        answer = plan_within(board, horizon, metric, budget.remaining())
-        cpsat = _cpsat_result(answer.status, answer.plan, metric, horizon + 1, answer.seconds)
-        settled = {"infeasible": True, "feasible": False}.get(answer.status)
-        if cpsat.status == Status.LIMIT and answer.status == "infeasible":
-            cpsat.status = Status.UNSOLVABLE
-        return {"search": search, "reference": cpsat, "agree": settled, "problems": problems}
-    if search.status != Status.OPTIMAL:
-        problems.append("the search proved no optimum, so there is no bound to check")
-        return {
-            "search": search,
-            "reference": Result(Status.LIMIT, method="cpsat"),
-            "agree": None,
-            "problems": problems,
-        }
-    optimum = int(search.stats.cost)
-    below = plan_within(board, optimum - 1, metric, budget.remaining())
-    at = plan_within(board, optimum, metric, budget.remaining())
-    cpsat = _cpsat_result(below.status, at.plan, metric, optimum, below.seconds + at.seconds)
-    if at.plan is not None and check(board, at.plan):
-        problems.append(f"cpsat plan: {check(board, at.plan)[0]}")
-    agree: bool | None = None
+    below = plan_within(board, optimum - 1, metric=metric, time_limit=budget.remaining())
     if below.status == "feasible":
-        agree = False
-        problems.append(f"CP-SAT found a plan of at most {amount(optimum - 1, metric)}")
-    elif at.status == "infeasible":
-        agree = False
-        problems.append(f"CP-SAT proves no plan of {amount(optimum, metric)} exists")
-    elif below.status == "infeasible" and at.status == "feasible":
-        agree = not problems
-    return {"search": search, "reference": cpsat, "agree": agree, "problems": problems}
+        return _cpsat_result(Status.SOLVED, below.plan, metric, below.seconds)
+    at = plan_within(board, optimum, metric=metric, time_limit=budget.remaining())
+    seconds = below.seconds + at.seconds
+    if at.status == "infeasible":
+        result = _cpsat_result(Status.LIMIT, None, metric, seconds)
+        result.proof["lower_bound"] = optimum + 1
+        return result
+    proven = below.status == "infeasible" and at.plan is not None
+    result = _cpsat_result(Status.OPTIMAL if proven else Status.SOLVED, at.plan, metric, seconds)
+    if below.status == "infeasible":
+        result.proof["lower_bound"] = optimum
+    return result
 
 
 def _cpsat_result(
-    below: str, plan: list[Move] | None, metric: str, optimum: int, seconds: float
+    status: Status, plan: list[Move] | None, metric: str, seconds: float
 ) -> Result[list[Move]]:
     from .cpsat import cost
 
-    result: Result[list[Move]] = Result(Status.LIMIT, plan, method="cpsat")
+    if plan is None and status.has_solution:
+        status = Status.LIMIT
+    result: Result[list[Move]] = Result(status, plan)
     result.stats.seconds = seconds
-    if below == "infeasible":
-        result.proof["lower_bound"] = optimum
     if plan is not None:
         result.stats.cost = cost(plan, metric)
         result.stats.depth = len(plan)
-        result.status = Status.OPTIMAL if below == "infeasible" else Status.SOLVED
     return result
 
 
-def analyze(board: Board, options: Options, limits: Limits | None) -> dict[str, Any]:
-    """Cluster size, goal states, optimal moves and steps, difficulty (:mod:`.analysis`)."""
-    if options.method is not None or options.heuristic is not None:
-        raise ValueError("analyze explores the whole cluster; it takes no --method/--heuristic")
+def _cluster_default(board: Board) -> bool:
+    return _fits(board)
+
+
+METHODS = (
+    Method(
+        name="bfs",
+        run=_open(_cluster_bfs),
+        summary="compiled breadth-first search over bit-packed positions",
+        backend="compiled",
+        optimal=True,
+        complete=True,
+        default=_cluster_default,
+        refuses=_too_big,
+    ),
+    Method(
+        name="astar",
+        run=_open(_engine("astar", informed=True)),
+        summary="A* graph search on slides (Hart, Nilsson & Raphael 1968)",
+        backend="search",
+        optimal=True,
+        complete=True,
+        heuristics=_HEURISTICS,
+        default=True,
+    ),
+    Method(
+        name="idastar",
+        run=_open(_engine("idastar", informed=True)),
+        summary="IDA*, iterative-deepening A* (Korf 1985)",
+        backend="search",
+        optimal=True,
+        complete=True,
+        heuristics=_HEURISTICS,
+        compared=lambda board: (DEFAULT_HEURISTIC,),
+    ),
+    Method(
+        name="greedy",
+        run=_open(_engine("greedy", informed=True)),
+        summary="greedy best-first graph search",
+        backend="search",
+        optimal=False,
+        complete=True,
+        heuristics=_HEURISTICS,
+        compared=lambda board: (DEFAULT_HEURISTIC,),
+    ),
+    Method(
+        name="engine-bfs",
+        run=_open(_engine("bfs", informed=False)),
+        summary="the engine's breadth-first graph search (optimal under the moves metric)",
+        backend="search",
+        optimal=False,
+        complete=True,
+    ),
+    Method(
+        name="dfs",
+        run=_open(_engine("dfs", informed=False)),
+        summary="depth-first graph search",
+        backend="search",
+        optimal=False,
+        complete=True,
+    ),
+    Method(
+        name="cpsat",
+        run=_open(_cpsat),
+        summary="OR-Tools CP-SAT on a time-expanded model, horizon deepened until a plan",
+        backend="cp-sat",
+        optimal=True,
+        complete=True,
+        confirm=_confirm,
+    ),
+)
+
+
+def analyze(
+    board: Board,
+    *,
+    method: str | None,
+    heuristic: str | None,
+    options: RushHourOptions,
+    limits: Limits | None,
+) -> dict[str, Any]:
+    """Cluster size, goal states, optimal moves and steps, difficulty (:mod:`.analysis`).
+
+    Raises
+    ------
+    OptionError
+        When a method or heuristic is named: the analysis explores the whole cluster.
+    """
+    if method is not None or heuristic is not None:
+        raise OptionError("analyze explores the whole cluster; it takes no --method/--heuristic")
     from .analysis import analyze as analyze_cluster  # numpy: only when asked for
 
     return analyze_cluster(board, limits)
-
-
-def runs(board: Board, options: Options) -> list[tuple[str, str | None]]:
-    """The compiled BFS, the engine's searches with every heuristic, and CP-SAT."""
-    pairs: list[tuple[str, str | None]] = [("bfs", None), ("engine-bfs", None)]
-    pairs += [("astar", h) for h in HEURISTICS]
-    pairs += [("idastar", DEFAULT_HEURISTIC), ("greedy", DEFAULT_HEURISTIC), ("dfs", None)]
-    return [*pairs, ("cpsat", None)]
 
 
 def encode(solution: list[Move]) -> dict[str, Any]:
@@ -291,3 +377,25 @@ def scenes(board: Board, solution: list[Move]) -> list[Scene]:
         where = f"exit right of row {board.exit_row + 1}"
         out.append(Scene(fills, texts, walls=exit_side, caption=f"{caption} ({where})"))
     return out
+
+
+KIND = Kind(
+    name="rushhour",
+    title="Rush Hour",
+    extensions=frozenset({".rh"}),
+    priority=30,
+    methods=METHODS,
+    reference="cpsat",
+    options=RushHourOptions,
+    analysis="optimal_moves, cluster_size, goal_states, distance histogram, difficulty",
+    sniff=sniff,
+    read=read,
+    select=select,
+    write=write,
+    check=check,
+    encode=encode,
+    describe=describe,
+    draw=draw,
+    scenes=scenes,
+    analyze=analyze,
+)

@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 import time
-import types
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,15 +18,17 @@ from typing import Any
 import pytest
 
 from cspsolve import batch, registry
-from cspsolve.models import nonogram
 from cspsolve.models.nonogram import board, formats
 from cspsolve.results import Result, Status
+from cspsolve.tasks import Request
+
+from ..stubs import stub_kind
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nonogram"
 FILES = ("smile.non", "data148.nin", "test_pattern_09.txt", "tournament_sample.txt")
 """Small puzzles: 3 single-puzzle files and a tournament file of three 25x25 puzzles."""
 PUZZLES = 6
-DEFAULT = registry.Options()
+DEFAULT = Request()
 
 
 @pytest.fixture
@@ -80,20 +80,18 @@ def test_plan_walks_folders_and_keeps_bad_files_as_errors(folder: Path) -> None:
 
 
 def test_plan_keeps_only_the_kind_asked_for(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = fake_kind("fakekind", lambda puzzle: None)
-    monkeypatch.setitem(sys.modules, "tests_fakekind", fake)
-    monkeypatch.setitem(registry.KINDS, "fakekind", "tests_fakekind")
-    (folder / "one.fake").write_text("x\n")
+    monkeypatch.setitem(registry.kinds(), "fakekind", stub_kind("fakekind", lambda p: None))
+    (folder / "one.fakekind").write_text("x\n")
     everything = batch.plan([folder], [DEFAULT])
     only_fake = batch.plan([folder], [DEFAULT], kind="fakekind")
     assert {j.kind for j in everything.jobs} == {"nonogram", "fakekind"}
-    assert [Path(j.file).name for j in only_fake.jobs] == ["one.fake"]
+    assert [Path(j.file).name for j in only_fake.jobs] == ["one.fakekind"]
     nonogram_files = {j.file for j in everything.jobs if j.kind == "nonogram"}
     assert len(only_fake.skipped) == len(everything.skipped) + len(nonogram_files)
 
 
 def test_run_stores_every_job_once_and_resumes(folder: Path, tmp_path: Path) -> None:
-    plan = batch.plan([folder], [DEFAULT, registry.Options(method="cpsat")], time_limit=30)
+    plan = batch.plan([folder], [DEFAULT, Request("cpsat")], time_limit=30)
     assert len(plan.jobs) == 2 * (PUZZLES + 1)
     store = batch.Store(tmp_path / "r.sqlite")
     first = plan.jobs[:5]
@@ -108,8 +106,7 @@ def test_run_stores_every_job_once_and_resumes(folder: Path, tmp_path: Path) -> 
     assert {(r["file"], r["puzzle"], r["method"]) for r in found} == {
         (j.file, j.puzzle, j.method) for j in plan.jobs
     }
-    default = nonogram.DEFAULT_METHOD
-    assert {r["solved_by"] for r in found if r["status"] == "solved"} == {default, "cpsat"}
+    assert {r["solved_by"] for r in found if r["status"] == "solved"} == {"probing", "cpsat"}
     errors = [r for r in found if r["status"] == batch.ERROR]
     assert [Path(r["file"]).name for r in errors] == ["broken.non"] * 2
     check_solutions(found)
@@ -134,17 +131,18 @@ def test_a_stored_key_is_never_written_twice(folder: Path, tmp_path: Path) -> No
 def test_other_options_are_other_rows(folder: Path) -> None:
     (a,) = batch.plan([folder / "smile.non"], [DEFAULT], time_limit=5).jobs
     (b,) = batch.plan([folder / "smile.non"], [DEFAULT], time_limit=6).jobs
-    (c,) = batch.plan([folder / "smile.non"], [registry.Options(unique=True)], time_limit=5).jobs
+    (c,) = batch.plan(
+        [folder / "smile.non"], [Request(options={"unique": True})], time_limit=5
+    ).jobs
     assert len({a.key, b.key, c.key}) == 3
     assert a.key[:3] == b.key[:3] == c.key[:3]
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5])
 def test_shards_split_the_puzzles(folder: Path, count: int) -> None:
-    whole = batch.plan([folder], [DEFAULT, registry.Options(method="mac")])
+    whole = batch.plan([folder], [DEFAULT, Request("mac")])
     parts = [
-        batch.plan([folder], [DEFAULT, registry.Options(method="mac")], shard=(k, count))
-        for k in range(count)
+        batch.plan([folder], [DEFAULT, Request("mac")], shard=(k, count)) for k in range(count)
     ]
     keys = [j.key for part in parts for j in part.jobs]
     assert sorted(keys) == sorted(j.key for j in whole.jobs)
@@ -156,42 +154,17 @@ def test_shards_split_the_puzzles(folder: Path, count: int) -> None:
 # --- fake kinds: errors and overruns ---------------------------------------------------------
 
 
-def fake_kind(name: str, solve: Any) -> types.ModuleType:
-    """A kind reading ``*.fake`` files (one puzzle: the text) and solving with ``solve``."""
-    module = types.ModuleType(f"tests_{name}")
-    entry = types.SimpleNamespace
-
-    def read(path: Any, fmt: Any = None) -> list[Any]:
-        return [entry(id=None, puzzle=Path(path).read_text(), line=1)]
-
-    module.__dict__.update(
-        NAME=name,
-        METHODS=("only",),
-        HEURISTICS=(),
-        OPTIONS=frozenset(),
-        EXTENSIONS=frozenset(),
-        sniff=lambda n, text: "fake" if n.endswith(".fake") else None,
-        read=read,
-        solve=lambda puzzle, options, limits: solve(puzzle),
-        encode=lambda solution: solution,
-    )
-    return module
-
-
 def job_for(tmp_path: Path, solve: Any, time_limit: float | None = None) -> batch.Job:
-    (tmp_path / "p.fake").write_text("text")
-    module = fake_kind("fakekind", solve)
-    sys.modules[module.__name__] = module
-    registry.KINDS["fakekind"] = module.__name__
-    (job,) = batch.plan([tmp_path / "p.fake"], [DEFAULT], time_limit=time_limit).jobs
+    (tmp_path / "p.fakekind").write_text("text")
+    registry.kinds()["fakekind"] = stub_kind("fakekind", solve)
+    (job,) = batch.plan([tmp_path / "p.fakekind"], [DEFAULT], time_limit=time_limit).jobs
     return job
 
 
 @pytest.fixture(autouse=True)
 def _forget_fake_kinds() -> Any:
     yield
-    registry.KINDS.pop("fakekind", None)
-    sys.modules.pop("tests_fakekind", None)
+    registry.kinds().pop("fakekind", None)
 
 
 def test_a_failing_solver_becomes_an_error_row(tmp_path: Path) -> None:

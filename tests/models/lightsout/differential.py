@@ -32,12 +32,13 @@ from functools import cached_property
 
 from hypothesis import strategies as st
 
+from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.lightsout import algebra, kind
 from cspsolve.models.lightsout.board import LightsOut
 from cspsolve.models.lightsout.formats import from_graph
-from cspsolve.registry import Options
 from cspsolve.results import Result, Status
+from cspsolve.tasks import Request
 
 SEARCHES = (("astar", "packing"), ("astar", "lit"), ("idastar", "packing"), ("idastar", "lit"))
 """The search runs of the kind (method, heuristic)."""
@@ -270,12 +271,12 @@ def cases() -> st.SearchStrategy[Case]:
 # --- the checks ---------------------------------------------------------------------------
 
 
-def _runs(puzzle: LightsOut) -> list[tuple[str, Options]]:
+def _runs(puzzle: LightsOut) -> list[tuple[str, Request]]:
     """The runs of the kind on this board: algebra and CP-SAT always, the searches where
     their frontier stays small."""
-    runs = [("algebra", Options(method="algebra")), ("cpsat", Options(method="cpsat"))]
+    runs = [("algebra", Request("algebra")), ("cpsat", Request("cpsat"))]
     if puzzle.cells <= SEARCH_CELLS["plain" if puzzle.plain else "other"]:
-        runs += [(f"{m}/{h}", Options(method=m, heuristic=h)) for m, h in SEARCHES]
+        runs += [(f"{m}/{h}", Request(m, h)) for m, h in SEARCHES]
     return runs
 
 
@@ -333,7 +334,7 @@ def check(case: Case) -> dict[str, str | None]:
     limits = Limits(time_limit=METHOD_SECONDS)
     verdicts: dict[str, str | None] = {}
     for name, options in _runs(puzzle):
-        result = kind.solve(puzzle, options, limits)
+        result = tasks.solve(kind.KIND, puzzle, request=options, limits=limits)
         verdict = judge(board, solvable, best, result)
         if verdict is None and result.status is not Status.OPTIMAL and solvable:
             verdict = f"{result.status.value}, not optimal, without a limit in the way"

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,20 +12,10 @@ from cspsolve.instances import ROOT
 from cspsolve.models.lightsout import formats
 from cspsolve.models.lightsout.board import LightsOut, check
 
+from ...conftest import run
+
 SHIPPED = ROOT / "lightsout"
 BOARDS = sorted(p for p in SHIPPED.iterdir() if p.suffix in (".lo", ".json", ".edges", ".txt"))
-
-
-def run(*args: object, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``cspsolve ARGS`` in a fresh interpreter; a hang fails the test at ``timeout``."""
-    env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
 
 
 def presses(record: dict[str, object]) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import cpsat, explicit, solver
+from cspsolve.models.nonogram import cpsat, explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
 from cspsolve.results import Result, Status
 
@@ -211,6 +211,6 @@ def check(case: Case) -> dict[str, str | None]:
     verdicts: dict[str, str | None] = {}
     for method in methods_for(case.puzzle):
         limits = Limits(time_limit=METHOD_SECONDS)
-        result = solver.solve(case.puzzle, method, limits, unique=True)
+        result = kind.solve(case.puzzle, method, limits=limits, unique=True)
         verdicts[method] = disagreement(case, known, result)
     return verdicts

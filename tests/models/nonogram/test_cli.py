@@ -4,30 +4,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import networkx as nx
 
 from cspsolve.models.nonogram import check, kind, read
 
+from ...conftest import run
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
-
-
-def run(*args: object) -> subprocess.CompletedProcess[str]:
-    """``cspsolve ARGS...`` in a fresh interpreter (``-P`` keeps the source folder off the path)."""
-    env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_solve_xml_and_tatham_by_the_default_method() -> None:

@@ -13,7 +13,6 @@ import pytest
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import (
-    DEFAULT_METHOD,
     Grid,
     Nonogram,
     check,
@@ -61,10 +60,10 @@ NOT_UNIQUE: dict[str, set[str]] = {
 
 
 def solved(
-    puzzle: Nonogram, method: str = DEFAULT_METHOD, unique: bool = False, limits: Limits = LIMITS
+    puzzle: Nonogram, method: str = "probing", unique: bool = False, limits: Limits = LIMITS
 ) -> Result[Grid]:
     """Solve; assert the run found a grid that passes ``check``; return the result."""
-    result = solve(puzzle, method, limits, unique=unique)
+    result = solve(puzzle, method, limits=limits, unique=unique)
     assert result.status is Status.SOLVED, (method, result.status, result.message)
     assert result.solution is not None
     assert check(puzzle, result.solution) == [], method
@@ -145,5 +144,5 @@ VERIFIED = [
 @pytest.mark.parametrize("name", VERIFIED)
 def test_verify_agrees_with_cpsat(name: str) -> None:
     for entry in read(SHARED / name):
-        report = verify(entry.puzzle, LIMITS)
-        assert report["agree"] is True, report["problems"]
+        report = verify(entry.puzzle, limits=LIMITS)
+        assert report.agree is True, report.problems

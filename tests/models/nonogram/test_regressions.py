@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cspsolve.models.nonogram import cpsat, formats
+from cspsolve.models.nonogram import KIND, cpsat, formats, solve
 from cspsolve.models.nonogram.board import check
-from cspsolve.models.nonogram.solver import METHODS, solve
 from cspsolve.results import Status
 
 from ...test_cli import run
@@ -43,7 +42,7 @@ def test_the_command_solves_long_lines_without_crashing(path: Path) -> None:
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-500:])
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", KIND.method_names)
 def test_totals_that_differ_are_unsolvable_for_every_method_with_the_reason(method: str) -> None:
     [entry] = formats.read(MISMATCH)
     result = solve(entry.puzzle, method, unique=True)

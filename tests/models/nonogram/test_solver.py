@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from cspsolve.csp import propagate
 from cspsolve.limits import Limits
+from cspsolve.models.nonogram import solve
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
-from cspsolve.models.nonogram.solver import solve
 from cspsolve.results import Status
 
 from .conftest import all_solutions
@@ -81,8 +81,8 @@ def test_contradictory_totals_are_a_result_not_an_error() -> None:
 def test_node_limit_stops_a_search_that_needs_branching() -> None:
     # Two interlocked diagonals: line logic alone fixes nothing.
     puzzle = puzzle_of(["#.", ".#"])
-    assert solve(puzzle, "mac", Limits(max_nodes=0)).status is Status.LIMIT
-    assert solve(puzzle, "mac", Limits(max_nodes=1)).status is Status.SOLVED
+    assert solve(puzzle, "mac", limits=Limits(max_nodes=0)).status is Status.LIMIT
+    assert solve(puzzle, "mac", limits=Limits(max_nodes=1)).status is Status.SOLVED
 
 
 def test_line_domain_is_the_set_of_compatible_patterns() -> None:

@@ -32,11 +32,12 @@ from contextlib import contextmanager
 
 from hypothesis import strategies as st
 
+from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle import kind
 from cspsolve.models.npuzzle.board import Puzzle
-from cspsolve.registry import Options
 from cspsolve.results import Result, Status
+from cspsolve.tasks import Request
 
 SIZES = ((1, 2), (1, 3), (1, 4), (3, 1), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3))
 """Board sizes drawn (rows, columns)."""
@@ -233,7 +234,8 @@ def check(puzzle: Puzzle) -> dict[str, str | None]:
     with _fresh_cache():
         for method in methods_for(puzzle, best):
             name, _, h = method.partition("/")
-            options = Options(method=name, heuristic=h or None)
-            result = kind.solve(puzzle, options, Limits(time_limit=METHOD_SECONDS))
+            request = Request(name, h or None)
+            limits = Limits(time_limit=METHOD_SECONDS)
+            result = tasks.solve(kind.KIND, puzzle, request=request, limits=limits)
             verdicts[method] = disagreement(method, puzzle, best, result)
     return verdicts

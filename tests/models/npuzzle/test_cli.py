@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,8 @@ from cspsolve.instances import ROOT
 from cspsolve.models.npuzzle import read
 from cspsolve.models.npuzzle.board import check
 
+from ...conftest import run as cli_run
+
 EXAMPLES = ROOT / "npuzzle"
 LINE_ERROR = re.compile(r"^cspsolve: .+:\d+: .+$")
 
@@ -22,18 +22,9 @@ LINE_ERROR = re.compile(r"^cspsolve: .+:\d+: .+$")
 def run(
     *args: object, cache: Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
-    if cache is not None:
-        env["CSPSOLVE_CACHE"] = str(cache)
-    return subprocess.run(
-        [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=timeout,
-        check=False,
-    )
+    """``cspsolve ARGS...`` with its pattern databases cached in ``cache``."""
+    env = None if cache is None else {"CSPSOLVE_CACHE": str(cache)}
+    return cli_run(*args, timeout=timeout, env=env)
 
 
 def test_solve_json_plan_replays(pdb_cache: Path) -> None:

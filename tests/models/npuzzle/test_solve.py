@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import search as engine
+from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle import fastida, kind, pdb
 from cspsolve.models.npuzzle.board import Puzzle, apply, check, default_goal, korf_goal
 from cspsolve.models.npuzzle.pdb import PatternDatabaseHeuristic
 from cspsolve.models.npuzzle.search import SlidingTileProblem, heuristic
-from cspsolve.registry import Options
 from cspsolve.results import Status
+from cspsolve.tasks import Request
 
 from .conftest import SHARED
 
@@ -51,8 +52,8 @@ def test_every_eight_puzzle_board_at_its_optimal_length() -> None:
     seen_unsolvable = 0
     for row in rows_of("eight_puzzle.tsv"):
         puzzle, length = eight(row), int(row["optimal_length"])
-        for options in (Options(), Options("tile-idastar", "manhattan")):
-            result = kind.solve(puzzle, options, None)
+        for request in (Request(), Request("tile-idastar", "manhattan")):
+            result = tasks.solve(kind.KIND, puzzle, request=request)
             if length < 0:
                 assert result.status == Status.UNSOLVABLE and "unsolvable" in result.message
                 assert result.stats.expanded == 0  # decided without a search
@@ -135,21 +136,20 @@ def test_every_optimal_method_finds_the_same_length(
     results = [
         fastida.solve(puzzle, "manhattan"),
         fastida.solve(puzzle, "pdb"),
-        kind.solve(puzzle, Options("astar", "linear-conflict"), None),
+        tasks.solve(kind.KIND, puzzle, request=Request("astar", "linear-conflict")),
     ]
     if puzzle.cells <= 9:
-        results.append(kind.solve(puzzle, Options("bfs"), None))
+        results.append(tasks.solve(kind.KIND, puzzle, request=Request("bfs")))
     assert {r.status for r in results} == {Status.OPTIMAL}
     assert len({r.stats.cost for r in results}) == 1
     for r in results:
         assert r.solution is not None and check(puzzle, r.solution) == []
 
 
-@pytest.mark.parametrize("method", kind.METHODS)
+@pytest.mark.parametrize("method", kind.KIND.method_names)
 def test_every_method_solves_a_small_board(method: str) -> None:
     puzzle = Puzzle(2, 3, (4, 1, 3, 0, 2, 5))  # 2x3, a few moves from 1 2 3 / 4 5 .
-    options = Options(method)
-    result = kind.solve(puzzle, options, Limits(time_limit=30))
+    result = tasks.solve(kind.KIND, puzzle, request=Request(method), limits=Limits(time_limit=30))
     assert result.status.has_solution, method
     assert result.solution is not None and check(puzzle, result.solution) == []
     assert result.status == (
@@ -175,10 +175,10 @@ def test_compiled_search_refuses_unsolvable_boards_at_once() -> None:
 
 def test_options_that_do_not_fit() -> None:
     puzzle = Puzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8))
-    with pytest.raises(ValueError, match="takes no --heuristic"):
-        kind.solve(puzzle, Options("bfs", "manhattan"), None)
-    with pytest.raises(ValueError, match="tile-idastar computes"):
-        kind.solve(puzzle, Options("tile-idastar", "gaschnig"), None)
+    with pytest.raises(ValueError, match="bfs is uninformed: it takes no heuristic"):
+        tasks.solve(kind.KIND, puzzle, request=Request("bfs", "manhattan"))
+    with pytest.raises(ValueError, match="tile-idastar takes pdb, manhattan, not 'gaschnig'"):
+        tasks.solve(kind.KIND, puzzle, request=Request("tile-idastar", "gaschnig"))
 
 
 def test_database_cache_is_rebuilt_when_corrupt(pdb_cache: Path) -> None:

@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from hypothesis import assume
 from hypothesis import strategies as st
 
+from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import kind
 from cspsolve.models.rushhour.board import Board, Move, Piece
 from cspsolve.models.rushhour.search import HEURISTICS, METRICS
-from cspsolve.registry import Options
 from cspsolve.results import Result, Status
+from cspsolve.tasks import Request
 
 PER_METRIC = (
     "bfs",
@@ -314,10 +315,12 @@ def disagreement(method: str, case: Case, known: Oracle, result: Result[list[Mov
 def verify_disagreement(case: Case, known: Oracle, metric: str) -> str | None:
     """What ``verify`` gets wrong: it must agree, and CP-SAT's lower bound must be the
     optimum (or, on an unsolvable board, CP-SAT must prove it unsolvable)."""
-    report = kind.verify(case.board, Options(metric=metric), Limits(time_limit=METHOD_SECONDS))
-    if report["agree"] is not True:
-        return f"agree is {report['agree']}: {'; '.join(report['problems'])}"
-    reference: Result[list[Move]] = report["reference"]
+    request = Request(options={"metric": metric})
+    limits = Limits(time_limit=METHOD_SECONDS)
+    report = tasks.verify(kind.KIND, case.board, request=request, limits=limits)
+    if report.agree is not True:
+        return f"agree is {report.agree}: {'; '.join(report.problems)}"
+    reference: Result[list[Move]] = report.reference
     if known.optimum is None:
         unsolvable = reference.status == Status.UNSOLVABLE
         return None if unsolvable else f"CP-SAT says {reference.status} on an unsolvable board"
@@ -338,7 +341,8 @@ def check(case: Case) -> dict[str, str | None]:
             verdicts[method] = verify_disagreement(case, known, metric)
             continue
         name, _, h = spec.partition("/")
-        options = Options(method=name, heuristic=h or None, metric=metric)
-        result = kind.solve(case.board, options, Limits(time_limit=METHOD_SECONDS))
+        request = Request(name, h or None, {"metric": metric})
+        limits = Limits(time_limit=METHOD_SECONDS)
+        result = tasks.solve(kind.KIND, case.board, request=request, limits=limits)
         verdicts[method] = disagreement(method, case, known, result)
     return verdicts

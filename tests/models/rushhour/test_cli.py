@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,20 +11,10 @@ from cspsolve import registry
 from cspsolve.instances import ROOT
 from cspsolve.models.rushhour import HEURISTICS, Move, check, read
 
+from ...conftest import run
+
 SHIPPED = sorted(p for p in (ROOT / "rushhour").iterdir() if p.suffix in (".rh", ".txt", ".csv"))
 CARD = "ooBoooooBooCooBAACDDDEoCoooEFFoooooo"  # Card-2, 16 moves (tests/data/rushhour)
-
-
-def run(*args: object) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-P", "-c", "from cspsolve.cli import main; main()", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_shipped_examples_are_detected_attributed_and_solved() -> None:

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from cspsolve import tasks
 from cspsolve.models.rushhour import check, parse, read
 from cspsolve.models.rushhour import kind as rushhour
 from cspsolve.models.rushhour.cluster import explore, goal_distances
-from cspsolve.registry import Options
 from cspsolve.results import Status
+from cspsolve.tasks import Request
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "rushhour"
 if not SHARED.is_dir():
@@ -46,7 +47,7 @@ def test_both_card_sets_are_complete() -> None:
 def test_card(row: dict[str, str]) -> None:
     board = parse(row["board"], fmt="string")[0].puzzle
     for metric, column in (("moves", "optimal_moves"), ("steps", "min_unit_steps")):
-        result = rushhour.solve(board, Options(metric=metric), None)
+        result = tasks.solve(rushhour.KIND, board, request=Request(None, None, {"metric": metric}))
         assert result.status == Status.OPTIMAL and result.solution is not None
         assert result.stats.cost == int(row[column])
         assert check(board, result.solution) == []
@@ -71,16 +72,16 @@ def test_database_sample() -> None:
 @pytest.mark.parametrize("row", _rows("thinkfun_original40.tsv")[:12], ids=lambda r: r["card"])
 def test_cpsat_bound_equals_the_optimum(row: dict[str, str]) -> None:
     board = parse(row["board"], fmt="string")[0].puzzle
-    report = rushhour.verify(board, Options(), None)
-    assert report["agree"] is True, report["problems"]
-    assert report["reference"].proof["lower_bound"] == int(row["optimal_moves"])
+    report = tasks.verify(rushhour.KIND, board, request=Request())
+    assert report.agree is True, report.problems
+    assert report.reference.proof["lower_bound"] == int(row["optimal_moves"])
 
 
 @pytest.mark.parametrize("row", _rows("uva_boards/expected.tsv"), ids=lambda r: r["board_file"])
 def test_course_boards(row: dict[str, str]) -> None:
     board = read(SHARED / "uva_boards" / row["board_file"])[0].puzzle
     assert board.size == int(row["N"]) and len(board.pieces) == int(row["pieces_incl_red"])
-    result = rushhour.solve(board, Options(), None)
+    result = tasks.solve(rushhour.KIND, board, request=Request())
     assert result.solution is not None and check(board, result.solution) == []
     assert result.stats.cost == int(row["optimal_moves"])
     if board.size == 6:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import search as engine
+from cspsolve import tasks
 from cspsolve.models.rushhour import (
     HEURISTICS,
     RushHourProblem,
@@ -25,8 +26,8 @@ from cspsolve.models.rushhour import (
 from cspsolve.models.rushhour import kind as rushhour
 from cspsolve.models.rushhour.cluster import explore, goal_distances
 from cspsolve.models.rushhour.cpsat import plan_within
-from cspsolve.registry import Options
 from cspsolve.results import Status
+from cspsolve.tasks import Request
 
 from . import differential
 from .conftest import board, cards
@@ -40,7 +41,7 @@ SMALL = ("Card-1", "Card-2", "Card-10")
 def test_bfs_is_optimal_and_plans_replay(name: str, metric: str) -> None:
     row = CARDS[name]
     b = board(row["board"])
-    result = rushhour.solve(b, Options(metric=metric), None)
+    result = tasks.solve(rushhour.KIND, b, request=Request(None, None, {"metric": metric}))
     assert result.status == Status.OPTIMAL and result.solution is not None
     assert check(b, result.solution) == []
     expected = row["optimal_moves"] if metric == "moves" else row["min_unit_steps"]
@@ -57,7 +58,7 @@ def test_analysis_matches_published_cluster(name: str) -> None:
     assert sum(facts["distance_histogram"]) == facts["cluster_size"]
     assert facts["distance_histogram"][0] == facts["goal_states"]
     assert facts["hardest_start"]["optimal_moves"] == len(facts["distance_histogram"]) - 1
-    hardest = rushhour.solve(board(facts["hardest_start"]["board"]), Options(), None)
+    hardest = tasks.solve(rushhour.KIND, board(facts["hardest_start"]["board"]), request=Request())
     assert hardest.stats.cost == facts["hardest_start"]["optimal_moves"]
 
 
@@ -80,7 +81,7 @@ def test_astar_is_optimal(name: str, h: str) -> None:
     row = CARDS[name]
     b = board(row["board"])
     for metric, column in (("moves", "optimal_moves"), ("steps", "min_unit_steps")):
-        result = rushhour.solve(b, Options(method="astar", heuristic=h, metric=metric), None)
+        result = tasks.solve(rushhour.KIND, b, request=Request("astar", h, {"metric": metric}))
         assert result.status == Status.OPTIMAL and result.heuristic == h
         assert result.stats.cost == int(row[column])
         assert result.solution is not None and check(b, result.solution) == []
@@ -89,7 +90,7 @@ def test_astar_is_optimal(name: str, h: str) -> None:
 @pytest.mark.parametrize("h", ["blocking", "blockers"])
 def test_idastar_is_optimal(h: str) -> None:
     b = board(CARDS["Card-1"]["board"])
-    result = rushhour.solve(b, Options(method="idastar", heuristic=h), None)
+    result = tasks.solve(rushhour.KIND, b, request=Request("idastar", h))
     assert result.status == Status.OPTIMAL and result.stats.cost == 9
     assert result.solution is not None and check(b, result.solution) == []
 
@@ -98,12 +99,12 @@ def test_engine_bfs_and_greedy_and_dfs_find_legal_plans() -> None:
     row = CARDS["Card-2"]
     b = board(row["board"])
     for method in ("engine-bfs", "greedy", "dfs"):
-        result = rushhour.solve(b, Options(method=method), None)
+        result = tasks.solve(rushhour.KIND, b, request=Request(method))
         assert result.solution is not None and check(b, result.solution) == []
         assert result.stats.cost >= int(row["optimal_moves"])
-    moves = rushhour.solve(b, Options(method="engine-bfs"), None)
+    moves = tasks.solve(rushhour.KIND, b, request=Request("engine-bfs"))
     assert moves.status == Status.OPTIMAL
-    steps = rushhour.solve(b, Options(method="engine-bfs", metric="steps"), None)
+    steps = tasks.solve(rushhour.KIND, b, request=Request("engine-bfs", None, {"metric": "steps"}))
     assert steps.status == Status.SOLVED  # slides of unequal cost: BFS is not optimal
 
 
@@ -119,7 +120,7 @@ def test_every_position_of_a_cluster_shares_its_size(walk: list[int]) -> None:
     b = problem.board.with_offsets(state)
     cluster, _, _ = explore(b, stop_at_goal=False)
     assert cluster is not None and cluster.size == int(row["cluster_size"])
-    result = rushhour.solve(b, Options(), None)
+    result = tasks.solve(rushhour.KIND, b, request=Request())
     assert result.solution is not None and check(b, result.solution) == []
 
 
@@ -144,24 +145,24 @@ def test_cpsat_proves_the_optimum(name: str) -> None:
 
 
 def test_verify_reports_the_lower_bound() -> None:
-    report = rushhour.verify(board(CARDS["Card-1"]["board"]), Options(), None)
-    assert report["agree"] is True and report["problems"] == []
-    assert report["reference"].proof["lower_bound"] == int(CARDS["Card-1"]["optimal_moves"])
+    report = tasks.verify(rushhour.KIND, board(CARDS["Card-1"]["board"]), request=Request())
+    assert report.agree is True and report.problems == []
+    assert report.reference.proof["lower_bound"] == int(CARDS["Card-1"]["optimal_moves"])
 
 
 def test_cpsat_method_deepens_to_the_optimum() -> None:
     b = board(CARDS["Card-1"]["board"])
-    result = rushhour.solve(b, Options(method="cpsat"), None)
+    result = tasks.solve(rushhour.KIND, b, request=Request("cpsat"))
     assert result.status == Status.OPTIMAL and result.solution is not None
     assert result.stats.cost == 9 and check(b, result.solution) == []
 
 
 def test_unsolvable_board_is_proven_by_both() -> None:
     b = parse("ooBooo\nooBooo\nAABooo\nooxooo\noooooo\nDDoooo\n")[0].puzzle  # B stuck
-    result = rushhour.solve(b, Options(), None)
+    result = tasks.solve(rushhour.KIND, b, request=Request())
     assert result.status == Status.UNSOLVABLE and "none of the 5 reachable" in result.message
-    report = rushhour.verify(b, Options(), None)
-    assert report["agree"] is True and report["reference"].status == Status.UNSOLVABLE
+    report = tasks.verify(rushhour.KIND, b, request=Request())
+    assert report.agree is True and report.reference.status == Status.UNSOLVABLE
     assert engine.bfs(RushHourProblem(b)).status == Status.UNSOLVABLE
 
 
@@ -172,11 +173,11 @@ WALLED_IN = {
 
 
 @pytest.mark.parametrize("text", WALLED_IN.values(), ids=WALLED_IN.keys())
-@pytest.mark.parametrize("method", rushhour.METHODS)
+@pytest.mark.parametrize("method", rushhour.KIND.method_names)
 def test_walled_in_red_car_is_unsolvable_at_once(method: str, text: str) -> None:
     """A horizontal piece or a wall ahead of the red car never leaves: no search needed (the
     engine's A* with the blocking heuristics took minutes on such boards, DFS longer)."""
-    result = rushhour.solve(parse(text)[0].puzzle, Options(method=method), None)
+    result = tasks.solve(rushhour.KIND, parse(text)[0].puzzle, request=Request(method))
     assert result.status == Status.UNSOLVABLE and result.stats.expanded == 0
     assert "between the red car and the exit" in result.message
 
@@ -184,14 +185,14 @@ def test_walled_in_red_car_is_unsolvable_at_once(method: str, text: str) -> None
 def test_verify_bounds_a_walled_in_board_by_its_whole_cluster() -> None:
     b = parse(WALLED_IN["horizontal C"])[0].puzzle
     positions = differential.explore(b, "moves").cluster  # the test's own breadth-first search
-    report = rushhour.verify(b, Options(), None)
-    assert report["agree"] is True and report["reference"].status == Status.UNSOLVABLE
-    assert report["reference"].proof["lower_bound"] == positions > 1
+    report = tasks.verify(rushhour.KIND, b, request=Request())
+    assert report.agree is True and report.reference.status == Status.UNSOLVABLE
+    assert report.reference.proof["lower_bound"] == positions > 1
 
 
 def test_scenes_show_every_position() -> None:
     b = board(CARDS["Card-1"]["board"])
-    plan = rushhour.solve(b, Options(), None).solution
+    plan = tasks.solve(rushhour.KIND, b, request=Request()).solution
     assert plan is not None
     scenes = rushhour.scenes(b, plan)
     assert len(scenes) == len(plan) + 1

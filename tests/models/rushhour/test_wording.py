@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from cspsolve import tasks
 from cspsolve.errors import InputError
 from cspsolve.models.rushhour import Board, Move, Piece, check, cpsat, kind, parse
-from cspsolve.registry import Options
+from cspsolve.tasks import Request
 
 RED = Piece("A", 2, 0, 2, True)
 
@@ -34,7 +35,7 @@ def test_counts_take_the_plural_only_when_not_one(count: int) -> None:
 def test_a_board_where_nothing_moves_is_not_one_of_1_positions() -> None:
     pieces = (Piece("A", 1, 0, 2, True), Piece("B", 0, 2, 2, False))  # B held by a wall
     stuck = Board(3, pieces, frozenset({(2, 2)}), "A")
-    result = kind.solve(stuck, Options(), None)
+    result = tasks.solve(kind.KIND, stuck, request=Request())
     assert result.message == "no plan: no piece can move, and the red car is not at the exit"
 
 

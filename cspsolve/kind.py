@@ -1,0 +1,268 @@
+"""What a puzzle kind declares: its methods, its options, its files and its pictures.
+
+A kind is one package under :mod:`cspsolve.models` whose ``kind`` module holds a :class:`Kind`
+named ``KIND``. The engine (:mod:`cspsolve.tasks`, the command line, batch runs) works on any
+kind through this declaration alone, and names none of them:
+
+- :class:`Method` rows say what each method runs, its heuristics, whether its answers are
+  optimal and complete, its backend, and when it is the default;
+- ``options`` is a dataclass of the kind's own settings: each field becomes a command-line
+  flag (``--field-name``) whose help is the field's ``metadata["help"]`` and whose choices are
+  ``metadata["choices"]``; every field defaults to ``None`` or ``False`` (the kind's choice);
+- ``reference`` names the method that ``verify`` checks the others against.
+
+The style follows networkx and CPMpy: a puzzle is a plain data object, methods are functions
+over it with keyword-only options, and each solver backend lives in a module of its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cspsolve.limits import Limits
+from cspsolve.render import Scene
+from cspsolve.results import Result
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["Kind", "Method", "NoOptions", "PuzzleEntry", "Runner", "option"]
+
+
+class Runner(Protocol):
+    """How a method is called: the puzzle, then keyword-only heuristic, options and limits."""
+
+    def __call__(
+        self, puzzle: Any, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[Any]:
+        """Solve ``puzzle``; the heuristic is one of the method's (``None`` when it has none)."""
+        ...
+
+
+class Confirmer(Protocol):
+    """How a reference method checks another method's answer (see :attr:`Method.confirm`)."""
+
+    def __call__(
+        self, puzzle: Any, answer: Result[Any], /, *, options: Any, limits: Limits | None
+    ) -> Result[Any]:
+        """Its own result for ``puzzle``, proved afresh, using ``answer`` only as a bound."""
+        ...
+
+
+class PuzzleEntry(Protocol):
+    """One puzzle read from a file."""
+
+    @property
+    def id(self) -> int | str | None:
+        """Its id inside a multi-puzzle file (``None`` for single-puzzle files)."""
+        ...
+
+    @property
+    def puzzle(self) -> Any:
+        """The puzzle object."""
+        ...
+
+    @property
+    def line(self) -> int:
+        """1-based line where the puzzle starts."""
+        ...
+
+
+def _always(puzzle: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Method:
+    """One row of a kind's table of methods.
+
+    Attributes
+    ----------
+    name : str
+        What ``--method`` calls it, e.g. ``"astar"``.
+    run : Runner
+        ``run(puzzle, *, heuristic, options, limits) -> Result``.
+    summary : str
+        One line for ``cspsolve methods``: the algorithm and its source.
+    backend : str
+        What computes the answer: ``"search"`` (:mod:`cspsolve.search`), ``"csp"``
+        (:mod:`cspsolve.csp`), ``"compiled"`` (the kind's numba kernels), ``"cp-sat"``,
+        ``"python-constraint"``, ``"algebra"``.
+    optimal : bool or None
+        Whether it proves its answers least-cost (status ``optimal``); ``None`` where the
+        puzzle has no cost to minimise.
+    complete : bool
+        It finds an answer whenever one exists and proves unsolvable puzzles so, given time.
+    heuristics : tuple of str
+        The heuristics it takes (empty for uninformed methods); the first is its default.
+    default : bool or callable
+        Whether it is the kind's default method, or a predicate on the puzzle saying so (the
+        first default method that takes the heuristic asked for is chosen).
+    refuses : callable
+        ``refuses(puzzle) -> str | None``: why it cannot run on this puzzle (then asking for it
+        raises :class:`~cspsolve.errors.OptionError`), else ``None``.
+    compared : callable or None
+        ``compared(puzzle) -> heuristics``: what ``cspsolve compare`` runs of it on this puzzle
+        (``[None]`` for an uninformed method, ``[]`` to leave it out). Default: every heuristic.
+    confirm : Confirmer or None
+        How it answers as the kind's ``reference`` in ``verify``, given the answer to check
+        (e.g. CP-SAT proving the search's optimum as a bound). Default: it solves afresh.
+    """
+
+    name: str
+    run: Runner
+    summary: str
+    backend: str
+    optimal: bool | None
+    complete: bool
+    heuristics: tuple[str, ...] = ()
+    default: bool | Callable[[Any], bool] = False
+    refuses: Callable[[Any], str | None] = _always
+    compared: Callable[[Any], Sequence[str | None]] | None = None
+    confirm: Confirmer | None = None
+
+    def is_default(self, puzzle: Any) -> bool:
+        """Whether this is the default method for ``puzzle``."""
+        return self.default(puzzle) if callable(self.default) else self.default
+
+    def comparisons(self, puzzle: Any) -> list[str | None]:
+        """The heuristics ``cspsolve compare`` runs this method with on ``puzzle``."""
+        if self.refuses(puzzle) is not None:
+            return []
+        if self.compared is not None:
+            return list(self.compared(puzzle))
+        return list(self.heuristics) or [None]
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a kind that has none."""
+
+
+def option(help: str, *, default: Any = None, choices: Sequence[str] = ()) -> Any:
+    """A field of a kind's options dataclass, with the help (and choices) of its flag.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass, fields
+    >>> @dataclass(frozen=True)
+    ... class Options:
+    ...     metric: str | None = option("Cost of a plan.", choices=("moves", "steps"))
+    >>> fields(Options)[0].metadata["choices"]
+    ('moves', 'steps')
+    """
+    return field(default=default, metadata={"help": help, "choices": tuple(choices)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Kind:
+    """Everything a puzzle kind offers the engine.
+
+    Attributes
+    ----------
+    name : str
+        The kind's name (``--kind``), e.g. ``"queens"``.
+    title : str
+        Its name for people, e.g. ``"Queens"`` (prefixes the help of its flags).
+    extensions : frozenset of str
+        File extensions (lower case, with the dot) only this kind uses: such a file is given
+        to this kind without sniffing, so its reader reports what is wrong with it.
+    priority : int
+        Kinds are asked to sniff a file in increasing priority; the first answer wins.
+    methods : tuple of Method
+        Every method; their names are unique.
+    reference : str or callable
+        The method ``verify`` checks answers against, or ``reference(puzzle) -> (method,
+        heuristic)`` when it depends on the puzzle.
+    options : type
+        The dataclass of the kind's own options (see :func:`option`).
+    verify_options : mapping
+        Options ``verify`` always sets on both runs (e.g. deciding uniqueness).
+    analysis : str
+        The keys :attr:`analyze` reports, for ``cspsolve methods``.
+    sniff : callable
+        ``sniff(name, text) -> format | None``: the format of a file's first 64 KiB when it is
+        this kind's (only when sure).
+    read : callable
+        ``read(path) -> [PuzzleEntry, ...]``; raises :class:`~cspsolve.errors.InputError`.
+    select : callable
+        ``select(entries, key, source) -> PuzzleEntry``: the puzzle ``FILE#KEY`` names.
+    write : callable
+        ``write(puzzle, path)`` in the format the extension names; raises
+        :class:`~cspsolve.errors.OptionError` when none can.
+    check : callable
+        ``check(puzzle, solution) -> [problem, ...]``: an independent checker of solutions.
+    encode : callable
+        ``encode(solution)``: the JSON form of a solution.
+    describe : callable
+        ``describe(puzzle) -> str``, e.g. ``"25x25"``.
+    draw : callable
+        ``draw(puzzle, solution) -> str``: the solution drawn as text for a terminal.
+    scenes : callable
+        ``scenes(puzzle, solution) -> [Scene, ...]``: the picture of the solution, then one
+        per state along a plan (an animated GIF plays them); raises OptionError for a puzzle
+        that has no grid to draw.
+    analyze : callable
+        ``analyze(puzzle, *, method, heuristic, options, limits) -> dict``: difficulty and
+        structure as JSON-ready data; a ``"status"`` of ``"limit"`` when a limit cut it short.
+    prepare : callable or None
+        ``prepare(puzzle, options) -> puzzle``: the puzzle as the options shape it (e.g. a
+        board under another rule of play); must be idempotent.
+    constraint_graph : callable or None
+        ``constraint_graph(puzzle) -> networkx.Graph`` for kinds solved as a CSP.
+    """
+
+    name: str
+    title: str
+    extensions: frozenset[str]
+    methods: tuple[Method, ...]
+    reference: str | Callable[[Any], tuple[str, str | None]]
+    sniff: Callable[[str, str], str | None]
+    read: Callable[[str | Path], Sequence[PuzzleEntry]]
+    select: Callable[[Any, str, str], PuzzleEntry]
+    write: Callable[[Any, str | Path], None]
+    check: Callable[[Any, Any], list[str]]
+    encode: Callable[[Any], Any]
+    describe: Callable[[Any], str]
+    draw: Callable[[Any, Any], str]
+    scenes: Callable[[Any, Any], list[Scene]]
+    analyze: Callable[..., dict[str, Any]]
+    analysis: str
+    priority: int = 50
+    options: type = NoOptions
+    verify_options: Mapping[str, Any] = field(default_factory=dict)
+    prepare: Callable[[Any, Any], Any] | None = None
+    constraint_graph: Callable[[Any], nx.Graph] | None = None
+
+    def __post_init__(self) -> None:
+        names = [m.name for m in self.methods]
+        if len(set(names)) != len(names):
+            raise TypeError(f"kind {self.name}: two methods share a name in {names}")
+        if not dataclasses.is_dataclass(self.options):
+            raise TypeError(f"kind {self.name}: options must be a dataclass")
+
+    @property
+    def method_names(self) -> tuple[str, ...]:
+        """The names of its methods, in table order."""
+        return tuple(m.name for m in self.methods)
+
+    @property
+    def heuristic_names(self) -> tuple[str, ...]:
+        """Every heuristic of any of its methods, in table order."""
+        return tuple(dict.fromkeys(h for m in self.methods for h in m.heuristics))
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The fields of its options dataclass."""
+        return tuple(f.name for f in dataclasses.fields(self.options))
+
+    def method(self, name: str) -> Method:
+        """The method called ``name``; raises KeyError."""
+        for m in self.methods:
+            if m.name == name:
+                return m
+        raise KeyError(name)
