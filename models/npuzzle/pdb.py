@@ -49,14 +49,12 @@ import numpy as np
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
-from .search import State, _Heuristic
 
 __all__ = [
     "BUILD_RATE",
     "PARTITIONS",
     "VERSION",
     "BuildStoppedError",
-    "PatternDatabaseHeuristic",
     "PatternDatabases",
     "adjacency",
     "build",
@@ -536,18 +534,3 @@ class PatternDatabases:
     @functools.cached_property
     def _rtile(self) -> list[int]:
         return list(map(int, self.rtile))
-
-
-class PatternDatabaseHeuristic(_Heuristic):
-    """The ``pdb`` heuristic: additive pattern databases (see the module's documentation)."""
-
-    __name__ = "pdb"
-
-    def __init__(
-        self, puzzle: Puzzle, chosen: Partition | None = None, stop: Stop | None = None
-    ) -> None:
-        super().__init__(puzzle)
-        self.databases = PatternDatabases.for_puzzle(puzzle, chosen, stop=stop)
-
-    def __call__(self, state: State) -> float:
-        return float(self.databases.value(state))

@@ -27,10 +27,14 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
+
+if TYPE_CHECKING:
+    from .pdb import Partition, PatternDatabases, Stop
 
 __all__ = [
     "HEURISTICS",
@@ -38,6 +42,7 @@ __all__ = [
     "LinearConflict",
     "Manhattan",
     "Misplaced",
+    "PatternDatabaseHeuristic",
     "SlidingTileProblem",
     "State",
     "heuristic",
@@ -220,6 +225,38 @@ class Gaschnig(_Heuristic):
             swaps += 1
 
 
+class PatternDatabaseHeuristic(_Heuristic):
+    """The ``pdb`` heuristic: additive pattern databases (see :mod:`.pdb`).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The board whose goal the databases are built for.
+    chosen : tuple of tuple of int, optional
+        The patterns, as goal cells; by default :func:`.pdb.partition`.
+    stop : callable, optional
+        A limit check asked while the databases are built.
+
+    Raises
+    ------
+    pdb.BuildStoppedError
+        When ``stop`` stopped the build of the pattern databases.
+    """
+
+    __name__ = "pdb"
+
+    def __init__(
+        self, puzzle: Puzzle, chosen: Partition | None = None, stop: Stop | None = None
+    ) -> None:
+        from .pdb import PatternDatabases  # numpy: only when asked for
+
+        super().__init__(puzzle)
+        self.databases: PatternDatabases = PatternDatabases.for_puzzle(puzzle, chosen, stop=stop)
+
+    def __call__(self, state: State) -> float:
+        return float(self.databases.value(state))
+
+
 HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
 """Heuristic names, weakest first."""
 
@@ -248,7 +285,5 @@ def heuristic(
     if name in simple:
         return simple[name](puzzle)
     if name == "pdb":
-        from .pdb import PatternDatabaseHeuristic
-
         return PatternDatabaseHeuristic(puzzle, stop=stop)
     raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")

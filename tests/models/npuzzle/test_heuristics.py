@@ -12,8 +12,13 @@ import numpy as np
 import pytest
 
 from cspsolve.models.npuzzle.board import Puzzle, default_goal
-from cspsolve.models.npuzzle.pdb import PatternDatabaseHeuristic, partition
-from cspsolve.models.npuzzle.search import HEURISTICS, SlidingTileProblem, heuristic
+from cspsolve.models.npuzzle.pdb import partition
+from cspsolve.models.npuzzle.search import (
+    HEURISTICS,
+    PatternDatabaseHeuristic,
+    SlidingTileProblem,
+    heuristic,
+)
 
 GOAL = Puzzle(3, 3, default_goal(9))
 

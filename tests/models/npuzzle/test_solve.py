@@ -18,8 +18,7 @@ from cspsolve import search as engine
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle import fastida, kind, pdb
 from cspsolve.models.npuzzle.board import Puzzle, apply, check, default_goal, korf_goal
-from cspsolve.models.npuzzle.pdb import PatternDatabaseHeuristic
-from cspsolve.models.npuzzle.search import SlidingTileProblem, heuristic
+from cspsolve.models.npuzzle.search import PatternDatabaseHeuristic, SlidingTileProblem, heuristic
 from cspsolve.registry import Options
 from cspsolve.results import Status
 
