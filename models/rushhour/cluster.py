@@ -226,9 +226,10 @@ class Cluster:
 
 def _kernels() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
     """The compiled search, rehash and goal-distance kernels (numba is imported here)."""
-    from . import _kernels as k
+    from ._kernels import bfs_chunk, rehash
+    from ._kernels import goal_distances as distances
 
-    return k.bfs_chunk, k.rehash, k.goal_distances
+    return bfs_chunk, rehash, distances
 
 
 def explore(
