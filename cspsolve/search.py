@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -461,11 +462,11 @@ def astar(
 
     Raises
     ------
-    ValueError
+    OptionError
         If ``weight < 1``.
     """
     if weight < 1:
-        raise ValueError(f"weight must be >= 1, got {weight}")
+        raise OptionError(f"weight must be >= 1, got {weight}")
     method = "astar" if weight == 1 else "weighted-astar"
     result = _best_first(
         problem, heuristic, limits, 1.0, weight, graph, method, admissible and weight == 1

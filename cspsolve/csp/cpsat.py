@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from cspsolve.csp.model import CSP, Assignment, explicit_values
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -210,19 +211,19 @@ def solve_cpsat(
     ------
     TypeError
         If a domain is not explicit.
-    ValueError
+    OptionError
         If ``max_solutions < 1``, ``workers < 1``, or a constraint's table would exceed
         ``max_table`` combinations.
     """
     if max_solutions < 1:
-        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
     if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+        raise OptionError(f"workers must be >= 1, got {workers}")
     values = explicit_values(csp)
     for c in csp.constraints:
         size = math.prod(len(values[v]) for v in c.scope)
         if size > max_table:
-            raise ValueError(
+            raise OptionError(
                 f"constraint on {list(c.scope)!r} has {size} value combinations, "
                 f"more than max_table={max_table}"
             )

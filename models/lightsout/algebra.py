@@ -51,6 +51,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
@@ -290,11 +291,11 @@ def _system(puzzle: LightsOut) -> tuple[list[int], int]:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a board of more than :data:`GENERAL_CELLS` cells.
     """
     if puzzle.cells > GENERAL_CELLS:
-        raise ValueError(
+        raise OptionError(
             f"a {_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
             f"Gauss-Jordan elimination (at most {GENERAL_CELLS:,}; plain grids go further)"
         )
@@ -353,7 +354,7 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
     return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle, tick)
@@ -565,7 +566,7 @@ def minimum(
 
     Raises
     ------
-    ValueError
+    OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
     if puzzle.plain and not _tall(puzzle):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError, PuzzleError
 from cspsolve.inputs import parse_json, read_text
 
 from .board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, VARIANTS, LightsOut
@@ -223,11 +223,11 @@ def dumps(puzzle: LightsOut, title: str = "") -> str:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a graph board (use :func:`dumps_json` or the ``edges`` format).
     """
     if not puzzle.is_grid:
-        raise ValueError("a graph board is written as .json or .edges, not as a grid")
+        raise OptionError("a graph board is written as .json or .edges, not as a grid")
     head = [f"variant: {puzzle.variant}"]
     head += ["torus: yes"] if puzzle.torus else []
     head += [f"title: {title}"] if title else []
@@ -290,7 +290,7 @@ def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> L
     pairs = [(str(u), str(v)) for u, v in edges]
     try:
         return from_graph([str(n) for n in nodes], pairs, [str(n) for n in lit], variant)
-    except ValueError as e:
+    except PuzzleError as e:
         raise InputError(source, _key_line(text, "edges"), str(e)) from None
 
 
@@ -304,7 +304,7 @@ def from_graph(
 
     Raises
     ------
-    ValueError
+    PuzzleError
         On a loop (an edge from a node to itself), a lit node that is not in the graph, or
         more than :data:`~.board.GENERAL_CELLS` nodes.
     """
@@ -314,7 +314,7 @@ def from_graph(
     near: list[set[int]] = [set() for _ in index]
     for u, v in edges:
         if u == v:
-            raise ValueError(f"loop at node {u!r} (a node cannot neighbour itself)")
+            raise PuzzleError(f"loop at node {u!r} (a node cannot neighbour itself)")
         for name in (u, v):
             if name not in index:
                 index[name] = len(index)
@@ -324,12 +324,12 @@ def from_graph(
     lights = 0
     for name in lit:
         if name not in index:
-            raise ValueError(f"lit node {name!r} is not in the graph")
+            raise PuzzleError(f"lit node {name!r} is not in the graph")
         lights |= 1 << index[name]
     if not index:
-        raise ValueError("the graph has no nodes")
+        raise PuzzleError("the graph has no nodes")
     if len(index) > GENERAL_CELLS:
-        raise ValueError(
+        raise PuzzleError(
             f"a graph of {len(index):,} nodes is too large (at most {GENERAL_CELLS:,})"
         )
     graph = tuple(tuple(sorted(n)) for n in near)
@@ -341,7 +341,7 @@ def from_networkx(graph: Any, lit: Iterable[Any], variant: str = "sigma-plus") -
 
     Raises
     ------
-    ValueError
+    PuzzleError
         As :func:`from_graph`.
     """
     nodes = [str(n) for n in graph.nodes]
@@ -508,7 +508,7 @@ def _json_text(puzzle: LightsOut, title: str) -> str:
 
 def _edges_text(puzzle: LightsOut) -> str:
     if puzzle.graph is None:
-        raise ValueError("only a graph board is written as an edge list")
+        raise OptionError("only a graph board is written as an edge list")
     names = puzzle.names
     lines = [f"variant: {puzzle.variant}", "nodes: " + " ".join(names)]
     lines.append(
@@ -525,7 +525,7 @@ def write(puzzle: LightsOut, path: str | Path, title: str = "") -> None:
 
     Raises
     ------
-    ValueError
+    OptionError
         For another extension, a graph board as a grid, or a grid board as an edge list.
     """
     suffix = PurePath(path).suffix.lower()
@@ -536,7 +536,7 @@ def write(puzzle: LightsOut, path: str | Path, title: str = "") -> None:
     elif suffix in (".lo", ".lights", ".txt"):
         text = dumps(puzzle, title)
     else:
-        raise ValueError(
+        raise OptionError(
             f"cannot tell the format from {suffix or 'no extension'!r}; use .lo, .json or .edges"
         )
     Path(path).write_text(text, encoding="utf-8")

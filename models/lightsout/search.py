@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from cspsolve import search as engine
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
@@ -161,7 +162,7 @@ def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown name.
     """
     if name == "lit":
@@ -179,7 +180,7 @@ def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
             return float(max((lights & f).bit_count() for f in groups)) if lights else 0.0
 
         return packing
-    raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+    raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
 
 
 def solve(
@@ -196,7 +197,7 @@ def solve(
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown method or heuristic.
     """
     problem = PressOrder(puzzle)
@@ -206,6 +207,6 @@ def solve(
     elif method == "idastar":
         result = engine.idastar(problem, h, limits)
     else:
-        raise ValueError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
+        raise OptionError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
     result.stats.cost = int(result.stats.cost)
     return result.map(problem.presses)

@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -70,13 +71,13 @@ def solve(
 
     Raises
     ------
-    ValueError
+    OptionError
         For another heuristic.
     """
     from ._kernels import ida_iteration, pdb_value
 
     if heuristic not in HEURISTICS:
-        raise ValueError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
+        raise OptionError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
     solvable, why = solvability(puzzle)
     if not solvable:
         return Result(Status.UNSOLVABLE, None, Stats(), "tile-idastar", heuristic, message=why)

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cspsolve.errors import OptionError
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
@@ -139,7 +140,7 @@ def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a named partition on a board it does not fit.
     """
     blank = puzzle.goal.index(0)
@@ -156,7 +157,7 @@ def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
             chosen = PARTITIONS[name or "6-6-3"]
             return tuple(tuple(mirror(c) for c in pattern) for pattern in chosen)
         if name is not None:
-            raise ValueError(
+            raise OptionError(
                 f"the {name} partition is for 4x4 boards with the blank's goal in a corner"
             )
     k = max(k for k in range(1, cells) if k == 1 or _entries(cells, k) <= _MAX_ENTRIES)

@@ -29,6 +29,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from cspsolve.errors import OptionError
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
@@ -62,7 +63,7 @@ class SlidingTileProblem:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a board of more than 256 cells.
     """
 
@@ -71,7 +72,7 @@ class SlidingTileProblem:
 
     def __init__(self, puzzle: Puzzle) -> None:
         if puzzle.cells > 256:
-            raise ValueError(f"boards of more than 256 cells are not searched ({puzzle.cells})")
+            raise OptionError(f"boards of more than 256 cells are not searched ({puzzle.cells})")
         self.puzzle = puzzle
         self.goal = bytes(puzzle.goal)
         self._start = bytes(puzzle.start)
@@ -271,7 +272,7 @@ def heuristic(
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown name.
     pdb.BuildStoppedError
         When ``stop`` stopped the build of the pattern databases.
@@ -286,4 +287,4 @@ def heuristic(
         return simple[name](puzzle)
     if name == "pdb":
         return PatternDatabaseHeuristic(puzzle, stop=stop)
-    raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+    raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")

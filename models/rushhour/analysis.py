@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 
 from .board import Board
@@ -60,7 +61,7 @@ def difficulty(moves: int, goal_states: int, cluster_size: int) -> tuple[str, fl
 def _name(board: Board) -> str:
     try:
         return board_string(board)
-    except ValueError:
+    except OptionError:
         return "\n".join("".join(name[:1] or "." for name in row) for row in board.grid())
 
 
@@ -80,12 +81,12 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the board is too large for the compact state key.
     """
     cluster, stats, stopped = explore(board, stop_at_goal=False, limits=limits)
     if cluster is None:
-        raise ValueError("the board is too large for cluster analysis (state key over 62 bits)")
+        raise OptionError("the board is too large for cluster analysis (state key over 62 bits)")
     if stopped is not None:
         return {"complete": False, "status": stopped.value, "cluster_size": cluster.size}
     distance = goal_distances(cluster)
@@ -140,14 +141,14 @@ def state_graph(board: Board, limits: Limits | None = None) -> Any:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the board is too large for the compact key or a limit stopped the exploration.
     """
     import networkx as nx
 
     cluster, _, stopped = explore(board, stop_at_goal=False, limits=limits)
     if cluster is None or stopped is not None:
-        raise ValueError("the cluster could not be explored completely")
+        raise OptionError("the cluster could not be explored completely")
     return _graph(nx.Graph(), cluster)
 
 

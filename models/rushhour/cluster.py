@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Stats, Status
 
@@ -341,11 +342,11 @@ def goal_distances(cluster: Cluster, *, steps: bool = False) -> Int64s:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the cluster is not complete.
     """
     if not cluster.complete:
-        raise ValueError("the cluster was not fully explored")
+        raise OptionError("the cluster was not fully explored")
     _, _, kernel = _kernels()
     goals = np.flatnonzero(cluster.goal_mask()).astype(np.int64)
     result: Int64s = kernel(

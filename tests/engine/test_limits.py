@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from cspsolve.csp import CSP, ExplicitDomain, Relation, gac_astar, mac
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -65,9 +66,9 @@ def test_progress_reports_live_stats(search: object) -> None:
 
 
 def test_negative_limits_are_refused() -> None:
-    with pytest.raises(ValueError, match="time limit"):
+    with pytest.raises(OptionError, match="time limit"):
         Limits(time_limit=-1)
-    with pytest.raises(ValueError, match="node limit"):
+    with pytest.raises(OptionError, match="node limit"):
         Limits(max_nodes=-5)
 
 

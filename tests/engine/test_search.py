@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Status
 from cspsolve.search import astar, bfs, dfs, greedy, idastar, iddfs
@@ -319,7 +320,7 @@ def test_heuristic_name_is_reported() -> None:
 
 
 def test_weight_below_one_is_refused() -> None:
-    with pytest.raises(ValueError, match="weight"):
+    with pytest.raises(OptionError, match="weight"):
         astar(grid_problem(3), zero, weight=0.5)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.models.lightsout import formats
 from cspsolve.models.lightsout.board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, LightsOut
 
@@ -126,5 +126,5 @@ def test_write_then_read_gives_the_board_back(
 
 
 def test_write_refuses_unknown_extensions(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="cannot tell"):
+    with pytest.raises(OptionError, match="cannot tell"):
         formats.write(LightsOut((1,), 1), tmp_path / "b.png")

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cspsolve.errors import PuzzleError
 from cspsolve.models.npuzzle.board import (
     MOVES,
     Puzzle,
@@ -66,7 +67,7 @@ def test_explanation_names_inversions_and_blank_row() -> None:
 def test_bad_boards(
     rows: int, cols: int, start: tuple[int, ...], goal: tuple[int, ...], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(PuzzleError, match=message):
         Puzzle(rows, cols, start, goal)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cspsolve.errors import OptionError
 from cspsolve.models.npuzzle.board import Puzzle, default_goal
 from cspsolve.models.npuzzle.pdb import partition
 from cspsolve.models.npuzzle.search import (
@@ -95,5 +96,5 @@ def test_gaschnig_counts_swaps_with_the_blank() -> None:
 
 
 def test_unknown_heuristic() -> None:
-    with pytest.raises(ValueError, match="unknown heuristic"):
+    with pytest.raises(OptionError, match="unknown heuristic"):
         heuristic("euclid", GOAL)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import search as engine
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle import fastida, kind, pdb
 from cspsolve.models.npuzzle.board import Puzzle, apply, check, default_goal, korf_goal
@@ -204,7 +205,7 @@ def test_partitions() -> None:
     )
     five = pdb.partition(Puzzle(5, 5, default_goal(25)))
     assert [len(p) for p in five] == [5, 5, 5, 5, 4]
-    with pytest.raises(ValueError, match="4x4"):
+    with pytest.raises(OptionError, match="4x4"):
         pdb.partition(Puzzle(3, 3, default_goal(9)), "6-6-3")
 
 
