@@ -87,6 +87,7 @@ class Scene:
 
 def labelled_grid(
     cells: Sequence[Sequence[str]],
+    *,
     row_labels: Sequence[Sequence[int]],
     column_labels: Sequence[Sequence[int]],
     cell_width: int = 2,
@@ -408,7 +409,7 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
 # --- plots ----------------------------------------------------------------------------------
 
 
-def draw_graph(graph: Any, path: str | Path, title: str = "") -> None:
+def draw_graph(graph: Any, path: str | Path, *, title: str = "") -> None:
     """Draw a constraint graph (a ``networkx.Graph``) as PNG or SVG.
 
     Nodes are placed by the Fruchterman-Reingold force-directed layout

@@ -201,7 +201,7 @@ class _Node:
 
 
 def bfs(
-    problem: SearchProblem[S, A], limits: Limits | None = None, *, graph: bool = True
+    problem: SearchProblem[S, A], *, limits: Limits | None = None, graph: bool = True
 ) -> Result[list[A]]:
     """Breadth-first search (Russell & Norvig 4th ed., §3.4.1, with the early goal test).
 
@@ -269,8 +269,8 @@ def _seen(best_depth: dict[S, int], state: S, depth: int, depth_limit: int | Non
 
 def dfs(
     problem: SearchProblem[S, A],
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     depth_limit: int | None = None,
     graph: bool = True,
 ) -> Result[list[A]]:
@@ -348,7 +348,7 @@ def dfs(
 
 
 def iddfs(
-    problem: SearchProblem[S, A], limits: Limits | None = None, *, max_depth: int | None = None
+    problem: SearchProblem[S, A], *, limits: Limits | None = None, max_depth: int | None = None
 ) -> Result[list[A]]:
     """Iterative deepening depth-first search (Korf 1985; R&N 4th ed., §3.4.4).
 
@@ -373,7 +373,7 @@ def iddfs(
         left = _left(meter)
         if left is None:
             break
-        run = dfs(problem, left, depth_limit=depth, graph=False)
+        run = dfs(problem, limits=left, depth_limit=depth, graph=False)
         _add(total, run.stats)
         total.extra["iterations"] = depth
         if run.status is Status.SOLVED and run.solution is not None:
@@ -409,8 +409,8 @@ def _add(total: Stats, run: Stats) -> None:
 def greedy(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     graph: bool = True,
 ) -> Result[list[A]]:
     """Greedy best-first search: expand the state of least ``heuristic`` (R&N 4th ed., §3.5.1).
@@ -424,8 +424,8 @@ def greedy(
 def astar(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     weight: float = 1.0,
     graph: bool = True,
     admissible: bool = True,
@@ -546,8 +546,8 @@ def _best_first(
 def idastar(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     admissible: bool = True,
 ) -> Result[list[A]]:
     """Iterative-deepening A* (Korf 1985, "Depth-first iterative-deepening: an optimal

@@ -45,7 +45,7 @@ _CANCEL_POLL = 0.02
 """Seconds between two looks at the cancellation event while CP-SAT runs."""
 
 
-def solve_model(model: Any, budget: Budget, workers: int = 1) -> tuple[Any, Status | None]:
+def solve_model(model: Any, budget: Budget, *, workers: int = 1) -> tuple[Any, Status | None]:
     """Solve a CP-SAT model once within what is left of ``budget``.
 
     Parameters
@@ -127,6 +127,7 @@ def _watch(cancel: threading.Event, done: threading.Event, solver: Any) -> None:
 def enumerate_solutions(
     model: Any,
     budget: Budget,
+    *,
     max_solutions: int,
     read: Callable[[Any], S],
     exclude: Callable[[S], bool],
@@ -161,7 +162,7 @@ def enumerate_solutions(
     """
     solutions: list[S] = []
     while len(solutions) < max_solutions:
-        solver, outcome = solve_model(model, budget, workers)
+        solver, outcome = solve_model(model, budget, workers=workers)
         if outcome is None:
             break
         if outcome is not Status.SOLVED:
@@ -175,9 +176,9 @@ def enumerate_solutions(
 
 def solve_cpsat(
     csp: CSP,
+    *,
     limits: Limits | None = None,
     max_solutions: int = 1,
-    *,
     workers: int = 1,
     max_table: int = 1_000_000,
 ) -> Result[Assignment]:
@@ -270,5 +271,7 @@ def solve_cpsat(
         model.add_bool_or(differs)
         return True
 
-    solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
+    solutions, stopped = enumerate_solutions(
+        model, budget, max_solutions=max_solutions, read=read, exclude=exclude, workers=workers
+    )
     return Result.from_solutions(budget.finish(), "cpsat", solutions, max_solutions, stopped)

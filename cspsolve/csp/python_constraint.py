@@ -70,7 +70,7 @@ class _Check:
 
 
 def solve_python_constraint(
-    csp: CSP, limits: Limits | None = None, max_solutions: int = 1
+    csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1
 ) -> Result[Assignment]:
     """Solve an explicit CSP with python-constraint2's backtracking solver.
 

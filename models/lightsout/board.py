@@ -84,7 +84,7 @@ def flatten(rows: Sequence[int], cols: int) -> int:
     return out
 
 
-def unflatten(value: int, rows: int, cols: int) -> tuple[int, ...]:
+def unflatten(value: int, *, rows: int, cols: int) -> tuple[int, ...]:
     """Split a flat int into ``rows`` packed rows of ``cols`` bits (inverse of :func:`flatten`;
     through a numpy bit matrix for many rows)."""
     if rows > _FEW_ROWS:
@@ -331,7 +331,7 @@ def apply(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:
     for cell in range(puzzle.cells):
         if flat >> cell & 1:
             lights ^= puzzle.toggles(cell)
-    return unflatten(lights, puzzle.rows, puzzle.cols)
+    return unflatten(lights, rows=puzzle.rows, cols=puzzle.cols)
 
 
 def _apply_rows(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:

@@ -289,7 +289,9 @@ def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> L
         raise InputError(source, _key_line(text, "nodes"), '"nodes" and "lit" must be lists')
     pairs = [(str(u), str(v)) for u, v in edges]
     try:
-        return from_graph([str(n) for n in nodes], pairs, [str(n) for n in lit], variant)
+        return from_graph(
+            [str(n) for n in nodes], pairs, lit=[str(n) for n in lit], variant=variant
+        )
     except PuzzleError as e:
         raise InputError(source, _key_line(text, "edges"), str(e)) from None
 
@@ -298,7 +300,7 @@ def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> L
 
 
 def from_graph(
-    nodes: Iterable[str], edges: Iterable[tuple[str, str]], lit: Iterable[str], variant: str
+    nodes: Iterable[str], edges: Iterable[tuple[str, str]], *, lit: Iterable[str], variant: str
 ) -> LightsOut:
     """A graph board from node names, edges and lit nodes (nodes in first-mention order).
 
@@ -336,7 +338,7 @@ def from_graph(
     return LightsOut((lights,), len(index), variant, graph=graph, names=tuple(index))
 
 
-def from_networkx(graph: Any, lit: Iterable[Any], variant: str = "sigma-plus") -> LightsOut:
+def from_networkx(graph: Any, lit: Iterable[Any], *, variant: str = "sigma-plus") -> LightsOut:
     """A graph board from a ``networkx.Graph`` (node names are ``str(node)``).
 
     Raises
@@ -346,7 +348,7 @@ def from_networkx(graph: Any, lit: Iterable[Any], variant: str = "sigma-plus") -
     """
     nodes = [str(n) for n in graph.nodes]
     edges = [(str(u), str(v)) for u, v in graph.edges]
-    return from_graph(nodes, edges, [str(n) for n in lit], variant)
+    return from_graph(nodes, edges, lit=[str(n) for n in lit], variant=variant)
 
 
 def _cap_nodes(known: set[str], names: list[str], source: str, line: int) -> None:
@@ -394,7 +396,7 @@ def _parse_edges(text: str, source: str) -> Entry:
             raise InputError(source, number, f"lit node {name!r} is not in the graph")
     if not known:
         raise InputError(source, 1, "no nodes (the graph is empty)")
-    return Entry(None, from_graph(nodes, edges, [n for _, n in lit], variant), 1)
+    return Entry(None, from_graph(nodes, edges, lit=[n for _, n in lit], variant=variant), 1)
 
 
 # --- dispatch ---------------------------------------------------------------------------------
@@ -441,7 +443,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
     """Read the board of ``text``; ``fmt`` from :data:`FORMATS` (default: guessed).
 
     Without ``fmt``, a text starting with ``{`` is JSON and anything else a grid (edge lists
@@ -479,7 +481,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     """
     path = Path(path)
     text = read_text(path)
-    return parse(text, str(path), fmt or _EXTENSIONS.get(path.suffix.lower()))
+    return parse(text, str(path), fmt=fmt or _EXTENSIONS.get(path.suffix.lower()))
 
 
 def select(entries: Sequence[Entry], key: str, source: str) -> Entry:
@@ -519,7 +521,7 @@ def _edges_text(puzzle: LightsOut) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(puzzle: LightsOut, path: str | Path, title: str = "") -> None:
+def write(puzzle: LightsOut, path: str | Path, *, title: str = "") -> None:
     """Write a board in the format of ``path``'s extension (``.lo``/``.lights``/``.txt``,
     ``.json``, ``.edges``/``.edgelist``).
 

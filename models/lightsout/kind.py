@@ -75,12 +75,12 @@ def solve(puzzle: LightsOut, options: Options, limits: Limits | None) -> Result[
     puzzle = prepare(puzzle, options)
     method = options.method or "algebra"
     if method == "algebra":
-        return algebra.minimum(puzzle, limits)
+        return algebra.minimum(puzzle, limits=limits)
     if method == "cpsat":
-        result = cpsat.solve(puzzle, limits)
+        result = cpsat.solve(puzzle, limits=limits)
     else:
         name = options.heuristic or HEURISTICS[0]
-        result = search.solve(puzzle, method, name, limits)
+        result = search.solve(puzzle, method=method, name=name, limits=limits)
         result.proof["minimum"] = result.status is Status.OPTIMAL
     try:
         found = algebra.solve(puzzle, ticker((limits or Limits()).start(Stats())))
@@ -104,7 +104,7 @@ def verify(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[s
         raise ValueError("verify checks a method against CP-SAT; pick another --method")
     board = prepare(puzzle, options)
     first = solve(board, options, limits)
-    second = cpsat.solve(board, limits)
+    second = cpsat.solve(board, limits=limits)
     second.proof["nullity"] = first.proof.get("nullity")
     problems = []
     for result in (first, second):
@@ -146,7 +146,7 @@ def analyze(puzzle: LightsOut, options: Options, limits: Limits | None) -> dict[
     from . import algebra
 
     puzzle = prepare(puzzle, options)
-    result = algebra.minimum(puzzle, limits)
+    result = algebra.minimum(puzzle, limits=limits)
     d = result.proof["nullity"]
     cells = puzzle.enabled.bit_count()
     out: dict[str, Any] = {

@@ -126,7 +126,7 @@ class PressOrder:
     def presses(self, plan: list[Action]) -> Presses:
         """The press set of a plan."""
         flat = sum(1 << cell for cell, pressed in plan if pressed)
-        return unflatten(flat, self.puzzle.rows, self.puzzle.cols)
+        return unflatten(flat, rows=self.puzzle.rows, cols=self.puzzle.cols)
 
 
 def _bits(value: int) -> Iterator[int]:
@@ -184,7 +184,11 @@ def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
 
 
 def solve(
-    puzzle: LightsOut, method: str = "astar", name: str = "packing", limits: Limits | None = None
+    puzzle: LightsOut,
+    *,
+    method: str = "astar",
+    name: str = "packing",
+    limits: Limits | None = None,
 ) -> Result[Presses]:
     """Fewest presses by A* or IDA* on the fixed-press-order model.
 
@@ -203,9 +207,9 @@ def solve(
     problem = PressOrder(puzzle)
     h = heuristic(puzzle, name)
     if method == "astar":
-        result = engine.astar(problem, h, limits)
+        result = engine.astar(problem, h, limits=limits)
     elif method == "idastar":
-        result = engine.idastar(problem, h, limits)
+        result = engine.idastar(problem, h, limits=limits)
     else:
         raise OptionError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
     result.stats.cost = int(result.stats.cost)

@@ -23,7 +23,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from cspsolve.csp import CSP, Assignment, gac_astar, mac
+from cspsolve.csp import Assignment, gac_astar, mac
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -38,7 +38,7 @@ METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
 DEFAULT_METHOD = "probing"
 """The method used when none is named: the fastest on every benchmark set (see README)."""
 
-_ENGINE: dict[str, Callable[[CSP, Limits | None, int], Result[Assignment]]] = {
+_ENGINE: dict[str, Callable[..., Result[Assignment]]] = {
     "gac-astar": gac_astar,
     "mac": mac,
 }
@@ -109,7 +109,7 @@ def solve(
 
         result = solve_probing(puzzle, limits, max_solutions=wanted)
     else:
-        found = _ENGINE[method](build_csp(puzzle), limits, wanted)
+        found = _ENGINE[method](build_csp(puzzle), limits=limits, max_solutions=wanted)
         result = found.map(functools.partial(grid_from_assignment, puzzle))
     if result.status is Status.UNSOLVABLE:
         result.message = mismatch or "no grid satisfies every clue"

@@ -175,7 +175,7 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
     return ok, ("solvable: " if ok else "unsolvable: ") + why
 
 
-def apply(puzzle: Puzzle, tiles: Tiles, move: str) -> Tiles:
+def apply(puzzle: Puzzle, tiles: Tiles, *, move: str) -> Tiles:
     """The board after one move of the blank.
 
     Raises
@@ -219,7 +219,7 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> list[str]:
     tiles = puzzle.start
     for k, move in enumerate(moves, 1):
         try:
-            tiles = apply(puzzle, tiles, move)
+            tiles = apply(puzzle, tiles, move=move)
         except PuzzleError as e:
             return [f"move {k} ({move}): {e}"]
     if tiles != puzzle.goal:

@@ -46,6 +46,7 @@ def _moves(cells: list[int], cols: int) -> list[str]:
 def solve(
     puzzle: Puzzle,
     heuristic: str = "pdb",
+    *,
     limits: Limits | None = None,
     partition: str | None = None,
 ) -> Result[list[str]]:
@@ -86,7 +87,7 @@ def solve(
     chosen = None if heuristic == "manhattan" else pdb.partition(puzzle, partition)
     try:
         dbs = PatternDatabases.for_puzzle(
-            puzzle, chosen, heuristic == "manhattan", budget.exhausted
+            puzzle, chosen=chosen, manhattan=heuristic == "manhattan", stop=budget.exhausted
         )
     except BuildStoppedError as halt:
         finished = budget.finish()

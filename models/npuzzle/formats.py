@@ -301,7 +301,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
     """Read every puzzle of a file's text.
 
     Parameters
@@ -353,7 +353,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(source, None, f"not UTF-8 text (bad byte at offset {e.start})") from None
-    return parse(text, source, fmt)
+    return parse(text, source, fmt=fmt)
 
 
 def select(entries: list[Entry], key: str, source: str) -> Entry:

@@ -93,7 +93,7 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
         from . import fastida
 
         assert name is not None
-        return fastida.solve(puzzle, name, limits)
+        return fastida.solve(puzzle, name, limits=limits)
     from cspsolve import search as engine
 
     from .pdb import BuildStoppedError
@@ -102,25 +102,25 @@ def solve(puzzle: Puzzle, options: Options, limits: Limits | None) -> Result[Pla
     problem = SlidingTileProblem(puzzle)
     if name is None:
         if method == "bfs":
-            return engine.bfs(problem, limits)
+            return engine.bfs(problem, limits=limits)
         if method == "iddfs":
-            return engine.iddfs(problem, limits)
-        return engine.dfs(problem, limits)
+            return engine.iddfs(problem, limits=limits)
+        return engine.dfs(problem, limits=limits)
     budget = (limits or Limits()).start(Stats())
     try:
-        h = heuristic(name, puzzle, budget.exhausted)
+        h = heuristic(name, puzzle, stop=budget.exhausted)
     except BuildStoppedError as stopped:
         return Result(stopped.status, None, budget.finish(), method, name, message=str(stopped))
     built = budget.finish().seconds
     rest = budget.rest()
     if method == "astar":
-        result = engine.astar(problem, h, rest)
+        result = engine.astar(problem, h, limits=rest)
     elif method == "weighted-astar":
-        result = engine.astar(problem, h, rest, weight=WEIGHT)
+        result = engine.astar(problem, h, limits=rest, weight=WEIGHT)
     elif method == "idastar":
-        result = engine.idastar(problem, h, rest)
+        result = engine.idastar(problem, h, limits=rest)
     else:
-        result = engine.greedy(problem, h, rest)
+        result = engine.greedy(problem, h, limits=rest)
     result.stats.seconds += built
     return result
 
@@ -253,7 +253,7 @@ def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:
     """One picture per board along the plan: the start, then the board after every move."""
     boards = [puzzle.start]
     for move in solution:
-        boards.append(apply(puzzle, boards[-1], move))
+        boards.append(apply(puzzle, boards[-1], move=move))
     out = []
     for k, tiles in enumerate(boards):
         rows = range(puzzle.rows)

@@ -177,6 +177,7 @@ def adjacency(rows: int, cols: int) -> np.ndarray:
 def build(
     rows: int,
     cols: int,
+    *,
     pattern: Sequence[int],
     blank: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -326,6 +327,7 @@ def _write_cached(data: Path, meta: Path, table: np.ndarray, pattern: Sequence[i
 def load(
     rows: int,
     cols: int,
+    *,
     pattern: Sequence[int],
     blank: int | None = None,
     stop: Stop | None = None,
@@ -342,7 +344,7 @@ def load(
     """
     size = _entries(rows * cols, len(pattern))
     if size < _CACHED_FROM:
-        return build(rows, cols, pattern, blank, stop=stop)
+        return build(rows, cols, pattern=pattern, blank=blank, stop=stop)
     data, meta = _paths(rows, cols, pattern, blank)
     table = _read_cached(data, meta, size)
     if table is None:
@@ -355,7 +357,7 @@ def _build_with_bar(
     rows: int, cols: int, pattern: Sequence[int], blank: int | None, stop: Stop | None
 ) -> np.ndarray:
     if not sys.stderr.isatty():
-        return build(rows, cols, pattern, blank, stop=stop)
+        return build(rows, cols, pattern=pattern, blank=blank, stop=stop)
     from rich.console import Console
     from rich.progress import Progress
 
@@ -363,7 +365,12 @@ def _build_with_bar(
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
         return build(
-            rows, cols, pattern, blank, lambda done, _: bar.update(task, completed=done), stop
+            rows,
+            cols,
+            pattern=pattern,
+            blank=blank,
+            progress=lambda done, _: bar.update(task, completed=done),
+            stop=stop,
         )
 
 
@@ -426,6 +433,7 @@ class PatternDatabases:
     def for_puzzle(
         cls,
         puzzle: Puzzle,
+        *,
         chosen: Partition | None = None,
         manhattan: bool = False,
         stop: Stop | None = None,
@@ -460,7 +468,9 @@ class PatternDatabases:
             for i, cell in enumerate(pattern):
                 members[p, i] = goal[cell]
                 pattern_of[goal[cell]] = p
-            tables.append(load(puzzle.rows, puzzle.cols, pattern, abstract_blank, stop))
+            tables.append(
+                load(puzzle.rows, puzzle.cols, pattern=pattern, blank=abstract_blank, stop=stop)
+            )
         sizes = np.array([len(p) for p in chosen], np.int64)
         offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
         square = puzzle.rows == puzzle.cols

@@ -247,12 +247,14 @@ class PatternDatabaseHeuristic(_Heuristic):
     __name__ = "pdb"
 
     def __init__(
-        self, puzzle: Puzzle, chosen: Partition | None = None, stop: Stop | None = None
+        self, puzzle: Puzzle, *, chosen: Partition | None = None, stop: Stop | None = None
     ) -> None:
         from .pdb import PatternDatabases  # numpy: only when asked for
 
         super().__init__(puzzle)
-        self.databases: PatternDatabases = PatternDatabases.for_puzzle(puzzle, chosen, stop=stop)
+        self.databases: PatternDatabases = PatternDatabases.for_puzzle(
+            puzzle, chosen=chosen, stop=stop
+        )
 
     def __call__(self, state: State) -> float:
         return float(self.databases.value(state))
@@ -263,7 +265,7 @@ HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
 
 
 def heuristic(
-    name: str, puzzle: Puzzle, stop: Callable[[], Status | None] | None = None
+    name: str, puzzle: Puzzle, *, stop: Callable[[], Status | None] | None = None
 ) -> _Heuristic:
     """The heuristic called ``name`` for ``puzzle``'s goal.
 

@@ -41,14 +41,17 @@ CLASSES = ("easy", "moderate", "hard", "expert")
 """Difficulty classes 1..4."""
 
 
-def difficulty(moves: int, goal_states: int, cluster_size: int) -> tuple[str, float]:
+def difficulty(moves: int, *, goal_states: int, cluster_size: int) -> tuple[str, float]:
     """The difficulty class and score of the module text.
 
     Examples
     --------
-    >>> difficulty(18, 213, 1083)   # density 0.197: chance level 2; depth level 2
+    Density 0.197 (chance level 2) at depth level 2; density 0.010 (chance level 3) at depth
+    level 4:
+
+    >>> difficulty(18, goal_states=213, cluster_size=1083)
     ('moderate', 2.0)
-    >>> difficulty(51, 50, 4780)    # density 0.010: chance level 3; depth level 4
+    >>> difficulty(51, goal_states=50, cluster_size=4780)
     ('expert', 3.5)
     """
     depth_level = min(4, max(1, math.ceil(moves / 14)))
@@ -117,7 +120,9 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
     }
     out["dead_ends"] = int(np.count_nonzero(cluster.degree == 1))
     if moves is not None:
-        out["difficulty"], out["difficulty_score"] = difficulty(moves, goals, cluster.size)
+        out["difficulty"], out["difficulty_score"] = difficulty(
+            moves, goal_states=goals, cluster_size=cluster.size
+        )
     else:
         out["difficulty"], out["difficulty_score"] = None, None
     out["complete"] = True

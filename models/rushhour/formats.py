@@ -309,7 +309,7 @@ def _looks_like_grid(found: list[tuple[int, str]]) -> bool:
     )
 
 
-def parse(text: str, source: str = "<string>", fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str = "<string>", *, fmt: str | None = None) -> list[Entry]:
     """Read every puzzle of ``text`` in format ``fmt`` (sniffed when omitted).
 
     Raises
@@ -342,7 +342,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     fmt = fmt or sniff(path.name, text)
     if fmt is None:
         raise InputError(str(path), 1, "not a Rush Hour board (string, database, grid or CSV)")
-    return parse(text, str(path), fmt)
+    return parse(text, str(path), fmt=fmt)
 
 
 def select(entries: list[Entry], key: str, source: str) -> Entry:

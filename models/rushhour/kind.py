@@ -121,7 +121,7 @@ def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[
     if blocked is not None:
         return Result(Status.UNSOLVABLE, None, Stats(), method, message=blocked)
     if method == "cpsat":
-        return cpsat.solve(board, metric, limits)
+        return cpsat.solve(board, metric=metric, limits=limits)
     if method == "bfs":
         compiled = _cluster_bfs(board, metric, limits)
         if compiled is not None:
@@ -131,11 +131,11 @@ def solve(board: Board, options: Options, limits: Limits | None) -> Result[list[
     problem = RushHourProblem(board, metric)
     h = heuristic(options.heuristic or DEFAULT_HEURISTIC, problem)
     runs: dict[str, Any] = {
-        "astar": lambda: engine.astar(problem, h, limits),
-        "idastar": lambda: engine.idastar(problem, h, limits),
-        "greedy": lambda: engine.greedy(problem, h, limits),
-        "engine-bfs": lambda: engine.bfs(problem, limits),
-        "dfs": lambda: engine.dfs(problem, limits),
+        "astar": lambda: engine.astar(problem, h, limits=limits),
+        "idastar": lambda: engine.idastar(problem, h, limits=limits),
+        "greedy": lambda: engine.greedy(problem, h, limits=limits),
+        "engine-bfs": lambda: engine.bfs(problem, limits=limits),
+        "dfs": lambda: engine.dfs(problem, limits=limits),
     }
     result: Result[list[Move]] = runs[method]()
     result.method = method
@@ -176,7 +176,7 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
     if cluster is not None and cluster.size <= _UNSOLVABLE_HORIZON:
         # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
         horizon = cluster.size - 1
-        answer = plan_within(board, horizon, metric, budget.remaining())
+        answer = plan_within(board, horizon, metric=metric, time_limit=budget.remaining())
         cpsat = _cpsat_result(answer.status, answer.plan, metric, horizon + 1, answer.seconds)
         settled = {"infeasible": True, "feasible": False}.get(answer.status)
         if cpsat.status == Status.LIMIT and answer.status == "infeasible":
@@ -191,8 +191,8 @@ def verify(board: Board, options: Options, limits: Limits | None) -> dict[str, A
             "problems": problems,
         }
     optimum = int(search.stats.cost)
-    below = plan_within(board, optimum - 1, metric, budget.remaining())
-    at = plan_within(board, optimum, metric, budget.remaining())
+    below = plan_within(board, optimum - 1, metric=metric, time_limit=budget.remaining())
+    at = plan_within(board, optimum, metric=metric, time_limit=budget.remaining())
     cpsat = _cpsat_result(below.status, at.plan, metric, optimum, below.seconds + at.seconds)
     if at.plan is not None and check(board, at.plan):
         problems.append(f"cpsat plan: {check(board, at.plan)[0]}")

@@ -227,10 +227,10 @@ def test_bad_max_solutions(solve: Solver) -> None:
 
 @pytest.mark.parametrize("solve", [solve_cpsat, solve_python_constraint])
 def test_limits(solve: Solver) -> None:
-    assert solve(queens(4), Limits(time_limit=0)).status == Status.LIMIT
+    assert solve(queens(4), limits=Limits(time_limit=0)).status == Status.LIMIT
     cancel = threading.Event()
     cancel.set()
-    assert solve(queens(4), Limits(cancel=cancel)).status == Status.CANCELLED
+    assert solve(queens(4), limits=Limits(cancel=cancel)).status == Status.CANCELLED
 
 
 def test_cpsat_stats_and_workers() -> None:
@@ -281,7 +281,7 @@ def test_python_constraint_stops_mid_search_at_the_time_limit() -> None:
         {p: ExplicitDomain(range(9)) for p in pigeons},
         [Relation(a, b, operator.ne) for a, b in itertools.combinations(pigeons, 2)],
     )
-    result = solve_python_constraint(csp, Limits(time_limit=0.3))
+    result = solve_python_constraint(csp, limits=Limits(time_limit=0.3))
     assert result.status is Status.LIMIT
     assert 0.3 <= result.stats.seconds < 3.0
     assert result.stats.extra["constraint_checks"] > 1024

@@ -35,14 +35,14 @@ def test_exhausted_search_proves_unsolvable(search: object) -> None:
 
 @pytest.mark.parametrize("search", SEARCHES)
 def test_node_limit(search: object) -> None:
-    result = search(pigeonhole(7), Limits(max_nodes=50))  # type: ignore[operator]
+    result = search(pigeonhole(7), limits=Limits(max_nodes=50))  # type: ignore[operator]
     assert result.status is Status.LIMIT
     assert result.stats.expanded == 50
 
 
 @pytest.mark.parametrize("search", SEARCHES)
 def test_time_limit(search: object) -> None:
-    result = search(pigeonhole(9), Limits(time_limit=0.2))  # type: ignore[operator]
+    result = search(pigeonhole(9), limits=Limits(time_limit=0.2))  # type: ignore[operator]
     assert result.status is Status.LIMIT
     assert 0.2 <= result.stats.seconds < 2.0
 
@@ -52,7 +52,7 @@ def test_cancellation_from_another_thread(search: object) -> None:
     cancel = threading.Event()
     timer = threading.Timer(0.1, cancel.set)
     timer.start()
-    result = search(pigeonhole(9), Limits(cancel=cancel))  # type: ignore[operator]
+    result = search(pigeonhole(9), limits=Limits(cancel=cancel))  # type: ignore[operator]
     timer.join()
     assert result.status is Status.CANCELLED
 
@@ -61,7 +61,7 @@ def test_cancellation_from_another_thread(search: object) -> None:
 def test_progress_reports_live_stats(search: object) -> None:
     seen: list[int] = []
     limits = Limits(max_nodes=300, progress=lambda s: seen.append(s.expanded), progress_interval=0)
-    search(pigeonhole(7), limits)  # type: ignore[operator]
+    search(pigeonhole(7), limits=limits)  # type: ignore[operator]
     assert seen and seen == sorted(seen) and seen[-1] > 0
 
 

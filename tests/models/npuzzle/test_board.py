@@ -94,7 +94,7 @@ def test_random_walks_are_solvable_and_replay(rows: int, cols: int, walk: list[s
     done: list[str] = []
     for move in walk:
         try:
-            tiles = apply(Puzzle(rows, cols, tiles, goal), tiles, move)
+            tiles = apply(Puzzle(rows, cols, tiles, goal), tiles, move=move)
         except ValueError:
             continue
         done.append(move)

@@ -99,7 +99,7 @@ def test_round_trip(rows: int, cols: int, rng: object) -> None:
     rng.shuffle(goal)
     puzzle = Puzzle(rows, cols, tuple(start), tuple(goal))
     for fmt in ("json", "grid"):
-        assert parse(dumps(puzzle, fmt), f"x.{fmt}", fmt)[0].puzzle == puzzle
+        assert parse(dumps(puzzle, fmt), f"x.{fmt}", fmt=fmt)[0].puzzle == puzzle
     if rows == cols:
         korf = Puzzle(rows, cols, tuple(start), korf_goal(cells))
         assert parse(dumps(korf, "korf"), "x.korf")[0].puzzle == korf

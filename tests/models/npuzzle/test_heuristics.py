@@ -50,7 +50,7 @@ def test_admissible_and_consistent(
 ) -> None:
     states, exact, edges = space
     if name == "pdb 4-4":
-        h = PatternDatabaseHeuristic(GOAL, ((0, 1, 2, 3), (4, 5, 6, 7)))
+        h = PatternDatabaseHeuristic(GOAL, chosen=((0, 1, 2, 3), (4, 5, 6, 7)))
     else:
         h = heuristic(name, GOAL)
     assert h.__name__ == name.split()[0]

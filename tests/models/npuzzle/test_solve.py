@@ -98,7 +98,7 @@ def test_compiled_idastar_agrees_with_the_engine_on_the_easiest_korf_instance() 
     the same number of nodes expanded (same operator order, same pruning)."""
     puzzle = Puzzle(4, 4, tiles("0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"), korf_goal(16))
     fast = fastida.solve(puzzle, "pdb", partition="5-5-5")
-    databases = PatternDatabaseHeuristic(puzzle, pdb.PARTITIONS["5-5-5"])
+    databases = PatternDatabaseHeuristic(puzzle, chosen=pdb.PARTITIONS["5-5-5"])
     slow = engine.idastar(SlidingTileProblem(puzzle), databases)
     assert fast.status == slow.status == Status.OPTIMAL
     assert fast.stats.cost == slow.stats.cost == 42
@@ -114,7 +114,7 @@ def scramble(rows: int, cols: int, steps: int, rng: random.Random) -> Puzzle:
     for _ in range(steps):
         for move in rng.sample("UDLR", 4):
             try:
-                board = apply(p, board, move)
+                board = apply(p, board, move=move)
                 break
             except ValueError:
                 continue
@@ -159,12 +159,14 @@ def test_every_method_solves_a_small_board(method: str) -> None:
 
 def test_limits_and_cancellation_stop_the_compiled_search() -> None:
     puzzle = Puzzle(4, 4, tiles("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6"), korf_goal(16))
-    limited = fastida.solve(puzzle, "manhattan", Limits(max_nodes=1000))
+    limited = fastida.solve(puzzle, "manhattan", limits=Limits(max_nodes=1000))
     assert limited.status == Status.LIMIT and limited.solution is None
     assert limited.stats.expanded <= 1000 + limited.stats.extra["iterations"]
     cancel = threading.Event()
     cancel.set()
-    assert fastida.solve(puzzle, "manhattan", Limits(cancel=cancel)).status == Status.CANCELLED
+    assert (
+        fastida.solve(puzzle, "manhattan", limits=Limits(cancel=cancel)).status == Status.CANCELLED
+    )
 
 
 def test_compiled_search_refuses_unsolvable_boards_at_once() -> None:
@@ -183,15 +185,15 @@ def test_options_that_do_not_fit() -> None:
 
 def test_database_cache_is_rebuilt_when_corrupt(pdb_cache: Path) -> None:
     pattern = (0, 1, 2, 3, 4)  # 16*15*14*13*12 = 524,160 entries: cached
-    fresh = pdb.load(4, 4, pattern)
+    fresh = pdb.load(4, 4, pattern=pattern)
     data, meta = pdb._paths(4, 4, pattern, None)
     assert data.is_file() and meta.is_file()
-    assert np.array_equal(pdb.load(4, 4, pattern), fresh)
+    assert np.array_equal(pdb.load(4, 4, pattern=pattern), fresh)
     data.write_bytes(data.read_bytes()[:-1] + b"\x07")  # flip the last entry
     assert pdb._read_cached(data, meta, fresh.size) is None
-    assert np.array_equal(pdb.load(4, 4, pattern), fresh)
+    assert np.array_equal(pdb.load(4, 4, pattern=pattern), fresh)
     meta.unlink()
-    assert np.array_equal(pdb.load(4, 4, pattern), fresh)
+    assert np.array_equal(pdb.load(4, 4, pattern=pattern), fresh)
     assert pdb._read_cached(data, meta, fresh.size) is not None
 
 

@@ -77,7 +77,7 @@ def test_sniff(name: str, text: str, fmt: str | None) -> None:
 )
 def test_bad_input_names_the_line(text: str, fmt: str, line: int, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:
-        parse(text, "bad", fmt)
+        parse(text, "bad", fmt=fmt)
     assert info.value.line == line
 
 
