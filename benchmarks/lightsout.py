@@ -55,7 +55,7 @@ def all_on(limit: int, time_limit: float) -> None:
     for n in range(1, limit + 1):
         puzzle = LightsOut(((1 << n) - 1,) * n, n)
         t = time.perf_counter()
-        result = algebra.minimum(puzzle, Limits(time_limit=time_limit))
+        result = algebra.minimum(puzzle, limits=Limits(time_limit=time_limit))
         seconds = time.perf_counter() - t
         total += seconds
         assert result.solution is not None and check(puzzle, result.solution) == []
@@ -80,10 +80,10 @@ def compare(largest: int) -> None:
         exact = algebra.minimum(puzzle)
         a_s = time.perf_counter() - t
         t = time.perf_counter()
-        star = search.solve(puzzle, "astar", "packing", Limits(time_limit=120))
+        star = search.solve(puzzle, method="astar", name="packing", limits=Limits(time_limit=120))
         s_s = time.perf_counter() - t
         t = time.perf_counter()
-        sat = cpsat.solve(puzzle, Limits(time_limit=120))
+        sat = cpsat.solve(puzzle, limits=Limits(time_limit=120))
         c_s = time.perf_counter() - t
         costs = {exact.stats.cost, star.stats.cost, sat.stats.cost}
         note = "" if len(costs) == 1 else f" (costs {sorted(costs)}; {star.status}, {sat.status})"
@@ -102,7 +102,7 @@ def big(sizes: list[int], time_limit: float) -> None:
         d = algebra.nullity(puzzle)
         null_s = time.perf_counter() - t
         t = time.perf_counter()
-        result = algebra.minimum(puzzle, Limits(time_limit=time_limit))
+        result = algebra.minimum(puzzle, limits=Limits(time_limit=time_limit))
         min_s = time.perf_counter() - t
         assert result.solution is not None and check(puzzle, result.solution) == []
         proven = "yes" if result.proof["minimum"] else "no"

@@ -65,7 +65,7 @@ def databases() -> float:
         table.add_column(name, justify="right")
     total = 0.0
     for pattern in PARTITIONS["6-6-3"]:
-        db, seconds = timed(lambda p=pattern: load(4, 4, p, 0))
+        db, seconds = timed(lambda p=pattern: load(4, 4, pattern=p, blank=0))
         total += seconds
         table.add_row(" ".join(map(str, pattern)), f"{db.size:,}", f"{seconds:.2f}")
     table.add_row("all", "", f"{total:.2f}")

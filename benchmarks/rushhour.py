@@ -71,10 +71,12 @@ def _cards() -> list[tuple[str, Board, int]]:
 def _solver_runs(limit: float) -> dict[str, Callable[[Board], Any]]:
     def engine_astar(board: Board) -> Any:
         problem = RushHourProblem(board)
-        return engine.astar(problem, heuristic("blockers", problem), Limits(time_limit=limit))
+        return engine.astar(
+            problem, heuristic("blockers", problem), limits=Limits(time_limit=limit)
+        )
 
     def engine_bfs(board: Board) -> Any:
-        return engine.bfs(RushHourProblem(board), Limits(time_limit=limit))
+        return engine.bfs(RushHourProblem(board), limits=Limits(time_limit=limit))
 
     return {
         "compiled bfs": lambda b: tasks.solve(
@@ -204,7 +206,7 @@ def boards_table(limit: float) -> Table:
         problem = RushHourProblem(board)
         h = heuristic("blockers", problem)
         other, other_s = _timed(
-            lambda p=problem, h=h: engine.astar(p, h, Limits(time_limit=limit))  # type: ignore[misc]
+            lambda p=problem, h=h: engine.astar(p, h, limits=Limits(time_limit=limit))  # type: ignore[misc]
         )
         shown = f"{other_s:.2f}" if other.solution is not None else f">{limit:g} (limit)"
         table.add_row(

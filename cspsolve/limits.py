@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cspsolve.errors import OptionError
 from cspsolve.results import Stats, Status
 
 __all__ = ["Budget", "Limits"]
@@ -40,7 +41,7 @@ class Limits:
 
     Raises
     ------
-    ValueError
+    OptionError
         If a limit is negative.
     """
 
@@ -52,9 +53,9 @@ class Limits:
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit < 0:
-            raise ValueError(f"time limit must be >= 0, got {self.time_limit}")
+            raise OptionError(f"time limit must be >= 0, got {self.time_limit}")
         if self.max_nodes is not None and self.max_nodes < 0:
-            raise ValueError(f"node limit must be >= 0, got {self.max_nodes}")
+            raise OptionError(f"node limit must be >= 0, got {self.max_nodes}")
 
     def start(self, stats: Stats) -> Budget:
         """Start the clock for one run that counts into ``stats``."""

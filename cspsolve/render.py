@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cspsolve.errors import OptionError
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -85,6 +87,7 @@ class Scene:
 
 def labelled_grid(
     cells: Sequence[Sequence[str]],
+    *,
     row_labels: Sequence[Sequence[int]],
     column_labels: Sequence[Sequence[int]],
     cell_width: int = 2,
@@ -172,17 +175,17 @@ def layout(scenes: Sequence[Scene]) -> Layout:
 
     Raises
     ------
-    ValueError
+    OptionError
         If there is no scene, a scene has no cell, or its rows differ in length.
     """
     if not scenes:
-        raise ValueError("nothing to draw (no scene)")
+        raise OptionError("nothing to draw (no scene)")
     rows = max(len(s.fills) for s in scenes)
     cols = max((len(r) for s in scenes for r in s.fills), default=0)
     if rows == 0 or cols == 0:
-        raise ValueError("nothing to draw (an empty board)")
+        raise OptionError("nothing to draw (an empty board)")
     if any(len(r) != len(s.fills[0]) for s in scenes for r in s.fills):
-        raise ValueError("a scene's rows differ in length")
+        raise OptionError("a scene's rows differ in length")
     cell = max(_MIN_CELL, min(_MAX_CELL, _MAX_BOARD // max(rows, cols)))
     font = max(6.0, cell * 0.5)
     pad = max(8, cell // 2)
@@ -332,11 +335,11 @@ def side_by_side(left: Scene, right: Scene) -> Scene:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the boards differ in height.
     """
     if len(left.fills) != len(right.fills):
-        raise ValueError("boards of different heights cannot stand side by side")
+        raise OptionError("boards of different heights cannot stand side by side")
     shift = len(left.fills[0]) + 1
 
     def texts(scene: Scene) -> tuple[tuple[str, ...], ...]:
@@ -380,7 +383,7 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
 
     Raises
     ------
-    ValueError
+    OptionError
         For another extension or scenes that cannot be drawn (see :func:`layout`).
     OSError
         When the file cannot be written.
@@ -388,7 +391,7 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in IMAGE_FORMATS:
-        raise ValueError(f"unknown image format {path.suffix!r}; use .png, .svg or .gif")
+        raise OptionError(f"unknown image format {path.suffix!r}; use .png, .svg or .gif")
     if suffix != ".gif":
         stills = list(scenes) if len(scenes) < 2 else [side_by_side(scenes[0], scenes[-1])]
         at = layout(stills)
@@ -406,7 +409,7 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
 # --- plots ----------------------------------------------------------------------------------
 
 
-def draw_graph(graph: Any, path: str | Path, title: str = "") -> None:
+def draw_graph(graph: Any, path: str | Path, *, title: str = "") -> None:
     """Draw a constraint graph (a ``networkx.Graph``) as PNG or SVG.
 
     Nodes are placed by the Fruchterman-Reingold force-directed layout
@@ -416,7 +419,7 @@ def draw_graph(graph: Any, path: str | Path, title: str = "") -> None:
 
     Raises
     ------
-    ValueError
+    OptionError
         For an extension other than ``.png`` or ``.svg``.
     """
     import networkx as nx
@@ -424,7 +427,7 @@ def draw_graph(graph: Any, path: str | Path, title: str = "") -> None:
 
     suffix = Path(path).suffix.lower()
     if suffix not in (".png", ".svg"):
-        raise ValueError(f"unknown image format {Path(path).suffix!r}; use .png or .svg")
+        raise OptionError(f"unknown image format {Path(path).suffix!r}; use .png or .svg")
     fig = Figure(figsize=(8, 8), dpi=DPI)
     ax = fig.add_axes((0, 0, 1, 0.95 if title else 1))
     ax.set_axis_off()

@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -200,7 +201,7 @@ class _Node:
 
 
 def bfs(
-    problem: SearchProblem[S, A], limits: Limits | None = None, *, graph: bool = True
+    problem: SearchProblem[S, A], *, limits: Limits | None = None, graph: bool = True
 ) -> Result[list[A]]:
     """Breadth-first search (Russell & Norvig 4th ed., §3.4.1, with the early goal test).
 
@@ -268,8 +269,8 @@ def _seen(best_depth: dict[S, int], state: S, depth: int, depth_limit: int | Non
 
 def dfs(
     problem: SearchProblem[S, A],
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     depth_limit: int | None = None,
     graph: bool = True,
 ) -> Result[list[A]]:
@@ -347,7 +348,7 @@ def dfs(
 
 
 def iddfs(
-    problem: SearchProblem[S, A], limits: Limits | None = None, *, max_depth: int | None = None
+    problem: SearchProblem[S, A], *, limits: Limits | None = None, max_depth: int | None = None
 ) -> Result[list[A]]:
     """Iterative deepening depth-first search (Korf 1985; R&N 4th ed., §3.4.4).
 
@@ -372,7 +373,7 @@ def iddfs(
         left = _left(meter)
         if left is None:
             break
-        run = dfs(problem, left, depth_limit=depth, graph=False)
+        run = dfs(problem, limits=left, depth_limit=depth, graph=False)
         _add(total, run.stats)
         total.extra["iterations"] = depth
         if run.status is Status.SOLVED and run.solution is not None:
@@ -408,8 +409,8 @@ def _add(total: Stats, run: Stats) -> None:
 def greedy(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     graph: bool = True,
 ) -> Result[list[A]]:
     """Greedy best-first search: expand the state of least ``heuristic`` (R&N 4th ed., §3.5.1).
@@ -423,8 +424,8 @@ def greedy(
 def astar(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     weight: float = 1.0,
     graph: bool = True,
     admissible: bool = True,
@@ -461,11 +462,11 @@ def astar(
 
     Raises
     ------
-    ValueError
+    OptionError
         If ``weight < 1``.
     """
     if weight < 1:
-        raise ValueError(f"weight must be >= 1, got {weight}")
+        raise OptionError(f"weight must be >= 1, got {weight}")
     method = "astar" if weight == 1 else "weighted-astar"
     result = _best_first(
         problem, heuristic, limits, 1.0, weight, graph, method, admissible and weight == 1
@@ -545,8 +546,8 @@ def _best_first(
 def idastar(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
-    limits: Limits | None = None,
     *,
+    limits: Limits | None = None,
     admissible: bool = True,
 ) -> Result[list[A]]:
     """Iterative-deepening A* (Korf 1985, "Depth-first iterative-deepening: an optimal

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from cspsolve.csp.model import CSP, Assignment, explicit_values
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -44,7 +45,7 @@ _CANCEL_POLL = 0.02
 """Seconds between two looks at the cancellation event while CP-SAT runs."""
 
 
-def solve_model(model: Any, budget: Budget, workers: int = 1) -> tuple[Any, Status | None]:
+def solve_model(model: Any, budget: Budget, *, workers: int = 1) -> tuple[Any, Status | None]:
     """Solve a CP-SAT model once within what is left of ``budget``.
 
     Parameters
@@ -126,6 +127,7 @@ def _watch(cancel: threading.Event, done: threading.Event, solver: Any) -> None:
 def enumerate_solutions(
     model: Any,
     budget: Budget,
+    *,
     max_solutions: int,
     read: Callable[[Any], S],
     exclude: Callable[[S], bool],
@@ -160,7 +162,7 @@ def enumerate_solutions(
     """
     solutions: list[S] = []
     while len(solutions) < max_solutions:
-        solver, outcome = solve_model(model, budget, workers)
+        solver, outcome = solve_model(model, budget, workers=workers)
         if outcome is None:
             break
         if outcome is not Status.SOLVED:
@@ -174,9 +176,9 @@ def enumerate_solutions(
 
 def solve_cpsat(
     csp: CSP,
+    *,
     limits: Limits | None = None,
     max_solutions: int = 1,
-    *,
     workers: int = 1,
     max_table: int = 1_000_000,
 ) -> Result[Assignment]:
@@ -210,19 +212,19 @@ def solve_cpsat(
     ------
     TypeError
         If a domain is not explicit.
-    ValueError
+    OptionError
         If ``max_solutions < 1``, ``workers < 1``, or a constraint's table would exceed
         ``max_table`` combinations.
     """
     if max_solutions < 1:
-        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
     if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+        raise OptionError(f"workers must be >= 1, got {workers}")
     values = explicit_values(csp)
     for c in csp.constraints:
         size = math.prod(len(values[v]) for v in c.scope)
         if size > max_table:
-            raise ValueError(
+            raise OptionError(
                 f"constraint on {list(c.scope)!r} has {size} value combinations, "
                 f"more than max_table={max_table}"
             )
@@ -269,5 +271,7 @@ def solve_cpsat(
         model.add_bool_or(differs)
         return True
 
-    solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
+    solutions, stopped = enumerate_solutions(
+        model, budget, max_solutions=max_solutions, read=read, exclude=exclude, workers=workers
+    )
     return Result.from_solutions(budget.finish(), "cpsat", solutions, max_solutions, stopped)

@@ -22,6 +22,7 @@ __all__ = ["propagate"]
 def propagate(
     csp: CSP,
     domains: Domains,
+    *,
     changed: Mapping[Hashable, Domain] | None = None,
     stats: Stats | None = None,
     conflicts: dict[Hashable, int] | None = None,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from typing import TYPE_CHECKING, Any
 
 from cspsolve.csp.domains import Domain, ExplicitDomain
+from cspsolve.errors import PuzzleError
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -124,7 +125,7 @@ class CSP:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         If a constraint names an unknown variable.
 
     Notes
@@ -143,7 +144,7 @@ class CSP:
         for c in self.constraints:
             for v in c.scope:
                 if v not in self.constraints_on:
-                    raise ValueError(f"constraint on unknown variable {v!r}")
+                    raise PuzzleError(f"constraint on unknown variable {v!r}")
                 self.constraints_on[v].append(c)
 
     @functools.cached_property

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Sequence
 
 from cspsolve.csp.model import CSP, Assignment, Constraint, explicit_values
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -69,7 +70,7 @@ class _Check:
 
 
 def solve_python_constraint(
-    csp: CSP, limits: Limits | None = None, max_solutions: int = 1
+    csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1
 ) -> Result[Assignment]:
     """Solve an explicit CSP with python-constraint2's backtracking solver.
 
@@ -96,11 +97,11 @@ def solve_python_constraint(
     ------
     TypeError
         If a domain is not explicit.
-    ValueError
+    OptionError
         If ``max_solutions < 1``.
     """
     if max_solutions < 1:
-        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
     values = explicit_values(csp)
     stats = Stats()
     budget = (limits or Limits()).start(stats)

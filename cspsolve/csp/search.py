@@ -31,7 +31,7 @@ __all__ = ["Assignment", "gac_astar", "mac", "select_variable"]
 
 
 def select_variable(
-    csp: CSP, domains: Domains, weights: dict[Hashable, int] | None = None
+    csp: CSP, domains: Domains, *, weights: dict[Hashable, int] | None = None
 ) -> Hashable | None:
     """Return the unfixed variable to branch on, or ``None`` when every variable is fixed.
 
@@ -66,7 +66,7 @@ def _branch(
     return child, {var: domains[var]}
 
 
-def mac(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Result[Assignment]:
+def mac(csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1) -> Result[Assignment]:
     """Depth-first search Maintaining Arc Consistency (MAC).
 
     Sabin & Freuder 1994, "Contradicting conventional wisdom in constraint satisfaction",
@@ -94,15 +94,17 @@ def mac(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Resul
     solutions: list[Assignment] = []
     stopped: Status | None = None
     weights: dict[Hashable, int] = {}
-    if propagate(csp, domains, None, stats):
+    if propagate(csp, domains, stats=stats):
         stack: list[tuple[Domains, dict[Hashable, Domain], int]] = [(domains, {}, 0)]
         while stack:
             node, changed, depth = stack.pop()
-            if changed and not propagate(csp, node, changed, stats, weights):
+            if changed and not propagate(
+                csp, node, changed=changed, stats=stats, conflicts=weights
+            ):
                 stats.backtracks += 1
                 continue
             stats.depth = max(stats.depth, depth)
-            var = select_variable(csp, node, weights)
+            var = select_variable(csp, node, weights=weights)
             if var is None:
                 solutions.append(_assignment(csp, node))
                 if len(solutions) >= max_solutions:
@@ -124,7 +126,9 @@ def uncertainty(csp: CSP, domains: Domains) -> float:
     return sum(log_size(domains[v]) for v in csp.variables)
 
 
-def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) -> Result[Assignment]:
+def gac_astar(
+    csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1
+) -> Result[Assignment]:
     """Best-first search over GAC-propagated states (A*-GAC).
 
     Each node is a consistent set of domains; ``g`` is the number of splitting decisions taken
@@ -158,13 +162,13 @@ def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) ->
     stopped: Status | None = None
     tie = itertools.count()
     weights: dict[Hashable, int] = {}
-    if propagate(csp, domains, None, stats):
+    if propagate(csp, domains, stats=stats):
         h = uncertainty(csp, domains)
         frontier: list[tuple[float, float, int, int, Domains]] = [(h, h, 0, 0, domains)]
         while frontier:
             _, h, _, depth, node = heapq.heappop(frontier)
             stats.depth = max(stats.depth, depth)
-            var = select_variable(csp, node, weights)
+            var = select_variable(csp, node, weights=weights)
             if var is None:
                 solutions.append(_assignment(csp, node))
                 if len(solutions) >= max_solutions:
@@ -177,7 +181,7 @@ def gac_astar(csp: CSP, limits: Limits | None = None, max_solutions: int = 1) ->
             for part in node[var].split():
                 stats.generated += 1
                 child, changed = _branch(node, var, part)
-                if not propagate(csp, child, changed, stats, weights):
+                if not propagate(csp, child, changed=changed, stats=stats, conflicts=weights):
                     stats.backtracks += 1
                     continue
                 hc = uncertainty(csp, child)

@@ -51,6 +51,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
@@ -290,11 +291,11 @@ def _system(puzzle: LightsOut) -> tuple[list[int], int]:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a board of more than :data:`GENERAL_CELLS` cells.
     """
     if puzzle.cells > GENERAL_CELLS:
-        raise ValueError(
+        raise OptionError(
             f"a {_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
             f"Gauss-Jordan elimination (at most {GENERAL_CELLS:,}; plain grids go further)"
         )
@@ -312,12 +313,13 @@ def _shape(puzzle: LightsOut) -> str:
 def _eliminate(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int]]:
     """Gauss-Jordan on the full toggle matrix: the solution and the null space (flat)."""
     rows, b = _system(puzzle)
-    found = solve_system(rows, b, puzzle.cells, tick)
+    found = solve_system(rows, b, size=puzzle.cells, tick=tick)
     d = len(found.kernel)
     if found.particular is None:
-        quiet = (unflatten(q, puzzle.rows, puzzle.cols) for q in found.kernel)
+        quiet = (unflatten(q, rows=puzzle.rows, cols=puzzle.cols) for q in found.kernel)
         return Solution(d, None, _odd_quiet(puzzle, quiet)), list(found.kernel)
-    return Solution(d, unflatten(found.particular, puzzle.rows, puzzle.cols)), list(found.kernel)
+    presses = unflatten(found.particular, rows=puzzle.rows, cols=puzzle.cols)
+    return Solution(d, presses), list(found.kernel)
 
 
 def _solve_general(puzzle: LightsOut, tick: Tick = never) -> Solution:
@@ -353,7 +355,7 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
     return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle, tick)
@@ -364,7 +366,7 @@ def nullity(puzzle: LightsOut) -> int:
     if puzzle.plain:
         short, long = sorted((puzzle.rows, puzzle.cols))
         return _chase_system(long, short, puzzle.variant).nullity
-    return len(solve_system(_system(puzzle)[0], 0, puzzle.cells).kernel)
+    return len(solve_system(_system(puzzle)[0], 0, size=puzzle.cells).kernel)
 
 
 def _plain_kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
@@ -386,7 +388,7 @@ def quiet_patterns(puzzle: LightsOut) -> list[Presses]:
     if puzzle.plain and not _tall(puzzle):
         return [transpose(q, puzzle.rows) for q in quiet_patterns(puzzle.transposed())]
     kernel = _plain_kernel(puzzle, never) if puzzle.plain else _eliminate(puzzle, never)[1]
-    return [unflatten(q, puzzle.rows, puzzle.cols) for q in kernel]
+    return [unflatten(q, rows=puzzle.rows, cols=puzzle.cols) for q in kernel]
 
 
 def solutions(puzzle: LightsOut) -> Iterator[Presses]:
@@ -397,7 +399,7 @@ def solutions(puzzle: LightsOut) -> Iterator[Presses]:
     base = flatten(found.presses, puzzle.cols)
     kernel = [flatten(q, puzzle.cols) for q in quiet_patterns(puzzle)]
     for combo in _gray(base, kernel):
-        yield unflatten(combo, puzzle.rows, puzzle.cols)
+        yield unflatten(combo, rows=puzzle.rows, cols=puzzle.cols)
 
 
 def _gray(start: int, vectors: Sequence[int]) -> Iterator[int]:
@@ -532,7 +534,7 @@ def _first(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int] | None]:
 
 
 def minimum(
-    puzzle: LightsOut, limits: Limits | None = None, *, enumeration_limit: int = ENUMERATION_LIMIT
+    puzzle: LightsOut, *, limits: Limits | None = None, enumeration_limit: int = ENUMERATION_LIMIT
 ) -> Result[Presses]:
     """A press set of the fewest presses, proven minimal when possible.
 
@@ -565,11 +567,11 @@ def minimum(
 
     Raises
     ------
-    ValueError
+    OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
     if puzzle.plain and not _tall(puzzle):
-        result = minimum(puzzle.transposed(), limits, enumeration_limit=enumeration_limit)
+        result = minimum(puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit)
         result = result.map(lambda presses: transpose(presses, puzzle.rows))
         if result.status is Status.UNSOLVABLE:
             result.message = unsolvable_reason(puzzle, solve(puzzle))
@@ -600,7 +602,7 @@ def minimum(
         progress.settled = False
         proof["stopped"] = e.status.value
     status = Status.OPTIMAL if progress.settled else Status.SOLVED
-    presses = unflatten(progress.best, puzzle.rows, puzzle.cols)
+    presses = unflatten(progress.best, rows=puzzle.rows, cols=puzzle.cols)
     if progress.handed_off and puzzle.cells <= CPSAT_CELLS and budget.exhausted() is None:
         status, presses = _cpsat_minimum(puzzle, presses, budget)
     proof["minimum"] = status is Status.OPTIMAL
@@ -614,7 +616,7 @@ def _cpsat_minimum(puzzle: LightsOut, hint: Presses, budget: Budget) -> tuple[St
     from .cpsat import solve as cpsat_solve
 
     limits = Limits(time_limit=budget.remaining(), cancel=budget.limits.cancel)
-    result = cpsat_solve(puzzle, limits, hint)
+    result = cpsat_solve(puzzle, limits=limits, hint=hint)
     budget.stats.extra["cpsat_seconds"] = round(result.stats.seconds, 6)
     if result.solution is not None and result.stats.cost <= sum(p.bit_count() for p in hint):
         proven = result.status is Status.OPTIMAL

@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import NDArray
 
+from cspsolve.errors import PuzzleError
 from cspsolve.render import plural
 
 __all__ = [
@@ -83,7 +84,7 @@ def flatten(rows: Sequence[int], cols: int) -> int:
     return out
 
 
-def unflatten(value: int, rows: int, cols: int) -> tuple[int, ...]:
+def unflatten(value: int, *, rows: int, cols: int) -> tuple[int, ...]:
     """Split a flat int into ``rows`` packed rows of ``cols`` bits (inverse of :func:`flatten`;
     through a numpy bit matrix for many rows)."""
     if rows > _FEW_ROWS:
@@ -150,7 +151,7 @@ class LightsOut:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         If the board is empty, a row has bits beyond ``cols``, a disabled cell is lit, the
         variant is unknown, or a graph board has more than one row, holes, a torus, or a
         neighbour list that is not symmetric, loop-free and in range.
@@ -168,28 +169,30 @@ class LightsOut:
         object.__setattr__(self, "lights", tuple(self.lights))
         object.__setattr__(self, "holes", tuple(self.holes) if any(self.holes) else ())
         if self.variant not in VARIANTS:
-            raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
+            raise PuzzleError(
+                f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}"
+            )
         if not self.lights or self.cols < 1:
-            raise ValueError("a Lights Out board needs at least one row and one column")
+            raise PuzzleError("a Lights Out board needs at least one row and one column")
         if any(row < 0 or row >> self.cols for row in self.lights):
-            raise ValueError(f"a row has lights beyond its {self.cols} columns")
+            raise PuzzleError(f"a row has lights beyond its {self.cols} columns")
         if self.holes:
             if len(self.holes) != len(self.lights):
-                raise ValueError("holes must have one packed row per row of lights")
+                raise PuzzleError("holes must have one packed row per row of lights")
             if any(h & light for h, light in zip(self.holes, self.lights, strict=True)):
-                raise ValueError("a disabled cell cannot be lit")
+                raise PuzzleError("a disabled cell cannot be lit")
         if self.graph is not None:
             self._check_graph(self.graph)
 
     def _check_graph(self, graph: tuple[tuple[int, ...], ...]) -> None:
         if len(self.lights) != 1 or self.torus or self.holes:
-            raise ValueError("a graph board is one row of nodes, without torus or holes")
+            raise PuzzleError("a graph board is one row of nodes, without torus or holes")
         if len(graph) != self.cols or (self.names and len(self.names) != self.cols):
-            raise ValueError("a graph board needs one neighbour list (and name) per node")
+            raise PuzzleError("a graph board needs one neighbour list (and name) per node")
         for i, near in enumerate(graph):
             for j in near:
                 if not 0 <= j < self.cols or j == i or i not in graph[j]:
-                    raise ValueError(f"node {i}: neighbour {j} is out of range, itself or one-way")
+                    raise PuzzleError(f"node {i}: neighbour {j} is out of range, itself or one-way")
 
     # --- shape --------------------------------------------------------------------------------
 
@@ -238,11 +241,11 @@ class LightsOut:
 
         Raises
         ------
-        ValueError
+        PuzzleError
             For a graph board.
         """
         if self.graph is not None:
-            raise ValueError("a graph board has no rows and columns to transpose")
+            raise PuzzleError("a graph board has no rows and columns to transpose")
         holes = transpose(self.holes, self.cols) if self.holes else ()
         return LightsOut(
             transpose(self.lights, self.cols), self.rows, self.variant, self.torus, holes
@@ -313,22 +316,22 @@ def apply(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         If ``presses`` has the wrong number of rows, bits beyond the columns, or presses a
         disabled cell.
     """
     if len(presses) != puzzle.rows or any(p < 0 or p >> puzzle.cols for p in presses):
-        raise ValueError(f"a press set needs {puzzle.rows} rows of {puzzle.cols} bits")
+        raise PuzzleError(f"a press set needs {puzzle.rows} rows of {puzzle.cols} bits")
     if puzzle.plain:
         return _apply_rows(puzzle, presses)
     lights = puzzle.flat
     flat = flatten(presses, puzzle.cols)
     if flat & ~puzzle.enabled:
-        raise ValueError("a disabled cell is pressed")
+        raise PuzzleError("a disabled cell is pressed")
     for cell in range(puzzle.cells):
         if flat >> cell & 1:
             lights ^= puzzle.toggles(cell)
-    return unflatten(lights, puzzle.rows, puzzle.cols)
+    return unflatten(lights, rows=puzzle.rows, cols=puzzle.cols)
 
 
 def _apply_rows(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:
@@ -360,7 +363,7 @@ def check(puzzle: LightsOut, presses: Presses) -> list[str]:
     """
     try:
         after = apply(puzzle, presses)
-    except ValueError as e:
+    except PuzzleError as e:
         return [str(e)]
     if not any(after):
         return []

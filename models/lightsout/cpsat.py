@@ -28,7 +28,7 @@ WORKERS = 2
 
 
 def build(
-    puzzle: LightsOut, hint: Presses | None = None, tick: Tick = never
+    puzzle: LightsOut, *, hint: Presses | None = None, tick: Tick = never
 ) -> tuple[Any, dict[int, Any]]:
     """The CP-SAT model of ``puzzle``.
 
@@ -77,7 +77,7 @@ def build(
 
 
 def solve(
-    puzzle: LightsOut, limits: Limits | None = None, hint: Presses | None = None
+    puzzle: LightsOut, *, limits: Limits | None = None, hint: Presses | None = None
 ) -> Result[Presses]:
     """The fewest presses by CP-SAT.
 
@@ -100,10 +100,10 @@ def solve(
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     try:
-        model, presses = build(puzzle, hint, ticker(budget))
+        model, presses = build(puzzle, hint=hint, tick=ticker(budget))
     except LimitError as e:
         return Result(e.status, None, budget.finish(), "cpsat")
-    solver, outcome = solve_model(model, budget, WORKERS)
+    solver, outcome = solve_model(model, budget, workers=WORKERS)
     stats = budget.finish()
     if outcome is None:
         return Result(
@@ -124,4 +124,6 @@ def solve(
     if not proven:
         proof["lower_bound"] = bound
     status = Status.OPTIMAL if proven else Status.SOLVED
-    return Result(status, unflatten(flat, puzzle.rows, puzzle.cols), stats, "cpsat", proof=proof)
+    return Result(
+        status, unflatten(flat, rows=puzzle.rows, cols=puzzle.cols), stats, "cpsat", proof=proof
+    )

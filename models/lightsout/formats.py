@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError, PuzzleError
 from cspsolve.inputs import parse_json, read_text
 
 from .board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, VARIANTS, LightsOut
@@ -223,11 +223,11 @@ def dumps(puzzle: LightsOut, title: str = "") -> str:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a graph board (use :func:`dumps_json` or the ``edges`` format).
     """
     if not puzzle.is_grid:
-        raise ValueError("a graph board is written as .json or .edges, not as a grid")
+        raise OptionError("a graph board is written as .json or .edges, not as a grid")
     head = [f"variant: {puzzle.variant}"]
     head += ["torus: yes"] if puzzle.torus else []
     head += [f"title: {title}"] if title else []
@@ -289,8 +289,10 @@ def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> L
         raise InputError(source, _key_line(text, "nodes"), '"nodes" and "lit" must be lists')
     pairs = [(str(u), str(v)) for u, v in edges]
     try:
-        return from_graph([str(n) for n in nodes], pairs, [str(n) for n in lit], variant)
-    except ValueError as e:
+        return from_graph(
+            [str(n) for n in nodes], pairs, lit=[str(n) for n in lit], variant=variant
+        )
+    except PuzzleError as e:
         raise InputError(source, _key_line(text, "edges"), str(e)) from None
 
 
@@ -298,13 +300,13 @@ def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> L
 
 
 def from_graph(
-    nodes: Iterable[str], edges: Iterable[tuple[str, str]], lit: Iterable[str], variant: str
+    nodes: Iterable[str], edges: Iterable[tuple[str, str]], *, lit: Iterable[str], variant: str
 ) -> LightsOut:
     """A graph board from node names, edges and lit nodes (nodes in first-mention order).
 
     Raises
     ------
-    ValueError
+    PuzzleError
         On a loop (an edge from a node to itself), a lit node that is not in the graph, or
         more than :data:`~.board.GENERAL_CELLS` nodes.
     """
@@ -314,7 +316,7 @@ def from_graph(
     near: list[set[int]] = [set() for _ in index]
     for u, v in edges:
         if u == v:
-            raise ValueError(f"loop at node {u!r} (a node cannot neighbour itself)")
+            raise PuzzleError(f"loop at node {u!r} (a node cannot neighbour itself)")
         for name in (u, v):
             if name not in index:
                 index[name] = len(index)
@@ -324,29 +326,29 @@ def from_graph(
     lights = 0
     for name in lit:
         if name not in index:
-            raise ValueError(f"lit node {name!r} is not in the graph")
+            raise PuzzleError(f"lit node {name!r} is not in the graph")
         lights |= 1 << index[name]
     if not index:
-        raise ValueError("the graph has no nodes")
+        raise PuzzleError("the graph has no nodes")
     if len(index) > GENERAL_CELLS:
-        raise ValueError(
+        raise PuzzleError(
             f"a graph of {len(index):,} nodes is too large (at most {GENERAL_CELLS:,})"
         )
     graph = tuple(tuple(sorted(n)) for n in near)
     return LightsOut((lights,), len(index), variant, graph=graph, names=tuple(index))
 
 
-def from_networkx(graph: Any, lit: Iterable[Any], variant: str = "sigma-plus") -> LightsOut:
+def from_networkx(graph: Any, lit: Iterable[Any], *, variant: str = "sigma-plus") -> LightsOut:
     """A graph board from a ``networkx.Graph`` (node names are ``str(node)``).
 
     Raises
     ------
-    ValueError
+    PuzzleError
         As :func:`from_graph`.
     """
     nodes = [str(n) for n in graph.nodes]
     edges = [(str(u), str(v)) for u, v in graph.edges]
-    return from_graph(nodes, edges, [str(n) for n in lit], variant)
+    return from_graph(nodes, edges, lit=[str(n) for n in lit], variant=variant)
 
 
 def _cap_nodes(known: set[str], names: list[str], source: str, line: int) -> None:
@@ -394,7 +396,7 @@ def _parse_edges(text: str, source: str) -> Entry:
             raise InputError(source, number, f"lit node {name!r} is not in the graph")
     if not known:
         raise InputError(source, 1, "no nodes (the graph is empty)")
-    return Entry(None, from_graph(nodes, edges, [n for _, n in lit], variant), 1)
+    return Entry(None, from_graph(nodes, edges, lit=[n for _, n in lit], variant=variant), 1)
 
 
 # --- dispatch ---------------------------------------------------------------------------------
@@ -441,7 +443,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
     """Read the board of ``text``; ``fmt`` from :data:`FORMATS` (default: guessed).
 
     Without ``fmt``, a text starting with ``{`` is JSON and anything else a grid (edge lists
@@ -479,7 +481,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     """
     path = Path(path)
     text = read_text(path)
-    return parse(text, str(path), fmt or _EXTENSIONS.get(path.suffix.lower()))
+    return parse(text, str(path), fmt=fmt or _EXTENSIONS.get(path.suffix.lower()))
 
 
 def select(entries: Sequence[Entry], key: str, source: str) -> Entry:
@@ -508,7 +510,7 @@ def _json_text(puzzle: LightsOut, title: str) -> str:
 
 def _edges_text(puzzle: LightsOut) -> str:
     if puzzle.graph is None:
-        raise ValueError("only a graph board is written as an edge list")
+        raise OptionError("only a graph board is written as an edge list")
     names = puzzle.names
     lines = [f"variant: {puzzle.variant}", "nodes: " + " ".join(names)]
     lines.append(
@@ -519,13 +521,13 @@ def _edges_text(puzzle: LightsOut) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(puzzle: LightsOut, path: str | Path, title: str = "") -> None:
+def write(puzzle: LightsOut, path: str | Path, *, title: str = "") -> None:
     """Write a board in the format of ``path``'s extension (``.lo``/``.lights``/``.txt``,
     ``.json``, ``.edges``/``.edgelist``).
 
     Raises
     ------
-    ValueError
+    OptionError
         For another extension, a graph board as a grid, or a grid board as an edge list.
     """
     suffix = PurePath(path).suffix.lower()
@@ -536,7 +538,7 @@ def write(puzzle: LightsOut, path: str | Path, title: str = "") -> None:
     elif suffix in (".lo", ".lights", ".txt"):
         text = dumps(puzzle, title)
     else:
-        raise ValueError(
+        raise OptionError(
             f"cannot tell the format from {suffix or 'no extension'!r}; use .lo, .json or .edges"
         )
     Path(path).write_text(text, encoding="utf-8")

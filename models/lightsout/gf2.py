@@ -117,7 +117,7 @@ def _column(matrix: NDArray[np.uint64], col: int) -> NDArray[np.uint64]:
 
 
 def solve_system(
-    rows: Sequence[int], b: int, size: int, tick: Callable[[], None] | None = None
+    rows: Sequence[int], b: int, *, size: int, tick: Callable[[], None] | None = None
 ) -> LinearSolution:
     """Solve ``A x = b`` over GF(2) by Gauss-Jordan elimination on bit-packed rows.
 

@@ -64,7 +64,7 @@ def _algebra(
 ) -> Result[Presses]:
     from . import algebra
 
-    return algebra.minimum(puzzle, limits)
+    return algebra.minimum(puzzle, limits=limits)
 
 
 def _with_nullity(result: Result[Presses], puzzle: LightsOut, limits: Limits | None) -> None:
@@ -86,7 +86,7 @@ def _cpsat(
 ) -> Result[Presses]:
     from . import cpsat
 
-    result = cpsat.solve(puzzle, limits)
+    result = cpsat.solve(puzzle, limits=limits)
     _with_nullity(result, puzzle, limits)
     return result
 
@@ -179,7 +179,7 @@ def analyze(
 
     if method is not None or heuristic is not None:
         raise OptionError("analyze uses the algebra; it takes no --method/--heuristic")
-    result = algebra.minimum(puzzle, limits)
+    result = algebra.minimum(puzzle, limits=limits)
     d = result.proof["nullity"]
     cells = puzzle.enabled.bit_count()
     out: dict[str, Any] = {

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from cspsolve import search as engine
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
@@ -125,7 +126,7 @@ class PressOrder:
     def presses(self, plan: list[Action]) -> Presses:
         """The press set of a plan."""
         flat = sum(1 << cell for cell, pressed in plan if pressed)
-        return unflatten(flat, self.puzzle.rows, self.puzzle.cols)
+        return unflatten(flat, rows=self.puzzle.rows, cols=self.puzzle.cols)
 
 
 def _bits(value: int) -> Iterator[int]:
@@ -161,7 +162,7 @@ def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown name.
     """
     if name == "lit":
@@ -179,11 +180,15 @@ def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
             return float(max((lights & f).bit_count() for f in groups)) if lights else 0.0
 
         return packing
-    raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+    raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
 
 
 def solve(
-    puzzle: LightsOut, method: str = "astar", name: str = "packing", limits: Limits | None = None
+    puzzle: LightsOut,
+    *,
+    method: str = "astar",
+    name: str = "packing",
+    limits: Limits | None = None,
 ) -> Result[Presses]:
     """Fewest presses by A* or IDA* on the fixed-press-order model.
 
@@ -196,16 +201,16 @@ def solve(
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown method or heuristic.
     """
     problem = PressOrder(puzzle)
     h = heuristic(puzzle, name)
     if method == "astar":
-        result = engine.astar(problem, h, limits)
+        result = engine.astar(problem, h, limits=limits)
     elif method == "idastar":
-        result = engine.idastar(problem, h, limits)
+        result = engine.idastar(problem, h, limits=limits)
     else:
-        raise ValueError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
+        raise OptionError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
     result.stats.cost = int(result.stats.cost)
     return result.map(problem.presses)

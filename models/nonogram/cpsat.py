@@ -157,5 +157,7 @@ def solve(
         )
         return True
 
-    solutions, stopped = enumerate_solutions(model, budget, max_solutions, read, exclude, workers)
+    solutions, stopped = enumerate_solutions(
+        model, budget, max_solutions=max_solutions, read=read, exclude=exclude, workers=workers
+    )
     return Result.from_solutions(budget.finish(), "cpsat", solutions, max_solutions, stopped)

@@ -229,5 +229,7 @@ def solve_python_constraint(
     problem = too_large(puzzle, max_patterns)
     if problem:
         raise ValueError(f"puzzle too large for python-constraint: {problem}")
-    result = _solve_explicit(explicit_csp(puzzle, max_patterns), limits, max_solutions)
+    result = _solve_explicit(
+        explicit_csp(puzzle, max_patterns), limits=limits, max_solutions=max_solutions
+    )
     return result.map(functools.partial(grid_from_assignment, puzzle))

@@ -198,7 +198,9 @@ def draw(puzzle: Nonogram, solution: Grid) -> str:
     width = max(2, longest + 1)
     filled, empty = "█" * width, "·".rjust(width)
     cells = [[filled if ch == "#" else empty for ch in row] for row in solution]
-    return labelled_grid(cells, puzzle.rows, puzzle.columns, cell_width=width)
+    return labelled_grid(
+        cells, row_labels=puzzle.rows, column_labels=puzzle.columns, cell_width=width
+    )
 
 
 def scenes(puzzle: Nonogram, solution: Grid) -> list[Scene]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cspsolve.errors import PuzzleError
 from cspsolve.render import plural
 
 __all__ = [
@@ -87,7 +88,7 @@ class Puzzle:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         For a bad size, or boards that are not permutations of ``0 .. rows*cols-1``.
     """
 
@@ -98,7 +99,7 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.cols < 1 or self.rows * self.cols < 2:
-            raise ValueError(f"a {self.rows}x{self.cols} board is too small (>= 2 cells)")
+            raise PuzzleError(f"a {self.rows}x{self.cols} board is too small (>= 2 cells)")
         cells = self.rows * self.cols
         if not self.goal:
             object.__setattr__(self, "goal", default_goal(cells))
@@ -107,7 +108,7 @@ class Puzzle:
         for what, tiles in (("start", self.start), ("goal", self.goal)):
             problem = _permutation_problem(tiles, cells, what)
             if problem:
-                raise ValueError(problem)
+                raise PuzzleError(problem)
 
     @property
     def cells(self) -> int:
@@ -174,21 +175,21 @@ def solvability(puzzle: Puzzle) -> tuple[bool, str]:
     return ok, ("solvable: " if ok else "unsolvable: ") + why
 
 
-def apply(puzzle: Puzzle, tiles: Tiles, move: str) -> Tiles:
+def apply(puzzle: Puzzle, tiles: Tiles, *, move: str) -> Tiles:
     """The board after one move of the blank.
 
     Raises
     ------
-    ValueError
+    PuzzleError
         If ``move`` is not one of ``U D L R`` or takes the blank off the board.
     """
     if move not in MOVES:
-        raise ValueError(f"unknown move {move!r} (one of U, D, L, R)")
+        raise PuzzleError(f"unknown move {move!r} (one of U, D, L, R)")
     blank = tiles.index(0)
     r, c = divmod(blank, puzzle.cols)
     dr, dc = MOVES[move]
     if not (0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols):
-        raise ValueError(f"move {move} takes the blank off the board from row {r}, column {c}")
+        raise PuzzleError(f"move {move} takes the blank off the board from row {r}, column {c}")
     target = (r + dr) * puzzle.cols + c + dc
     board = list(tiles)
     board[blank], board[target] = board[target], 0
@@ -218,8 +219,8 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> list[str]:
     tiles = puzzle.start
     for k, move in enumerate(moves, 1):
         try:
-            tiles = apply(puzzle, tiles, move)
-        except ValueError as e:
+            tiles = apply(puzzle, tiles, move=move)
+        except PuzzleError as e:
             return [f"move {k} ({move}): {e}"]
     if tiles != puzzle.goal:
         return [f"after {plural(len(moves), 'move')} the board is not the goal"]

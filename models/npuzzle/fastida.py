@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -45,6 +46,7 @@ def _moves(cells: list[int], cols: int) -> list[str]:
 def solve(
     puzzle: Puzzle,
     heuristic: str = "pdb",
+    *,
     limits: Limits | None = None,
     partition: str | None = None,
 ) -> Result[list[str]]:
@@ -70,13 +72,13 @@ def solve(
 
     Raises
     ------
-    ValueError
+    OptionError
         For another heuristic.
     """
     from ._kernels import ida_iteration, pdb_value
 
     if heuristic not in HEURISTICS:
-        raise ValueError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
+        raise OptionError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
     solvable, why = solvability(puzzle)
     if not solvable:
         return Result(Status.UNSOLVABLE, None, Stats(), "tile-idastar", heuristic, message=why)
@@ -85,7 +87,7 @@ def solve(
     chosen = None if heuristic == "manhattan" else pdb.partition(puzzle, partition)
     try:
         dbs = PatternDatabases.for_puzzle(
-            puzzle, chosen, heuristic == "manhattan", budget.exhausted
+            puzzle, chosen=chosen, manhattan=heuristic == "manhattan", stop=budget.exhausted
         )
     except BuildStoppedError as halt:
         finished = budget.finish()

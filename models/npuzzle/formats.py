@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError, PuzzleError
 from cspsolve.inputs import parse_json
 from cspsolve.render import plural
 
@@ -64,7 +64,7 @@ def _build(rows: int, cols: int, start: Tiles, goal: Tiles, source: str, line: i
         )
     try:
         return Puzzle(rows, cols, start, goal)
-    except ValueError as e:
+    except PuzzleError as e:
         raise InputError(source, line, str(e)) from None
 
 
@@ -301,7 +301,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
     """Read every puzzle of a file's text.
 
     Parameters
@@ -353,7 +353,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(source, None, f"not UTF-8 text (bad byte at offset {e.start})") from None
-    return parse(text, source, fmt)
+    return parse(text, source, fmt=fmt)
 
 
 def select(entries: list[Entry], key: str, source: str) -> Entry:
@@ -380,7 +380,7 @@ def dumps(puzzle: Puzzle, fmt: str) -> str:
 
     Raises
     ------
-    ValueError
+    OptionError
         When the format cannot hold the puzzle (Korf lines need a square board and Korf's goal).
     """
     if fmt == "json":
@@ -404,9 +404,9 @@ def dumps(puzzle: Puzzle, fmt: str) -> str:
         )
     if fmt == "korf":
         if puzzle.rows != puzzle.cols or puzzle.goal != korf_goal(puzzle.cells):
-            raise ValueError("Korf lines hold square boards with Korf's goal (blank first) only")
+            raise OptionError("Korf lines hold square boards with Korf's goal (blank first) only")
         return " ".join(map(str, puzzle.start)) + "\n"
-    raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    raise OptionError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
 
 
 def write(puzzle: Puzzle, path: str | Path) -> None:
@@ -414,13 +414,13 @@ def write(puzzle: Puzzle, path: str | Path) -> None:
 
     Raises
     ------
-    ValueError
+    OptionError
         For another extension, or a format that cannot hold the puzzle.
     """
     suffix = PurePath(path).suffix.lower()
     fmt = {".json": "json", ".txt": "grid", ".korf": "korf"}.get(suffix)
     if fmt is None:
-        raise ValueError(
+        raise OptionError(
             f"cannot write {suffix or 'extensionless'} files; use .json, .txt or .korf"
         )
     Path(path).write_text(dumps(puzzle, fmt), encoding="utf-8")

@@ -81,7 +81,7 @@ def _informed(search: Callable[..., Result[Plan]]) -> Runner:
         assert heuristic is not None
         budget = (limits or Limits()).start(Stats())
         try:
-            h = make_heuristic(heuristic, puzzle, budget.exhausted)
+            h = make_heuristic(heuristic, puzzle, stop=budget.exhausted)
         except BuildStoppedError as stopped:
             return Result(stopped.status, None, budget.finish(), message=str(stopped))
         built = budget.finish().seconds
@@ -286,7 +286,7 @@ def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:
     """One picture per board along the plan: the start, then the board after every move."""
     boards = [puzzle.start]
     for move in solution:
-        boards.append(apply(puzzle, boards[-1], move))
+        boards.append(apply(puzzle, boards[-1], move=move))
     out = []
     for k, tiles in enumerate(boards):
         rows = range(puzzle.rows)

@@ -46,17 +46,16 @@ from pathlib import Path
 
 import numpy as np
 
+from cspsolve.errors import OptionError
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
-from .search import State, _Heuristic
 
 __all__ = [
     "BUILD_RATE",
     "PARTITIONS",
     "VERSION",
     "BuildStoppedError",
-    "PatternDatabaseHeuristic",
     "PatternDatabases",
     "adjacency",
     "build",
@@ -141,7 +140,7 @@ def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a named partition on a board it does not fit.
     """
     blank = puzzle.goal.index(0)
@@ -158,7 +157,7 @@ def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
             chosen = PARTITIONS[name or "6-6-3"]
             return tuple(tuple(mirror(c) for c in pattern) for pattern in chosen)
         if name is not None:
-            raise ValueError(
+            raise OptionError(
                 f"the {name} partition is for 4x4 boards with the blank's goal in a corner"
             )
     k = max(k for k in range(1, cells) if k == 1 or _entries(cells, k) <= _MAX_ENTRIES)
@@ -178,6 +177,7 @@ def adjacency(rows: int, cols: int) -> np.ndarray:
 def build(
     rows: int,
     cols: int,
+    *,
     pattern: Sequence[int],
     blank: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -327,6 +327,7 @@ def _write_cached(data: Path, meta: Path, table: np.ndarray, pattern: Sequence[i
 def load(
     rows: int,
     cols: int,
+    *,
     pattern: Sequence[int],
     blank: int | None = None,
     stop: Stop | None = None,
@@ -343,7 +344,7 @@ def load(
     """
     size = _entries(rows * cols, len(pattern))
     if size < _CACHED_FROM:
-        return build(rows, cols, pattern, blank, stop=stop)
+        return build(rows, cols, pattern=pattern, blank=blank, stop=stop)
     data, meta = _paths(rows, cols, pattern, blank)
     table = _read_cached(data, meta, size)
     if table is None:
@@ -356,7 +357,7 @@ def _build_with_bar(
     rows: int, cols: int, pattern: Sequence[int], blank: int | None, stop: Stop | None
 ) -> np.ndarray:
     if not sys.stderr.isatty():
-        return build(rows, cols, pattern, blank, stop=stop)
+        return build(rows, cols, pattern=pattern, blank=blank, stop=stop)
     from rich.console import Console
     from rich.progress import Progress
 
@@ -364,7 +365,12 @@ def _build_with_bar(
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
         return build(
-            rows, cols, pattern, blank, lambda done, _: bar.update(task, completed=done), stop
+            rows,
+            cols,
+            pattern=pattern,
+            blank=blank,
+            progress=lambda done, _: bar.update(task, completed=done),
+            stop=stop,
         )
 
 
@@ -427,6 +433,7 @@ class PatternDatabases:
     def for_puzzle(
         cls,
         puzzle: Puzzle,
+        *,
         chosen: Partition | None = None,
         manhattan: bool = False,
         stop: Stop | None = None,
@@ -461,7 +468,9 @@ class PatternDatabases:
             for i, cell in enumerate(pattern):
                 members[p, i] = goal[cell]
                 pattern_of[goal[cell]] = p
-            tables.append(load(puzzle.rows, puzzle.cols, pattern, abstract_blank, stop))
+            tables.append(
+                load(puzzle.rows, puzzle.cols, pattern=pattern, blank=abstract_blank, stop=stop)
+            )
         sizes = np.array([len(p) for p in chosen], np.int64)
         offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
         square = puzzle.rows == puzzle.cols
@@ -536,18 +545,3 @@ class PatternDatabases:
     @functools.cached_property
     def _rtile(self) -> list[int]:
         return list(map(int, self.rtile))
-
-
-class PatternDatabaseHeuristic(_Heuristic):
-    """The ``pdb`` heuristic: additive pattern databases (see the module's documentation)."""
-
-    __name__ = "pdb"
-
-    def __init__(
-        self, puzzle: Puzzle, chosen: Partition | None = None, stop: Stop | None = None
-    ) -> None:
-        super().__init__(puzzle)
-        self.databases = PatternDatabases.for_puzzle(puzzle, chosen, stop=stop)
-
-    def __call__(self, state: State) -> float:
-        return float(self.databases.value(state))

@@ -27,10 +27,15 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
+from cspsolve.errors import OptionError
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
+
+if TYPE_CHECKING:
+    from .pdb import Partition, PatternDatabases, Stop
 
 __all__ = [
     "HEURISTICS",
@@ -38,6 +43,7 @@ __all__ = [
     "LinearConflict",
     "Manhattan",
     "Misplaced",
+    "PatternDatabaseHeuristic",
     "SlidingTileProblem",
     "State",
     "heuristic",
@@ -57,7 +63,7 @@ class SlidingTileProblem:
 
     Raises
     ------
-    ValueError
+    OptionError
         For a board of more than 256 cells.
     """
 
@@ -66,7 +72,7 @@ class SlidingTileProblem:
 
     def __init__(self, puzzle: Puzzle) -> None:
         if puzzle.cells > 256:
-            raise ValueError(f"boards of more than 256 cells are not searched ({puzzle.cells})")
+            raise OptionError(f"boards of more than 256 cells are not searched ({puzzle.cells})")
         self.puzzle = puzzle
         self.goal = bytes(puzzle.goal)
         self._start = bytes(puzzle.start)
@@ -220,12 +226,46 @@ class Gaschnig(_Heuristic):
             swaps += 1
 
 
+class PatternDatabaseHeuristic(_Heuristic):
+    """The ``pdb`` heuristic: additive pattern databases (see :mod:`.pdb`).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The board whose goal the databases are built for.
+    chosen : tuple of tuple of int, optional
+        The patterns, as goal cells; by default :func:`.pdb.partition`.
+    stop : callable, optional
+        A limit check asked while the databases are built.
+
+    Raises
+    ------
+    pdb.BuildStoppedError
+        When ``stop`` stopped the build of the pattern databases.
+    """
+
+    __name__ = "pdb"
+
+    def __init__(
+        self, puzzle: Puzzle, *, chosen: Partition | None = None, stop: Stop | None = None
+    ) -> None:
+        from .pdb import PatternDatabases  # numpy: only when asked for
+
+        super().__init__(puzzle)
+        self.databases: PatternDatabases = PatternDatabases.for_puzzle(
+            puzzle, chosen=chosen, stop=stop
+        )
+
+    def __call__(self, state: State) -> float:
+        return float(self.databases.value(state))
+
+
 HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
 """Heuristic names, weakest first."""
 
 
 def heuristic(
-    name: str, puzzle: Puzzle, stop: Callable[[], Status | None] | None = None
+    name: str, puzzle: Puzzle, *, stop: Callable[[], Status | None] | None = None
 ) -> _Heuristic:
     """The heuristic called ``name`` for ``puzzle``'s goal.
 
@@ -234,7 +274,7 @@ def heuristic(
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown name.
     pdb.BuildStoppedError
         When ``stop`` stopped the build of the pattern databases.
@@ -248,7 +288,5 @@ def heuristic(
     if name in simple:
         return simple[name](puzzle)
     if name == "pdb":
-        from .pdb import PatternDatabaseHeuristic
-
         return PatternDatabaseHeuristic(puzzle, stop=stop)
-    raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+    raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 
 from .board import Board
@@ -40,14 +41,17 @@ CLASSES = ("easy", "moderate", "hard", "expert")
 """Difficulty classes 1..4."""
 
 
-def difficulty(moves: int, goal_states: int, cluster_size: int) -> tuple[str, float]:
+def difficulty(moves: int, *, goal_states: int, cluster_size: int) -> tuple[str, float]:
     """The difficulty class and score of the module text.
 
     Examples
     --------
-    >>> difficulty(18, 213, 1083)   # density 0.197: chance level 2; depth level 2
+    Density 0.197 (chance level 2) at depth level 2; density 0.010 (chance level 3) at depth
+    level 4:
+
+    >>> difficulty(18, goal_states=213, cluster_size=1083)
     ('moderate', 2.0)
-    >>> difficulty(51, 50, 4780)    # density 0.010: chance level 3; depth level 4
+    >>> difficulty(51, goal_states=50, cluster_size=4780)
     ('expert', 3.5)
     """
     depth_level = min(4, max(1, math.ceil(moves / 14)))
@@ -60,7 +64,7 @@ def difficulty(moves: int, goal_states: int, cluster_size: int) -> tuple[str, fl
 def _name(board: Board) -> str:
     try:
         return board_string(board)
-    except ValueError:
+    except OptionError:
         return "\n".join("".join(name[:1] or "." for name in row) for row in board.grid())
 
 
@@ -80,12 +84,12 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the board is too large for the compact state key.
     """
     cluster, stats, stopped = explore(board, stop_at_goal=False, limits=limits)
     if cluster is None:
-        raise ValueError("the board is too large for cluster analysis (state key over 62 bits)")
+        raise OptionError("the board is too large for cluster analysis (state key over 62 bits)")
     if stopped is not None:
         return {"complete": False, "status": stopped.value, "cluster_size": cluster.size}
     distance = goal_distances(cluster)
@@ -116,7 +120,9 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
     }
     out["dead_ends"] = int(np.count_nonzero(cluster.degree == 1))
     if moves is not None:
-        out["difficulty"], out["difficulty_score"] = difficulty(moves, goals, cluster.size)
+        out["difficulty"], out["difficulty_score"] = difficulty(
+            moves, goal_states=goals, cluster_size=cluster.size
+        )
     else:
         out["difficulty"], out["difficulty_score"] = None, None
     out["complete"] = True
@@ -140,14 +146,14 @@ def state_graph(board: Board, limits: Limits | None = None) -> Any:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the board is too large for the compact key or a limit stopped the exploration.
     """
     import networkx as nx
 
     cluster, _, stopped = explore(board, stop_at_goal=False, limits=limits)
     if cluster is None or stopped is not None:
-        raise ValueError("the cluster could not be explored completely")
+        raise OptionError("the cluster could not be explored completely")
     return _graph(nx.Graph(), cluster)
 
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from cspsolve.errors import PuzzleError
 from cspsolve.render import plural
 
 __all__ = ["Board", "Move", "Piece", "check", "merged", "replay"]
@@ -80,10 +81,16 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read ``"A+2"``; raises ValueError when it is not ``NAME`` ``+``/``-`` ``DISTANCE``."""
+        """Read ``"A+2"``: a piece name, ``+`` or ``-``, and a distance of at least 1.
+
+        Raises
+        ------
+        PuzzleError
+            When ``text`` is not ``NAME`` ``+``/``-`` ``DISTANCE``.
+        """
         m = _MOVE.fullmatch(text.strip())
         if m is None or int(m.group(3)) == 0:
-            raise ValueError(f"not a move: {text!r} (expected e.g. A+2 or B-1)")
+            raise PuzzleError(f"not a move: {text!r} (expected e.g. A+2 or B-1)")
         sign = 1 if m.group(2) == "+" else -1
         return cls(m.group(1), sign * int(m.group(3)))
 
@@ -105,7 +112,7 @@ class Board:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         If a piece is shorter than 2 or leaves the board, two pieces or a piece and a wall
         overlap, names repeat, or the red car is missing or vertical.
     """
@@ -118,7 +125,7 @@ class Board:
     def __post_init__(self) -> None:
         problems = self.problems()
         if problems:
-            raise ValueError(problems[0])
+            raise PuzzleError(problems[0])
 
     def problems(self) -> list[str]:
         """Everything that makes this board invalid (empty when it is valid)."""
@@ -190,20 +197,20 @@ class Board:
 
 
 def _slide(board: Board, move: Move, cells: list[list[str]]) -> Piece:
-    """Apply ``move`` to the cell grid ``cells``; ValueError when it is illegal."""
+    """Apply ``move`` to the cell grid ``cells``; PuzzleError when it is illegal."""
     try:
         piece = board.piece(move.piece)
     except KeyError:
-        raise ValueError(f"{move}: there is no piece {move.piece}") from None
+        raise PuzzleError(f"{move}: there is no piece {move.piece}") from None
     step = 1 if move.delta > 0 else -1
     current = piece
     for _ in range(abs(move.delta)):
         nxt = current.moved(current.offset + step)
         for r, c in nxt.cells():
             if not (0 <= r < board.size and 0 <= c < board.size):
-                raise ValueError(f"{move}: {piece.name} would leave the board")
+                raise PuzzleError(f"{move}: {piece.name} would leave the board")
             if cells[r][c] not in ("", piece.name):
-                raise ValueError(f"{move}: {piece.name} runs into {cells[r][c]!r} at {(r, c)}")
+                raise PuzzleError(f"{move}: {piece.name} runs into {cells[r][c]!r} at {(r, c)}")
         current = nxt
     for r, c in piece.cells():
         cells[r][c] = ""
@@ -234,7 +241,7 @@ def replay(board: Board, moves: Iterable[Move]) -> list[Board]:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         At the first illegal move (unknown piece, leaving the board, passing through a cell
         that is not empty).
     """
@@ -266,7 +273,7 @@ def check(board: Board, moves: Sequence[Move]) -> list[str]:
     """
     try:
         final = replay(board, moves)[-1]
-    except ValueError as e:
+    except PuzzleError as e:
         return [str(e)]
     if not final.is_solved():
         count = f"{plural(len(moves), 'move')}"

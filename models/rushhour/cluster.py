@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Stats, Status
 
@@ -226,9 +227,10 @@ class Cluster:
 
 def _kernels() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
     """The compiled search, rehash and goal-distance kernels (numba is imported here)."""
-    from . import _kernels as k
+    from ._kernels import bfs_chunk, rehash
+    from ._kernels import goal_distances as distances
 
-    return k.bfs_chunk, k.rehash, k.goal_distances
+    return bfs_chunk, rehash, distances
 
 
 def explore(
@@ -340,11 +342,11 @@ def goal_distances(cluster: Cluster, *, steps: bool = False) -> Int64s:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the cluster is not complete.
     """
     if not cluster.complete:
-        raise ValueError("the cluster was not fully explored")
+        raise OptionError("the cluster was not fully explored")
     _, _, kernel = _kernels()
     goals = np.flatnonzero(cluster.goal_mask()).astype(np.int64)
     result: Int64s = kernel(

@@ -111,7 +111,7 @@ def _sweep(
 
 
 def plan_within(
-    board: Board, horizon: int, metric: str = "moves", time_limit: float | None = None
+    board: Board, horizon: int, *, metric: str = "moves", time_limit: float | None = None
 ) -> Horizon:
     """Decide whether a plan of at most ``horizon`` moves (or steps) exists.
 
@@ -156,9 +156,9 @@ def cost(plan: list[Move], metric: str) -> int:
 
 def solve(
     board: Board,
+    *,
     metric: str = "moves",
     limits: Limits | None = None,
-    *,
     start: int = 0,
     stop: int = 200,
 ) -> Result[list[Move]]:
@@ -178,7 +178,7 @@ def solve(
     budget = (limits or Limits()).start(stats)
     bound = start
     for horizon in range(start, stop + 1):
-        answer = plan_within(board, horizon, metric, budget.remaining())
+        answer = plan_within(board, horizon, metric=metric, time_limit=budget.remaining())
         stats.probes += 1
         stats.extra["cpsat_seconds"] = stats.extra.get("cpsat_seconds", 0.0) + answer.seconds
         if answer.status == "unknown" or (budget.exhausted() is not None and answer.plan is None):

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError, PuzzleError
 from cspsolve.render import plural
 
 from .board import Board, Piece
@@ -130,7 +130,7 @@ def _validated(
 ) -> Board:
     try:
         return Board(size, tuple(pieces), frozenset(walls), red)
-    except ValueError as e:
+    except PuzzleError as e:
         raise InputError(source, line, str(e)) from None
 
 
@@ -309,7 +309,7 @@ def _looks_like_grid(found: list[tuple[int, str]]) -> bool:
     )
 
 
-def parse(text: str, source: str = "<string>", fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str = "<string>", *, fmt: str | None = None) -> list[Entry]:
     """Read every puzzle of ``text`` in format ``fmt`` (sniffed when omitted).
 
     Raises
@@ -322,7 +322,7 @@ def parse(text: str, source: str = "<string>", fmt: str | None = None) -> list[E
         if fmt is None:
             raise InputError(source, 1, "not a Rush Hour board (string, database, grid or CSV)")
     if fmt not in _PARSERS:
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+        raise OptionError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     return _PARSERS[fmt](text, source)
 
 
@@ -342,7 +342,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     fmt = fmt or sniff(path.name, text)
     if fmt is None:
         raise InputError(str(path), 1, "not a Rush Hour board (string, database, grid or CSV)")
-    return parse(text, str(path), fmt)
+    return parse(text, str(path), fmt=fmt)
 
 
 def select(entries: list[Entry], key: str, source: str) -> Entry:
@@ -354,7 +354,12 @@ def select(entries: list[Entry], key: str, source: str) -> Entry:
 
 
 def board_string(board: Board) -> str:
-    """The one-line string of a board (``o`` empty); ValueError when a name is not one letter.
+    """The one-line string of a board (``o`` empty).
+
+    Raises
+    ------
+    OptionError
+        When a piece name is longer than one letter.
 
     Examples
     --------
@@ -363,7 +368,7 @@ def board_string(board: Board) -> str:
     """
     rows = board.grid()
     if any(len(name) > 1 for row in rows for name in row):
-        raise ValueError("piece names longer than one letter cannot be written as a grid")
+        raise OptionError("piece names longer than one letter cannot be written as a grid")
     return "".join(name or "o" for row in rows for name in row)
 
 
@@ -371,7 +376,7 @@ def _grid_text(board: Board) -> str:
     renamed = board
     if board.red != RED:
         if RED in {p.name for p in board.pieces}:
-            raise ValueError(f"the red car must be called {RED} in a grid, and {RED} is taken")
+            raise OptionError(f"the red car must be called {RED} in a grid, and {RED} is taken")
         pieces = tuple(
             Piece(RED if p.name == board.red else p.name, p.row, p.col, p.length, p.horizontal)
             for p in board.pieces
@@ -384,10 +389,10 @@ def _grid_text(board: Board) -> str:
 
 def _csv_text(board: Board) -> str:
     if board.walls:
-        raise ValueError("the CSV format has no walls")
+        raise OptionError("the CSV format has no walls")
     names = {p.name for p in board.pieces}
     if board.red != CSV_RED and CSV_RED in names:
-        raise ValueError(f"the red car must be called {CSV_RED} in CSV, and {CSV_RED} is taken")
+        raise OptionError(f"the red car must be called {CSV_RED} in CSV, and {CSV_RED} is taken")
     lines = [",".join(_CSV_HEADER) + ",N"]
     for i, p in enumerate(board.pieces):
         name = CSV_RED if p.name == board.red else p.name
@@ -402,7 +407,7 @@ def write(board: Board, path: str | Path) -> None:
 
     Raises
     ------
-    ValueError
+    OptionError
         For another extension, or a board the format cannot hold (walls in CSV, names longer
         than one letter in a grid).
     """
@@ -413,5 +418,5 @@ def write(board: Board, path: str | Path) -> None:
     elif suffix == ".csv":
         text = _csv_text(board)
     else:
-        raise ValueError(f"cannot write Rush Hour as {suffix or 'no extension'}; use .rh or .csv")
+        raise OptionError(f"cannot write Rush Hour as {suffix or 'no extension'}; use .rh or .csv")
     path.write_text(text, encoding="utf-8")

@@ -38,6 +38,8 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from cspsolve.errors import OptionError
+
 from .board import Board, Move
 
 __all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "heuristic"]
@@ -63,7 +65,7 @@ class RushHourProblem:
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown metric.
     """
 
@@ -74,7 +76,7 @@ class RushHourProblem:
 
     def __post_init__(self) -> None:
         if self.metric not in METRICS:
-            raise ValueError(f"unknown metric {self.metric!r}; choose from {', '.join(METRICS)}")
+            raise OptionError(f"unknown metric {self.metric!r}; choose from {', '.join(METRICS)}")
         n = self.board.size
         self._masks = []
         for piece in self.board.pieces:
@@ -204,7 +206,7 @@ def heuristic(name: str, problem: RushHourProblem) -> Callable[[State], float]:
 
     Raises
     ------
-    ValueError
+    OptionError
         For an unknown name.
     """
     steps = problem.metric == "steps"
@@ -235,7 +237,7 @@ def heuristic(name: str, problem: RushHourProblem) -> Callable[[State], float]:
 
     table = {f.__name__: f for f in (zero, distance, blocking, blockers)}
     if name not in table:
-        raise ValueError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+        raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
     return table[name]
 
 

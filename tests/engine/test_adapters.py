@@ -19,6 +19,7 @@ from cspsolve.csp.domains import Domain, ExplicitDomain
 from cspsolve.csp.model import CSP, Constraint, Relation
 from cspsolve.csp.python_constraint import solve_python_constraint
 from cspsolve.csp.search import gac_astar, mac
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Status
 
@@ -213,23 +214,23 @@ def test_non_explicit_domain_is_a_type_error(solve: Solver) -> None:
 
 def test_table_cap() -> None:
     csp = queens(5)  # every constraint has 5 * 5 = 25 combinations
-    with pytest.raises(ValueError, match="max_table"):
+    with pytest.raises(OptionError, match="max_table"):
         solve_cpsat(csp, max_table=24)
     assert solve_cpsat(csp, max_table=25).status == Status.SOLVED
 
 
 @pytest.mark.parametrize("solve", [solve_cpsat, solve_python_constraint])
 def test_bad_max_solutions(solve: Solver) -> None:
-    with pytest.raises(ValueError, match="max_solutions"):
+    with pytest.raises(OptionError, match="max_solutions"):
         solve(queens(4), max_solutions=0)
 
 
 @pytest.mark.parametrize("solve", [solve_cpsat, solve_python_constraint])
 def test_limits(solve: Solver) -> None:
-    assert solve(queens(4), Limits(time_limit=0)).status == Status.LIMIT
+    assert solve(queens(4), limits=Limits(time_limit=0)).status == Status.LIMIT
     cancel = threading.Event()
     cancel.set()
-    assert solve(queens(4), Limits(cancel=cancel)).status == Status.CANCELLED
+    assert solve(queens(4), limits=Limits(cancel=cancel)).status == Status.CANCELLED
 
 
 def test_cpsat_stats_and_workers() -> None:
@@ -240,7 +241,7 @@ def test_cpsat_stats_and_workers() -> None:
     assert result.proof["unique"] == (brute_force_count(csp) == 1)
     assert {"conflicts", "branches", "solutions"} <= set(result.stats.extra)
     assert result.stats.seconds > 0
-    with pytest.raises(ValueError, match="workers"):
+    with pytest.raises(OptionError, match="workers"):
         solve_cpsat(csp, workers=0)
 
 
@@ -280,7 +281,7 @@ def test_python_constraint_stops_mid_search_at_the_time_limit() -> None:
         {p: ExplicitDomain(range(9)) for p in pigeons},
         [Relation(a, b, operator.ne) for a, b in itertools.combinations(pigeons, 2)],
     )
-    result = solve_python_constraint(csp, Limits(time_limit=0.3))
+    result = solve_python_constraint(csp, limits=Limits(time_limit=0.3))
     assert result.status is Status.LIMIT
     assert 0.3 <= result.stats.seconds < 3.0
     assert result.stats.extra["constraint_checks"] > 1024

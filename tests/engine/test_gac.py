@@ -72,7 +72,7 @@ def solutions(csp: CSP) -> list[dict[Hashable, int]]:
 def test_propagate_reaches_the_gac_fixpoint(csp: CSP) -> None:
     domains = dict(csp.domains)
     stats = Stats()
-    consistent = propagate(csp, domains, None, stats)
+    consistent = propagate(csp, domains, stats=stats)
     expected = fixpoint_by_sweeps(csp)
     if expected is None:
         assert not consistent
@@ -98,7 +98,7 @@ def test_incremental_propagation_matches_full(csp: CSP) -> None:
     narrowed = ExplicitDomain(list(before)[:1])
     incremental = dict(domains)
     incremental[var] = narrowed
-    ok_incremental = propagate(csp, incremental, {var: before})
+    ok_incremental = propagate(csp, incremental, changed={var: before})
     full = dict(csp.domains)
     full[var] = narrowed
     ok_full = propagate(csp, full)

@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from cspsolve.csp import CSP, ExplicitDomain, Relation, gac_astar, mac
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -34,14 +35,14 @@ def test_exhausted_search_proves_unsolvable(search: object) -> None:
 
 @pytest.mark.parametrize("search", SEARCHES)
 def test_node_limit(search: object) -> None:
-    result = search(pigeonhole(7), Limits(max_nodes=50))  # type: ignore[operator]
+    result = search(pigeonhole(7), limits=Limits(max_nodes=50))  # type: ignore[operator]
     assert result.status is Status.LIMIT
     assert result.stats.expanded == 50
 
 
 @pytest.mark.parametrize("search", SEARCHES)
 def test_time_limit(search: object) -> None:
-    result = search(pigeonhole(9), Limits(time_limit=0.2))  # type: ignore[operator]
+    result = search(pigeonhole(9), limits=Limits(time_limit=0.2))  # type: ignore[operator]
     assert result.status is Status.LIMIT
     assert 0.2 <= result.stats.seconds < 2.0
 
@@ -51,7 +52,7 @@ def test_cancellation_from_another_thread(search: object) -> None:
     cancel = threading.Event()
     timer = threading.Timer(0.1, cancel.set)
     timer.start()
-    result = search(pigeonhole(9), Limits(cancel=cancel))  # type: ignore[operator]
+    result = search(pigeonhole(9), limits=Limits(cancel=cancel))  # type: ignore[operator]
     timer.join()
     assert result.status is Status.CANCELLED
 
@@ -60,14 +61,14 @@ def test_cancellation_from_another_thread(search: object) -> None:
 def test_progress_reports_live_stats(search: object) -> None:
     seen: list[int] = []
     limits = Limits(max_nodes=300, progress=lambda s: seen.append(s.expanded), progress_interval=0)
-    search(pigeonhole(7), limits)  # type: ignore[operator]
+    search(pigeonhole(7), limits=limits)  # type: ignore[operator]
     assert seen and seen == sorted(seen) and seen[-1] > 0
 
 
 def test_negative_limits_are_refused() -> None:
-    with pytest.raises(ValueError, match="time limit"):
+    with pytest.raises(OptionError, match="time limit"):
         Limits(time_limit=-1)
-    with pytest.raises(ValueError, match="node limit"):
+    with pytest.raises(OptionError, match="node limit"):
         Limits(max_nodes=-5)
 
 

@@ -13,6 +13,7 @@ import networkx as nx
 import pytest
 from PIL import Image
 
+from cspsolve.errors import OptionError
 from cspsolve.render import DPI, Scene, draw_graph, layout, plot_comparison, write_image
 
 BLACK, WHITE, RED = (0, 0, 0), (255, 255, 255), (214, 39, 40)
@@ -111,10 +112,10 @@ def test_one_scene_gives_a_one_frame_gif(tmp_path: Path) -> None:
         ([Scene((("black",), ("black", "white")))], "b.png", "differ in length"),
     ],
 )
-def test_what_cannot_be_drawn_is_a_value_error(
+def test_what_cannot_be_drawn_is_an_option_error(
     tmp_path: Path, scenes: list[Scene], name: str, message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(OptionError, match=message):
         write_image(scenes, tmp_path / name)
     assert not (tmp_path / name).exists()
 
@@ -126,7 +127,7 @@ def test_graph_and_plot_are_valid_images(tmp_path: Path) -> None:
     with Image.open(tmp_path / "g.png") as image:
         assert image.format == "PNG" and image.size == (8 * DPI, 8 * DPI)
     assert ET.parse(tmp_path / "g.svg").getroot().tag.endswith("svg")
-    with pytest.raises(ValueError, match="unknown image format"):
+    with pytest.raises(OptionError, match="unknown image format"):
         draw_graph(graph, tmp_path / "g.gif")
     runs = [("a.non", "astar/manhattan", 1200, 0.5), ("a.non", "bfs", 0, 0.0)]
     runs += [("b.non", "astar/manhattan", 10, 0.01)]

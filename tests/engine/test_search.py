@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Status
 from cspsolve.search import astar, bfs, dfs, greedy, idastar, iddfs
@@ -260,16 +261,16 @@ SEARCHES: list[Callable[..., Result[Any]]] = [
     bfs,
     dfs,
     iddfs,
-    lambda p, limits: greedy(p, zero, limits),
-    lambda p, limits: astar(p, zero, limits),
-    lambda p, limits: idastar(p, zero, limits),
+    lambda p, limits: greedy(p, zero, limits=limits),
+    lambda p, limits: astar(p, zero, limits=limits),
+    lambda p, limits: idastar(p, zero, limits=limits),
 ]
 
 
 @pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("max_nodes", [0, 1, 7, 100])
 def test_node_limit_is_exact(search: Callable[..., Result[Any]], max_nodes: int) -> None:
-    result = search(grid_problem(30), Limits(max_nodes=max_nodes))
+    result = search(grid_problem(30), limits=Limits(max_nodes=max_nodes))
     assert result.status is Status.LIMIT
     assert result.stats.expanded == max_nodes
     assert result.solution is None
@@ -279,13 +280,13 @@ def test_node_limit_is_exact(search: Callable[..., Result[Any]], max_nodes: int)
 def test_cancellation(search: Callable[..., Result[Any]]) -> None:
     cancel = threading.Event()
     cancel.set()
-    result = search(grid_problem(30), Limits(cancel=cancel))
+    result = search(grid_problem(30), limits=Limits(cancel=cancel))
     assert result.status is Status.CANCELLED
 
 
 @pytest.mark.parametrize("search", SEARCHES)
 def test_time_limit(search: Callable[..., Result[Any]]) -> None:
-    result = search(grid_problem(30), Limits(time_limit=0))
+    result = search(grid_problem(30), limits=Limits(time_limit=0))
     assert result.status is Status.LIMIT
 
 
@@ -293,7 +294,7 @@ def test_time_limit(search: Callable[..., Result[Any]]) -> None:
 def test_progress_is_reported_with_live_stats(search: Callable[..., Result[Any]]) -> None:
     seen: list[int] = []
     limits = Limits(progress=lambda stats: seen.append(stats.expanded), progress_interval=0)
-    result = search(grid_problem(8), limits)
+    result = search(grid_problem(8), limits=limits)
     assert result.status in (Status.SOLVED, Status.OPTIMAL)
     assert seen and seen == sorted(seen)
 
@@ -319,14 +320,14 @@ def test_heuristic_name_is_reported() -> None:
 
 
 def test_weight_below_one_is_refused() -> None:
-    with pytest.raises(ValueError, match="weight"):
+    with pytest.raises(OptionError, match="weight"):
         astar(grid_problem(3), zero, weight=0.5)
 
 
 def test_goal_at_start_is_an_empty_plan() -> None:
     problem = UnitGraphProblem(nx.DiGraph([(0, 1)]), 0, 0)
     for search in SEARCHES:
-        result = search(problem, None)
+        result = search(problem, limits=None)
         assert result.solution == [] and result.status.has_solution
 
 

@@ -259,7 +259,7 @@ def graphs(draw: st.DrawFn) -> LightsOut:
     edges = [(u, v) for i, u in enumerate(names) for v in names[i + 1 :] if rng.random() < chance]
     lit = [name for name in names if rng.random() < 0.5]
     variant = draw(st.sampled_from(["sigma-plus", "sigma"]))
-    return from_graph(names, edges, lit, variant)
+    return from_graph(names, edges, lit=lit, variant=variant)
 
 
 def cases() -> st.SearchStrategy[Case]:
@@ -341,7 +341,7 @@ def check(case: Case) -> dict[str, str | None]:
         if verdict is None and result.proof.get("nullity") != nullity:
             verdict = f"proof nullity {result.proof.get('nullity')}, the rank gives {nullity}"
         verdicts[name] = verdict
-    limited = algebra.minimum(puzzle, Limits(max_nodes=case.max_nodes))
+    limited = algebra.minimum(puzzle, limits=Limits(max_nodes=case.max_nodes))
     verdicts["algebra/max-nodes"] = judge(board, solvable, best, limited)
     found = algebra.nullity(puzzle)
     verdicts["nullity"] = None if found == nullity else f"{found}, the rank gives {nullity}"

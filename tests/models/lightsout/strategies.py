@@ -31,7 +31,7 @@ def graphs(draw: st.DrawFn, max_nodes: int = 10) -> LightsOut:
     edges = draw(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []
     lit = draw(st.lists(st.sampled_from([str(i) for i in range(n)]), unique=True))
     variant = draw(st.sampled_from(["sigma-plus", "sigma"]))
-    return from_graph([str(i) for i in range(n)], edges, lit, variant)
+    return from_graph([str(i) for i in range(n)], edges, lit=lit, variant=variant)
 
 
 boards = st.one_of(grids(), graphs())

@@ -24,7 +24,7 @@ def brute_force(puzzle: LightsOut) -> list[int]:
     for flat in range(1 << puzzle.cells):
         if flat & ~puzzle.enabled:
             continue
-        presses = unflatten(flat, puzzle.rows, puzzle.cols)
+        presses = unflatten(flat, rows=puzzle.rows, cols=puzzle.cols)
         if not any(apply(puzzle, presses)):
             found.append(flat)
     return found
@@ -107,7 +107,7 @@ def test_polynomial_arithmetic() -> None:
 
 def test_solve_system_on_an_inconsistent_system() -> None:
     # x0 + x1 = 1, x0 + x1 = 0
-    found = solve_system([0b11, 0b11], 0b01, 2)
+    found = solve_system([0b11, 0b11], 0b01, size=2)
     assert found.particular is None and len(found.kernel) == 1
 
 
@@ -167,7 +167,7 @@ def test_compiled_enumeration_stops_at_the_time_limit() -> None:
 def test_minimum_stops_at_the_node_limit_with_its_best_so_far() -> None:
     puzzle = LightsOut(((1 << 16) - 1,) * 16, 16)  # nullity 8: 256 press sets to look at
     exact = algebra.minimum(puzzle)
-    capped = algebra.minimum(puzzle, Limits(max_nodes=3))
+    capped = algebra.minimum(puzzle, limits=Limits(max_nodes=3))
     assert exact.status is Status.OPTIMAL and capped.status is Status.SOLVED
     assert capped.proof["minimum"] is False and capped.proof["stopped"] == "limit"
     assert capped.stats.expanded <= 3 and capped.stats.cost >= exact.stats.cost
@@ -176,7 +176,7 @@ def test_minimum_stops_at_the_node_limit_with_its_best_so_far() -> None:
 
 def test_a_spent_time_limit_still_returns_the_chased_solution() -> None:
     puzzle = LightsOut(((1 << 16) - 1,) * 16, 16)
-    result = algebra.minimum(puzzle, Limits(time_limit=0))
+    result = algebra.minimum(puzzle, limits=Limits(time_limit=0))
     assert result.status is Status.SOLVED and result.proof["minimum"] is False
     assert result.proof["nullity"] == 8  # OEIS A159257(16)
     assert result.solution is not None and check(puzzle, result.solution) == []
@@ -184,7 +184,7 @@ def test_a_spent_time_limit_still_returns_the_chased_solution() -> None:
 
 def test_elimination_stops_at_the_time_limit() -> None:
     torus = LightsOut((0b111,) * 3, 3, torus=True)
-    result = algebra.minimum(torus, Limits(time_limit=0))
+    result = algebra.minimum(torus, limits=Limits(time_limit=0))
     assert result.status is Status.LIMIT and result.solution is None
     assert result.proof["nullity"] is None
 

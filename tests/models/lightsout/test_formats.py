@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.models.lightsout import formats
 from cspsolve.models.lightsout.board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, LightsOut
 
@@ -15,7 +15,7 @@ from .strategies import boards
 
 
 def one(text: str, fmt: str | None = None) -> LightsOut:
-    return formats.parse(text, "t", fmt)[0].puzzle
+    return formats.parse(text, "t", fmt=fmt)[0].puzzle
 
 
 def test_row_styles_read_alike() -> None:
@@ -63,7 +63,7 @@ def test_graph_formats() -> None:
 )
 def test_bad_input_names_the_line(text: str, fmt: str | None, line: int, words: str) -> None:
     with pytest.raises(InputError) as caught:
-        formats.parse(text, "f.lo", fmt)
+        formats.parse(text, "f.lo", fmt=fmt)
     assert caught.value.line == line and words in caught.value.message
 
 
@@ -89,7 +89,7 @@ def test_boards_over_the_size_caps_are_refused(
     text: str, fmt: str | None, line: int, words: str
 ) -> None:
     with pytest.raises(InputError) as caught:
-        formats.parse(text, "f.lo", fmt)
+        formats.parse(text, "f.lo", fmt=fmt)
     assert caught.value.line == line and words in caught.value.message
 
 
@@ -120,11 +120,11 @@ def test_write_then_read_gives_the_board_back(
     suffixes = [".json"] + ([".lo"] if board.is_grid else [".edges"])
     for suffix in suffixes:
         path = Path(folder) / f"b{suffix}"
-        formats.write(board, path, "title")
+        formats.write(board, path, title="title")
         again = formats.read(path)[0].puzzle
         assert again == board
 
 
 def test_write_refuses_unknown_extensions(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="cannot tell"):
+    with pytest.raises(OptionError, match="cannot tell"):
         formats.write(LightsOut((1,), 1), tmp_path / "b.png")

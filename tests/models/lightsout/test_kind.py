@@ -17,7 +17,7 @@ def test_counts_are_singular_for_one() -> None:
 
 
 def test_graph_nodes_are_named_not_given_cells() -> None:
-    pair = from_graph(["a", "b", "c"], [("a", "b")], ["a", "c"], "sigma")
+    pair = from_graph(["a", "b", "c"], [("a", "b")], lit=["a", "c"], variant="sigma")
     assert kind.describe(pair) == "graph of 3 nodes, sigma, 2 lit"
     assert check(pair, (0,)) == ["2 lights still on: a, c"]
     assert kind.draw(pair, (0b110,)) == "press 2 nodes: b c"

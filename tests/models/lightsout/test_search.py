@@ -17,9 +17,9 @@ from .strategies import boards
 @given(boards)
 def test_methods_agree_on_the_minimum(puzzle: LightsOut) -> None:
     exact = algebra.minimum(puzzle)
-    results = [cpsat.solve(puzzle, Limits(time_limit=30))]
-    results += [search.solve(puzzle, "astar", h) for h in search.HEURISTICS]
-    results.append(search.solve(puzzle, "idastar", "packing"))
+    results = [cpsat.solve(puzzle, limits=Limits(time_limit=30))]
+    results += [search.solve(puzzle, method="astar", name=h) for h in search.HEURISTICS]
+    results.append(search.solve(puzzle, method="idastar", name="packing"))
     for result in results:
         if exact.status is Status.UNSOLVABLE:
             assert result.status is Status.UNSOLVABLE, result.method
@@ -69,11 +69,14 @@ def test_sigma_plus_families_tile_like_a_perfect_code() -> None:
 
 def test_search_plan_is_the_press_set() -> None:
     puzzle = LightsOut((0b010, 0b111, 0b010), 3)
-    result = search.solve(puzzle, "astar", "packing")
+    result = search.solve(puzzle, method="astar", name="packing")
     assert result.solution == (0, 0b010, 0) and result.heuristic == "packing"
     assert result.stats.cost == 1
 
 
 def test_node_limit_stops_the_search() -> None:
     puzzle = LightsOut(((1 << 7) - 1,) * 7, 7)
-    assert search.solve(puzzle, "astar", "lit", Limits(max_nodes=10)).status is Status.LIMIT
+    assert (
+        search.solve(puzzle, method="astar", name="lit", limits=Limits(max_nodes=10)).status
+        is Status.LIMIT
+    )

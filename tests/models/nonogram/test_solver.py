@@ -117,7 +117,7 @@ def test_propagation_requeues_only_lines_crossing_changed_cells() -> None:
     from cspsolve.results import Stats
 
     stats = Stats()
-    assert propagate(csp, domains, {("row", 0): row0}, stats)
+    assert propagate(csp, domains, changed={("row", 0): row0}, stats=stats)
     solved = solve(puzzle, "mac")
     assert solved.solution == ("#....", ".....", ".....", ".....", "....#")
     # Far fewer revisions than re-queuing every neighbour of every changed line would make.

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cspsolve.errors import PuzzleError
 from cspsolve.models.npuzzle.board import (
     MOVES,
     Puzzle,
@@ -66,7 +67,7 @@ def test_explanation_names_inversions_and_blank_row() -> None:
 def test_bad_boards(
     rows: int, cols: int, start: tuple[int, ...], goal: tuple[int, ...], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(PuzzleError, match=message):
         Puzzle(rows, cols, start, goal)
 
 
@@ -93,7 +94,7 @@ def test_random_walks_are_solvable_and_replay(rows: int, cols: int, walk: list[s
     done: list[str] = []
     for move in walk:
         try:
-            tiles = apply(Puzzle(rows, cols, tiles, goal), tiles, move)
+            tiles = apply(Puzzle(rows, cols, tiles, goal), tiles, move=move)
         except ValueError:
             continue
         done.append(move)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.instances import ROOT
 from cspsolve.models.npuzzle.board import Puzzle, default_goal, korf_goal
 from cspsolve.models.npuzzle.formats import FORMATS, dumps, parse, read, select, sniff, write
@@ -99,11 +99,11 @@ def test_round_trip(rows: int, cols: int, rng: object) -> None:
     rng.shuffle(goal)
     puzzle = Puzzle(rows, cols, tuple(start), tuple(goal))
     for fmt in ("json", "grid"):
-        assert parse(dumps(puzzle, fmt), f"x.{fmt}", fmt)[0].puzzle == puzzle
+        assert parse(dumps(puzzle, fmt), f"x.{fmt}", fmt=fmt)[0].puzzle == puzzle
     if rows == cols:
         korf = Puzzle(rows, cols, tuple(start), korf_goal(cells))
         assert parse(dumps(korf, "korf"), "x.korf")[0].puzzle == korf
-        with pytest.raises(ValueError, match="Korf's goal"):
+        with pytest.raises(OptionError, match="Korf's goal"):
             dumps(Puzzle(rows, cols, tuple(start)), "korf")
 
 
@@ -112,7 +112,7 @@ def test_write_by_extension(tmp_path: Path) -> None:
     for suffix in (".json", ".txt"):
         write(puzzle, tmp_path / f"p{suffix}")
         assert read(tmp_path / f"p{suffix}")[0].puzzle == puzzle
-    with pytest.raises(ValueError, match="cannot write"):
+    with pytest.raises(OptionError, match="cannot write"):
         write(puzzle, tmp_path / "p.xml")
     assert set(FORMATS) == {"json", "grid", "korf"}
 

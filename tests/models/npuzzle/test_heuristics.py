@@ -11,9 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cspsolve.errors import OptionError
 from cspsolve.models.npuzzle.board import Puzzle, default_goal
-from cspsolve.models.npuzzle.pdb import PatternDatabaseHeuristic, partition
-from cspsolve.models.npuzzle.search import HEURISTICS, SlidingTileProblem, heuristic
+from cspsolve.models.npuzzle.pdb import partition
+from cspsolve.models.npuzzle.search import (
+    HEURISTICS,
+    PatternDatabaseHeuristic,
+    SlidingTileProblem,
+    heuristic,
+)
 
 GOAL = Puzzle(3, 3, default_goal(9))
 
@@ -44,7 +50,7 @@ def test_admissible_and_consistent(
 ) -> None:
     states, exact, edges = space
     if name == "pdb 4-4":
-        h = PatternDatabaseHeuristic(GOAL, ((0, 1, 2, 3), (4, 5, 6, 7)))
+        h = PatternDatabaseHeuristic(GOAL, chosen=((0, 1, 2, 3), (4, 5, 6, 7)))
     else:
         h = heuristic(name, GOAL)
     assert h.__name__ == name.split()[0]
@@ -90,5 +96,5 @@ def test_gaschnig_counts_swaps_with_the_blank() -> None:
 
 
 def test_unknown_heuristic() -> None:
-    with pytest.raises(ValueError, match="unknown heuristic"):
+    with pytest.raises(OptionError, match="unknown heuristic"):
         heuristic("euclid", GOAL)

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from cspsolve import search as engine
 from cspsolve import tasks
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle import fastida, kind, pdb
 from cspsolve.models.npuzzle.board import Puzzle, apply, check, default_goal, korf_goal
-from cspsolve.models.npuzzle.pdb import PatternDatabaseHeuristic
-from cspsolve.models.npuzzle.search import SlidingTileProblem, heuristic
+from cspsolve.models.npuzzle.search import PatternDatabaseHeuristic, SlidingTileProblem, heuristic
 from cspsolve.results import Status
 from cspsolve.tasks import Request
 
@@ -99,7 +99,7 @@ def test_compiled_idastar_agrees_with_the_engine_on_the_easiest_korf_instance() 
     the same number of nodes expanded (same operator order, same pruning)."""
     puzzle = Puzzle(4, 4, tiles("0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"), korf_goal(16))
     fast = fastida.solve(puzzle, "pdb", partition="5-5-5")
-    databases = PatternDatabaseHeuristic(puzzle, pdb.PARTITIONS["5-5-5"])
+    databases = PatternDatabaseHeuristic(puzzle, chosen=pdb.PARTITIONS["5-5-5"])
     slow = engine.idastar(SlidingTileProblem(puzzle), databases)
     assert fast.status == slow.status == Status.OPTIMAL
     assert fast.stats.cost == slow.stats.cost == 42
@@ -115,7 +115,7 @@ def scramble(rows: int, cols: int, steps: int, rng: random.Random) -> Puzzle:
     for _ in range(steps):
         for move in rng.sample("UDLR", 4):
             try:
-                board = apply(p, board, move)
+                board = apply(p, board, move=move)
                 break
             except ValueError:
                 continue
@@ -159,12 +159,14 @@ def test_every_method_solves_a_small_board(method: str) -> None:
 
 def test_limits_and_cancellation_stop_the_compiled_search() -> None:
     puzzle = Puzzle(4, 4, tiles("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6"), korf_goal(16))
-    limited = fastida.solve(puzzle, "manhattan", Limits(max_nodes=1000))
+    limited = fastida.solve(puzzle, "manhattan", limits=Limits(max_nodes=1000))
     assert limited.status == Status.LIMIT and limited.solution is None
     assert limited.stats.expanded <= 1000 + limited.stats.extra["iterations"]
     cancel = threading.Event()
     cancel.set()
-    assert fastida.solve(puzzle, "manhattan", Limits(cancel=cancel)).status == Status.CANCELLED
+    assert (
+        fastida.solve(puzzle, "manhattan", limits=Limits(cancel=cancel)).status == Status.CANCELLED
+    )
 
 
 def test_compiled_search_refuses_unsolvable_boards_at_once() -> None:
@@ -175,23 +177,23 @@ def test_compiled_search_refuses_unsolvable_boards_at_once() -> None:
 
 def test_options_that_do_not_fit() -> None:
     puzzle = Puzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8))
-    with pytest.raises(ValueError, match="bfs is uninformed: it takes no heuristic"):
+    with pytest.raises(OptionError, match="bfs is uninformed: it takes no heuristic"):
         tasks.solve(kind.KIND, puzzle, request=Request("bfs", "manhattan"))
-    with pytest.raises(ValueError, match="tile-idastar takes pdb, manhattan, not 'gaschnig'"):
+    with pytest.raises(OptionError, match="tile-idastar takes pdb, manhattan, not 'gaschnig'"):
         tasks.solve(kind.KIND, puzzle, request=Request("tile-idastar", "gaschnig"))
 
 
 def test_database_cache_is_rebuilt_when_corrupt(pdb_cache: Path) -> None:
     pattern = (0, 1, 2, 3, 4)  # 16*15*14*13*12 = 524,160 entries: cached
-    fresh = pdb.load(4, 4, pattern)
+    fresh = pdb.load(4, 4, pattern=pattern)
     data, meta = pdb._paths(4, 4, pattern, None)
     assert data.is_file() and meta.is_file()
-    assert np.array_equal(pdb.load(4, 4, pattern), fresh)
+    assert np.array_equal(pdb.load(4, 4, pattern=pattern), fresh)
     data.write_bytes(data.read_bytes()[:-1] + b"\x07")  # flip the last entry
     assert pdb._read_cached(data, meta, fresh.size) is None
-    assert np.array_equal(pdb.load(4, 4, pattern), fresh)
+    assert np.array_equal(pdb.load(4, 4, pattern=pattern), fresh)
     meta.unlink()
-    assert np.array_equal(pdb.load(4, 4, pattern), fresh)
+    assert np.array_equal(pdb.load(4, 4, pattern=pattern), fresh)
     assert pdb._read_cached(data, meta, fresh.size) is not None
 
 
@@ -205,7 +207,7 @@ def test_partitions() -> None:
     )
     five = pdb.partition(Puzzle(5, 5, default_goal(25)))
     assert [len(p) for p in five] == [5, 5, 5, 5, 4]
-    with pytest.raises(ValueError, match="4x4"):
+    with pytest.raises(OptionError, match="4x4"):
         pdb.partition(Puzzle(3, 3, default_goal(9)), "6-6-3")
 
 

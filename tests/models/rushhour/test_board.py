@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cspsolve.errors import PuzzleError
 from cspsolve.models.rushhour import Board, Move, Piece, check, replay
 
 RED = Piece("A", 2, 0, 2, True)
@@ -13,7 +14,7 @@ def test_move_text_round_trips() -> None:
     for text in ("A+2", "B-1", "AB+10"):
         assert str(Move.parse(text)) == text
     for bad in ("A+0", "A2", "+2", "A*1"):
-        with pytest.raises(ValueError):
+        with pytest.raises(PuzzleError):
             Move.parse(bad)
 
 
@@ -31,7 +32,7 @@ def test_move_text_round_trips() -> None:
 def test_invalid_boards_are_refused(
     pieces: tuple[Piece, ...], walls: tuple[tuple[int, int], ...], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(PuzzleError, match=message):
         Board(6, pieces, frozenset(walls), "A")
 
 

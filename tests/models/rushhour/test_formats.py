@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.models.rushhour import Board, board_string, parse, read, sniff, write
 
 from .conftest import cards
@@ -77,7 +77,7 @@ def test_sniff(name: str, text: str, fmt: str | None) -> None:
 )
 def test_bad_input_names_the_line(text: str, fmt: str, line: int, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:
-        parse(text, "bad", fmt)
+        parse(text, "bad", fmt=fmt)
     assert info.value.line == line
 
 
@@ -98,7 +98,7 @@ def _shapes(board: Board) -> list[tuple[int, int, int, bool]]:
 
 def test_write_refuses_what_a_format_cannot_hold(tmp_path: Path) -> None:
     walled = parse("ooox\nAAoo\noooo\noooo\n")[0].puzzle
-    with pytest.raises(ValueError, match="no walls"):
+    with pytest.raises(OptionError, match="no walls"):
         write(walled, tmp_path / "w.csv")
-    with pytest.raises(ValueError, match=r"use \.rh or \.csv"):
+    with pytest.raises(OptionError, match=r"use \.rh or \.csv"):
         write(walled, tmp_path / "w.json")

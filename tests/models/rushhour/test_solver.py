@@ -139,8 +139,8 @@ def test_cpsat_proves_the_optimum(name: str) -> None:
     b = board(row["board"])
     for metric, column in (("moves", "optimal_moves"), ("steps", "min_unit_steps")):
         optimum = int(row[column])
-        assert plan_within(b, optimum - 1, metric).status == "infeasible"
-        found = plan_within(b, optimum, metric)
+        assert plan_within(b, optimum - 1, metric=metric).status == "infeasible"
+        found = plan_within(b, optimum, metric=metric)
         assert found.plan is not None and check(b, found.plan) == []
 
 

@@ -25,7 +25,7 @@ def test_counts_take_the_plural_only_when_not_one(count: int) -> None:
     short = [Move("A", 1)] * count
     assert check(board, short) == [f"after {noun(count, 'move')} the red car A is not at the exit"]
     assert f"\n{noun(count, 'move')}:\n" in kind.draw(board, short)
-    bounded = cpsat.solve(board, "steps", stop=count)  # the red car needs 4 steps
+    bounded = cpsat.solve(board, metric="steps", stop=count)  # the red car needs 4 steps
     assert bounded.message == f"no plan of at most {noun(count, 'step')} (proven); stopped there"
     row = "." * count
     with pytest.raises(InputError, match=f"row has {noun(count, 'cell')};"):
@@ -41,5 +41,5 @@ def test_a_board_where_nothing_moves_is_not_one_of_1_positions() -> None:
 
 def test_no_bound_is_claimed_before_the_first_horizon_is_settled() -> None:
     board = Board(6, (RED,), frozenset(), "A")
-    result = cpsat.solve(board, "moves", stop=-1)
+    result = cpsat.solve(board, metric="moves", stop=-1)
     assert result.proof["lower_bound"] == 0 and "-1" not in result.message
