@@ -221,13 +221,20 @@ def _flags() -> dict[str, _Flag]:
     return flags
 
 
-_format_option = click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: drawings and a stats line; json: one JSON object per puzzle (JSON Lines).",
+def _output_option(help_text: str) -> Callable[[Any], Any]:
+    """``--format text|json`` (default text), handed to the command as ``output``."""
+    return click.option(
+        "--format",
+        "output",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help=help_text,
+    )
+
+
+_format_option = _output_option(
+    "text: drawings and a stats line; json: one JSON object per puzzle (JSON Lines)."
 )
 
 
@@ -776,14 +783,7 @@ def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
 )
 @_options()
 @_with(_limit_options)
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How to print the final summary (json: one object).",
-)
+@_output_option("How to print the final summary (json: one object).")
 def batch(
     paths: tuple[str, ...],
     out: str | None,
@@ -955,14 +955,7 @@ def _print_totals(path: str, output: str) -> None:
 
 
 @cli.command()
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: a table per kind; json: one object per kind (JSON Lines).",
-)
+@_output_option("text: a table per kind; json: one object per kind (JSON Lines).")
 def methods(output: str) -> None:
     """List every puzzle kind: its methods with their heuristics (the first is the default),
     whether their answers are proven optimal and whether they are complete, what computes

@@ -129,12 +129,7 @@ def choose(kind: Kind, puzzle: Any, *, request: Request) -> tuple[Method, str | 
 
 
 def _run(
-    kind: Kind,
-    puzzle: Any,
-    method: Method,
-    heuristic: str | None,
-    options: Any,
-    limits: Limits | None,
+    puzzle: Any, method: Method, heuristic: str | None, options: Any, limits: Limits | None
 ) -> Result[Any]:
     result = method.run(puzzle, heuristic=heuristic, options=options, limits=limits)
     result.method, result.heuristic = method.name, heuristic
@@ -170,7 +165,7 @@ def solve(
     request = request or Request()
     options, puzzle = _shaped(kind, puzzle, request)
     method, heuristic = choose(kind, puzzle, request=request)
-    return _run(kind, puzzle, method, heuristic, options, limits)
+    return _run(puzzle, method, heuristic, options, limits)
 
 
 @dataclass
@@ -217,13 +212,13 @@ def verify(
     if method.name == name and heuristic == reference_heuristic:
         raise OptionError(f"verify checks a method against {name}; pick another --method")
     budget = (limits or Limits()).start(Stats())
-    search = _run(kind, puzzle, method, heuristic, options, limits)
+    search = _run(puzzle, method, heuristic, options, limits)
     reference = kind.method(name)
     if reference.confirm is not None:
         second = reference.confirm(puzzle, search, options=options, limits=budget.rest())
         second.method, second.heuristic = reference.name, None
     else:
-        second = _run(kind, puzzle, reference, reference_heuristic, options, budget.rest())
+        second = _run(puzzle, reference, reference_heuristic, options, budget.rest())
     agree, problems = agreement(kind, puzzle, search, second)
     return Verification(search, second, agree, problems)
 
