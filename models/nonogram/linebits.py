@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ._kernel import kernel
+from ._kernels import kernel
 
 __all__ = ["MAX_CELLS", "reverse_bits", "settle_bits"]
 

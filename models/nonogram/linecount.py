@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ._kernel import kernel
+from ._kernels import kernel
 from .linebits import reverse_bits
 
 __all__ = ["fill_density"]

@@ -20,9 +20,9 @@ column, so a line is read in a few words and a trial copy of the grid is ``2 (H 
     again only when a line its last trials read has changed since (line sets as 64-bit masks of
     ``line mod 64``: exact up to 64 lines, conservative beyond). Trials and their propagation
     are inlined into the kernel, and a trial's grid is copied as one ``memcpy``
-    (:func:`_memcpy`). This is the "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, "An
-    efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B, and the probing of
-    Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html), run to a fixpoint.
+    (:func:`._kernels.copy`). This is the "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen
+    2013, "An efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B, and the
+    probing of Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html), run to a fixpoint.
 :func:`search` (Python)
     Depth-first search over probed nodes. The branching cell maximises ``(fixed_empty + 1) *
     (fixed_filled + 1) * (1 + weight(row) + weight(column))`` times the *confidence* of its
@@ -55,20 +55,16 @@ behind each choice are in the commit messages that made it; current timings are 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numba
 import numpy as np
-from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
-from numba.extending import intrinsic
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-from ._kernel import kernel
+from ._kernels import copy, kernel, lowest_bit, popcount
 from .board import Grid, Nonogram
 from .linebits import MAX_CELLS, settle_bits
 from .linecount import fill_density
@@ -89,9 +85,6 @@ __all__ = [
 _SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED = 0, 1, 2, 3, 4
 """Indices in the kernels' ``counters``: line solves, trials, line-cache hits, the clock that
 stamps line changes (see :class:`Probes`), and the cells propagation has decided."""
-
-_lowest_bit: Callable[[Any], int] = cast(Any, _trailing_zeros)
-"""The index of a word's lowest set bit (an LLVM intrinsic; the word must not be 0)."""
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
@@ -251,15 +244,6 @@ def _bit(i: Any) -> Any:
 
 
 @kernel()
-def _popcount(x: Any) -> int:
-    """Set bits of a 64-bit word (Knuth, *TAOCP* vol. 4A, §7.1.3, "sideways addition")."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@kernel()
 def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
     """:func:`.linedp.settle_line` on a line of any length, through its cell codes."""
     buf, fwd, bwd, blocked, cover, narrowed = work[3:9]
@@ -335,7 +319,7 @@ def _decide(
     grid[plane, line, w] |= bits
     pos = line if line < height else line - height
     while bits:
-        i = w * 64 + _lowest_bit(bits)
+        i = w * 64 + lowest_bit(bits)
         bits &= bits - np.uint64(1)
         cross = height + i if line < height else i
         grid[plane, cross, pos >> 6] |= _bit(pos)
@@ -384,7 +368,7 @@ def _propagate(
             for plane in range(2):
                 new = narrowed[plane, w] & ~grid[plane, line, w]
                 if new:
-                    counters[_DECIDED] += _popcount(new)
+                    counters[_DECIDED] += popcount(new)
                     _decide(grid, line, w, plane, new, height, queue, queued, ends)
     return True
 
@@ -417,33 +401,6 @@ def propagate(
     return _propagate(grid, height, width, clues, work, counters, read)
 
 
-@intrinsic
-def _memcpy(typingctx: Any, target: Any, source: Any) -> Any:
-    """``target[:] = source`` for two C-contiguous grids of one shape, as one ``memcpy``.
-
-    Every trial starts from a copy of the grid, and numba's element loop over ``(plane, line,
-    word)`` did not vectorise (a line is one word). Other
-    layouts are refused when the kernel is compiled.
-    """
-    if target != source or target.layout != "C":
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        into, out_of = (
-            context.make_array(kind)(context, builder, value)
-            for kind, value in zip(signature.args, args, strict=True)
-        )
-        raw_memcpy = cast(Callable[..., None], cgutils.raw_memcpy)
-        raw_memcpy(builder, into.data, out_of.data, out_of.nitems, out_of.itemsize)
-        return context.get_dummy_value()
-
-    return numba.types.void(target, source), codegen
-
-
-_copy: Callable[[Any, Any], None] = cast(Any, _memcpy)
-"""``target[:] = source`` for two grids (see :func:`_memcpy`)."""
-
-
 @kernel(inline=True)
 def _trial(
     grid: Any, trial: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
@@ -453,7 +410,7 @@ def _trial(
     trial decides (the cell included; counted as propagation decides them, each once), -1 if
     it fails."""
     height, width = size
-    _copy(trial, grid)
+    copy(trial, grid)
     counters[_PROBES] += 1
     _assign(trial, cell, plane, width, work)
     before = counters[_DECIDED]
@@ -637,12 +594,12 @@ def probe(
                 if not can_empty or not can_fill:
                     survivor = filled if can_fill else empty
                     stamp(grid, survivor, changed_at, counters)
-                    _copy(grid, survivor)
+                    copy(grid, survivor)
                 elif not _agreed(grid, empty, filled, height):
                     score[cell] = (fixed_empty + 1) * (fixed_filled + 1)
                     continue
                 else:
-                    _copy(before, grid)
+                    copy(before, grid)
                     _agree(grid, empty, filled, height, work)
                     if not propagate(grid, height, width, clues, work, counters, lines):
                         return _DEAD
@@ -690,8 +647,8 @@ def children(
         filled_first = as_filled > as_empty
     else:
         filled_first = (fixed_filled <= fixed_empty) == (order == FEWER)
-    _copy(out[0], filled if filled_first else empty)
-    _copy(out[1], empty if filled_first else filled)
+    copy(out[0], filled if filled_first else empty)
+    copy(out[1], empty if filled_first else filled)
 
 
 def _propagate_all(net: Network, grid: Any) -> bool:
