@@ -7,7 +7,7 @@ The command line reaches this package through :mod:`.kind` (the ``nonogram`` kin
 from __future__ import annotations
 
 from .board import Grid, Nonogram, check, clue_of
-from .formats import Entry, read, select, sniff, write, write_nin, write_non
+from .io.formats import Entry, read, select, sniff, write, write_nin, write_non
 from .solver import DEFAULT_METHOD, METHODS, solve, verify
 
 __all__ = [

@@ -11,7 +11,7 @@ from cspsolve.results import Result
 
 from . import solver
 from .board import Grid, Nonogram
-from .formats import read, select, sniff, write
+from .io.formats import read, select, sniff, write
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -72,8 +72,8 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
     tuple of (bool, int)
         Whether the clues are consistent under line logic, and how many cells it fixes.
     """
-    from .linedp import UNKNOWN
-    from .probing import line_logic as propagate_lines
+    from .lines.cells import UNKNOWN
+    from .search.probing import line_logic as propagate_lines
 
     consistent, grid, _ = propagate_lines(puzzle)
     return consistent, int((grid != UNKNOWN).sum())

@@ -105,7 +105,7 @@ def solve(
 
         result = solve_python_constraint(puzzle, limits, max_solutions=wanted)
     elif method == "probing":
-        from .probing import solve_probing
+        from .search.probing import solve_probing
 
         result = solve_probing(puzzle, limits, max_solutions=wanted)
     else:

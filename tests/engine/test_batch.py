@@ -21,7 +21,8 @@ import pytest
 
 from cspsolve import batch, registry
 from cspsolve.models import nonogram
-from cspsolve.models.nonogram import board, formats
+from cspsolve.models.nonogram import board
+from cspsolve.models.nonogram.io import formats
 from cspsolve.results import Result, Status
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nonogram"

@@ -1,4 +1,4 @@
-"""Tests for cspsolve.models.nonogram.formats: readers, sniffing, selection, .non writer."""
+"""Tests for cspsolve.models.nonogram.io.formats: readers, sniffing, selection, .non writer."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cspsolve.errors import InputError
-from cspsolve.models.nonogram import formats
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
-from cspsolve.models.nonogram.formats import Entry, parse, read, select, sniff, write_non
+from cspsolve.models.nonogram.io import formats
+from cspsolve.models.nonogram.io.formats import Entry, parse, read, select, sniff, write_non
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "nonogram"

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from cspsolve.csp import propagate as gac
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import probing
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
-from cspsolve.models.nonogram.linebits import MAX_CELLS, settle_bits
-from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
-from cspsolve.models.nonogram.linesolver import solve_line
-from cspsolve.models.nonogram.probing import (
+from cspsolve.models.nonogram.lines.bigint import solve_line
+from cspsolve.models.nonogram.lines.bits import MAX_CELLS, settle_bits
+from cspsolve.models.nonogram.lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from cspsolve.models.nonogram.search import probing
+from cspsolve.models.nonogram.search.probing import (
     Network,
     Probes,
     _propagate_all,

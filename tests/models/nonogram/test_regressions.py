@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from cspsolve.models.nonogram import cpsat, formats
+from cspsolve.models.nonogram import cpsat
 from cspsolve.models.nonogram.board import check
+from cspsolve.models.nonogram.io import formats
 from cspsolve.models.nonogram.solver import METHODS, solve
 from cspsolve.results import Status
 

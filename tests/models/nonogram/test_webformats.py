@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from cspsolve.errors import InputError
 from cspsolve.models.nonogram.board import Nonogram, clue_of
-from cspsolve.models.nonogram.formats import parse, read, sniff, write
-from cspsolve.models.nonogram.webformats import write_tatham
+from cspsolve.models.nonogram.io.formats import parse, read, sniff, write
+from cspsolve.models.nonogram.io.web import write_tatham
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
 

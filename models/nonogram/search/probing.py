@@ -8,8 +8,8 @@ column, so a line is read in a few words and a trial copy of the grid is ``2 (H 
 
 :func:`propagate`
     Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by an exact
-    line solver (:func:`.linebits.settle_bits` on the line's word for lines of up to 62 cells,
-    :func:`.linedp.settle_line` on cell codes beyond), and every cell it decides makes the
+    line solver (:func:`.lines.bits.settle_bits` on the line's word for lines of up to 62 cells,
+    :func:`.lines.cells.settle_line` on cell codes beyond), and every cell it decides makes the
     crossing line dirty. Lines of up to 26 cells go through a direct-mapped cache of line
     results keyed by (line, partial line).
 :func:`probe`
@@ -32,7 +32,7 @@ column, so a line is read in a few words and a trial copy of the grid is ``2 (H 
     confidence ``max(e, f) / (e + f)`` comes from the cell's beliefs ``f`` (filled) and ``e``
     (empty): two rounds a node of belief propagation between the lines (:func:`_beliefs`,
     warm-started from the last node's messages), each line's message being the weighted share
-    of its fill patterns that fill the cell (:mod:`.linecount`; Pesant 2019, "From support
+    of its fill patterns that fill the cell (:mod:`.lines.count`; Pesant 2019, "From support
     propagation to belief propagation in constraint programming", *JAIR* 66, after the maxSD
     heuristic of Pesant, Quimper & Zanarini 2012, *JAIR* 43).
 
@@ -64,11 +64,11 @@ import numpy as np
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-from ._kernels import copy, kernel, lowest_bit, popcount
-from .board import Grid, Nonogram
-from .linebits import MAX_CELLS, settle_bits
-from .linecount import fill_density
-from .linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from .._kernels import copy, kernel, lowest_bit, popcount
+from ..board import Grid, Nonogram
+from ..lines.bits import MAX_CELLS, settle_bits
+from ..lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from ..lines.count import fill_density
 
 __all__ = [
     "Network",
@@ -136,13 +136,13 @@ class Network:
         where each line's clue starts in it and how many blocks it has (int64, shape (H + W,)).
     work : tuple of numpy.ndarray
         Scratch of :func:`propagate`: the worklist, its flags and its (head, size); a line of
-        cell codes and the tables of :func:`.linedp.settle_line` (for lines over 62 cells); a
+        cell codes and the tables of :func:`.lines.cells.settle_line` (for lines over 62 cells); a
         line's narrowed bit sets; the line cache (uint64, shape (2**16, 2), kept for the whole
-        search); the scratch of :func:`.linebits.settle_bits`; the lines a propagation read;
+        search); the scratch of :func:`.lines.bits.settle_bits`; the lines a propagation read;
         each line's conflict weight (float64, shape (H + W,), see :func:`probe`); each line's
         messages to its cells (float64, shape (H + W, longest line), 0.5 at first, kept for
         the whole search, see :func:`_beliefs`); the scratch of
-        :func:`.linecount.fill_density` and the odds a line's cells get (float64).
+        :func:`.lines.count.fill_density` and the odds a line's cells get (float64).
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (5,)
@@ -191,7 +191,7 @@ class Network:
         return np.zeros(self.trials.shape[1:], np.uint64)
 
     def codes(self, grid: Any) -> Any:
-        """Cell codes (:mod:`.linedp`) of ``grid``, shape (H, W), uint8."""
+        """Cell codes (:mod:`.lines.cells`) of ``grid``, shape (H, W), uint8."""
         bits = np.unpackbits(grid[:, : self.height].view(np.uint8), axis=2, bitorder="little")
         empty, filled = bits[0, :, : self.width], bits[1, :, : self.width]
         return (UNKNOWN - filled * EMPTY - empty * FILLED).astype(np.uint8)
@@ -245,7 +245,7 @@ def _bit(i: Any) -> Any:
 
 @kernel()
 def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
-    """:func:`.linedp.settle_line` on a line of any length, through its cell codes."""
+    """:func:`.lines.cells.settle_line` on a line of any length, through its cell codes."""
     buf, fwd, bwd, blocked, cover, narrowed = work[3:9]
     cells = buf[:n]
     for i in range(n):
@@ -265,9 +265,9 @@ def _settle(
     grid: Any, line: int, n: int, blocks: Any, first: int, k: int, narrowed: Any, memo: Any,
     bitwork: Any, counters: Any,
 ) -> bool:  # fmt: skip
-    """Narrow a line of up to :data:`.linebits.MAX_CELLS` cells into ``narrowed``.
+    """Narrow a line of up to :data:`.lines.bits.MAX_CELLS` cells into ``narrowed``.
 
-    The line is solved on its words (:func:`.linebits.settle_bits`). Lines of up to
+    The line is solved on its words (:func:`.lines.bits.settle_bits`). Lines of up to
     :data:`_MEMO_CELLS` cells go through a direct-mapped cache first: the key is the line's two
     bit sets and its number in one word, the slot a multiplicative hash of the key (Knuth,
     *TAOCP* vol. 3, §6.4); a slot keeps the last key stored there and the narrowed bit sets
@@ -478,17 +478,17 @@ def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
 @kernel()
 def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
     """Rounds of belief propagation between the lines (sum-product; Pesant 2019, see
-    :mod:`.linecount`): their messages to their cells (``work[13]``, line by cell) brought
+    :mod:`.lines.count`): their messages to their cells (``work[13]``, line by cell) brought
     closer to the grid's.
 
     A line's message to a cell is its weighted share of patterns filling the cell
-    (:func:`.linecount.fill_density`), each of its other cells weighted by the odds the
+    (:func:`.lines.count.fill_density`), each of its other cells weighted by the odds the
     crossing line's message gives it (clipped to ``[_LEAST, 1 - _LEAST]``). Each of
     :data:`_BP_ROUNDS` rounds recomputes every row with undecided cells from the columns'
     messages, then every column from the rows' new ones. The rounds start from the messages
     the last node left (0.5 at first): in depth-first search mostly the parent's, so the
     rounds add up along a branch. A cell's belief is then the product of its row's and its
-    column's messages (:func:`_likelihoods`). Lines over :data:`.linebits.MAX_CELLS` cells
+    column's messages (:func:`_likelihoods`). Lines over :data:`.lines.bits.MAX_CELLS` cells
     send 0.5.
     """
     blocks, starts, counts = clues
@@ -669,7 +669,7 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     consistent : bool
         False when line logic finds the clues contradictory.
     grid : numpy.ndarray of uint8, shape (H, W)
-        Cell codes at the fixpoint (:data:`.linedp.UNKNOWN` where undecided).
+        Cell codes at the fixpoint (:data:`.lines.cells.UNKNOWN` where undecided).
     counters : numpy.ndarray of int64
         ``[line solves, trials, line-cache hits, clock, cells decided]``.
     """
