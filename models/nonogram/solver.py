@@ -97,17 +97,17 @@ def solve(
     if method == "cpsat":
         from .cpsat import solve as solve_cpsat
 
-        result = solve_cpsat(puzzle, limits, max_solutions=wanted)
+        result = solve_cpsat(puzzle, limits=limits, max_solutions=wanted)
     elif mismatch:
         result = Result(Status.UNSOLVABLE, None, Stats(), method)
     elif method == "python-constraint":
         from .explicit import solve_python_constraint
 
-        result = solve_python_constraint(puzzle, limits, max_solutions=wanted)
+        result = solve_python_constraint(puzzle, limits=limits, max_solutions=wanted)
     elif method == "probing":
         from .search.probing import solve_probing
 
-        result = solve_probing(puzzle, limits, max_solutions=wanted)
+        result = solve_probing(puzzle, limits=limits, max_solutions=wanted)
     else:
         found = _ENGINE[method](build_csp(puzzle), limits, wanted)
         result = found.map(functools.partial(grid_from_assignment, puzzle))

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 
 from ..board import Clue, Grid, Nonogram
 from .clues import MAX_SIZE, Placed, build
@@ -463,7 +463,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
     """Read every puzzle of a file's text.
 
     Parameters
@@ -540,7 +540,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise InputError(source, None, f"not UTF-8 text (bad byte at offset {err.start})") from None
-    return parse(text, source, fmt)
+    return parse(text, source, fmt=fmt)
 
 
 def _describe(entries: list[Entry]) -> str:
@@ -660,14 +660,14 @@ def write(puzzle: Nonogram, path: str | Path) -> None:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the extension names no format that can be written.
     OSError
         If the file cannot be written.
     """
     suffix = PurePath(path).suffix.lower()
     if suffix not in WRITERS:
-        raise ValueError(
+        raise OptionError(
             f"cannot write {suffix or 'files without an extension'}; use .non, .nin or .tatham"
         )
     Path(path).write_text(WRITERS[suffix](puzzle), encoding="utf-8")

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -73,6 +73,7 @@ from ..lines.count import fill_density
 __all__ = [
     "Network",
     "Probes",
+    "Work",
     "children",
     "line_logic",
     "probe",
@@ -123,6 +124,83 @@ _NO_LINE = np.uint64(0xFFFFFFFFFFFFFFFF)
 """The cached value of a contradictory line (no real pair of 26-bit sets is all ones)."""
 
 
+class Work(NamedTuple):
+    """The kernels' work space, one array a part; kept for the whole search.
+
+    ``H + W`` lines, the longest of ``n`` cells in ``words`` words, clues of up to ``k`` blocks.
+
+    Attributes
+    ----------
+    queue, queued, ends : numpy.ndarray
+        The worklist of dirty lines, a ring buffer (int64, (H + W,)); 1 for a line on it (uint8,
+        (H + W,)); its head and size (int64, (2,)).
+    codes, forward, backward, blocked, cover : numpy.ndarray
+        A line's cell codes (uint8, (n,)) and the scratch of :func:`.lines.cells.settle_line`
+        (see :func:`.lines.cells.scratch`), for lines over :data:`.lines.bits.MAX_CELLS` cells.
+    narrowed : numpy.ndarray of uint64, shape (2, words)
+        A line's bit sets (empty, filled) as the line solver narrowed them.
+    memo : numpy.ndarray of uint64, shape (2**16, 2)
+        The line cache (see :func:`_settle`).
+    bitwork : numpy.ndarray of uint64, shape (4, k + 1)
+        The scratch of :func:`.lines.bits.settle_bits`.
+    read : numpy.ndarray of uint64, shape (1,)
+        The lines a propagation solved, as a mask of ``line mod 64``.
+    conflicts : numpy.ndarray of float64, shape (H + W,)
+        Each line's conflict weight (see :func:`probe`).
+    messages : numpy.ndarray of float64, shape (H + W, n)
+        Each line's messages to its cells, 0.5 at first (see :func:`_beliefs`).
+    tables, bounds, prefix : numpy.ndarray
+        The scratch of :func:`.lines.count.fill_density`: float64, (2, k + 1, min(n, 62) + 1);
+        int64, (2, k + 1, 2); float64, (n + 1,).
+    odds : numpy.ndarray of float64, shape (n,)
+        The odds of being filled that a line's cells get from the crossing lines.
+    """
+
+    queue: Any
+    queued: Any
+    ends: Any
+    codes: Any
+    forward: Any
+    backward: Any
+    blocked: Any
+    cover: Any
+    narrowed: Any
+    memo: Any
+    bitwork: Any
+    read: Any
+    conflicts: Any
+    messages: Any
+    tables: Any
+    bounds: Any
+    odds: Any
+    prefix: Any
+
+    @classmethod
+    def allocate(cls, lines: int, longest: int, blocks: int) -> Work:
+        """The work space of ``lines`` lines of up to ``longest`` cells and ``blocks`` blocks."""
+        forward, backward, blocked, cover = scratch(longest, blocks)
+        return cls(
+            queue=np.zeros(lines, np.int64),
+            queued=np.zeros(lines, np.uint8),
+            ends=np.zeros(2, np.int64),
+            codes=np.zeros(longest, np.uint8),
+            forward=forward,
+            backward=backward,
+            blocked=blocked,
+            cover=cover,
+            narrowed=np.zeros((2, (longest + 63) // 64), np.uint64),
+            memo=np.zeros((1 << _MEMO_BITS, 2), np.uint64),
+            bitwork=np.zeros((4, blocks + 1), np.uint64),
+            read=np.zeros(1, np.uint64),
+            conflicts=np.zeros(lines),
+            messages=np.full((lines, longest), 0.5),
+            tables=np.zeros((2, blocks + 1, min(longest, MAX_CELLS) + 1)),
+            bounds=np.zeros((2, blocks + 1, 2), np.int64),
+            odds=np.ones(longest),
+            prefix=np.ones(longest + 1),
+        )
+
+
 @dataclass(frozen=True)
 class Network:
     """A nonogram in the arrays the kernels take, with their work space.
@@ -134,15 +212,8 @@ class Network:
     clues : tuple of numpy.ndarray
         ``(blocks, starts, counts)``: every line's clue, rows then columns, concatenated (int64);
         where each line's clue starts in it and how many blocks it has (int64, shape (H + W,)).
-    work : tuple of numpy.ndarray
-        Scratch of :func:`propagate`: the worklist, its flags and its (head, size); a line of
-        cell codes and the tables of :func:`.lines.cells.settle_line` (for lines over 62 cells); a
-        line's narrowed bit sets; the line cache (uint64, shape (2**16, 2), kept for the whole
-        search); the scratch of :func:`.lines.bits.settle_bits`; the lines a propagation read;
-        each line's conflict weight (float64, shape (H + W,), see :func:`probe`); each line's
-        messages to its cells (float64, shape (H + W, longest line), 0.5 at first, kept for
-        the whole search, see :func:`_beliefs`); the scratch of
-        :func:`.lines.count.fill_density` and the odds a line's cells get (float64).
+    work : Work
+        The kernels' work space.
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (5,)
@@ -152,7 +223,7 @@ class Network:
     height: int
     width: int
     clues: tuple[Any, Any, Any]
-    work: tuple[Any, ...]
+    work: Work
     trials: Any
     counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
 
@@ -166,23 +237,7 @@ class Network:
         blocks = np.array([b for c in lines for b in c], np.int64)
         longest = max(puzzle.width, puzzle.height)
         words = (longest + 63) // 64
-        work = (
-            np.zeros(len(lines), np.int64),
-            np.zeros(len(lines), np.uint8),
-            np.zeros(2, np.int64),
-            np.zeros(longest, np.uint8),
-            *scratch(longest, int(counts.max(initial=0))),
-            np.zeros((2, words), np.uint64),
-            np.zeros((1 << _MEMO_BITS, 2), np.uint64),
-            np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
-            np.zeros(1, np.uint64),
-            np.zeros(len(lines)),
-            np.full((len(lines), longest), 0.5),
-            np.zeros((2, int(counts.max(initial=0)) + 1, min(longest, MAX_CELLS) + 1)),
-            np.zeros((2, int(counts.max(initial=0)) + 1, 2), np.int64),
-            np.ones(longest),
-            np.ones(longest + 1),
-        )
+        work = Work.allocate(len(lines), longest, int(counts.max(initial=0)))
         trials = np.zeros((3, 2, len(lines), words), np.uint64)
         return cls(puzzle.height, puzzle.width, (blocks, starts, counts), work, trials)
 
@@ -246,12 +301,12 @@ def _bit(i: Any) -> Any:
 @kernel()
 def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
     """:func:`.lines.cells.settle_line` on a line of any length, through its cell codes."""
-    buf, fwd, bwd, blocked, cover, narrowed = work[3:9]
-    cells = buf[:n]
+    narrowed = work.narrowed
+    cells = work.codes[:n]
     for i in range(n):
         w, b = i >> 6, _bit(i)
         cells[i] = EMPTY if grid[0, line, w] & b else FILLED if grid[1, line, w] & b else UNKNOWN
-    if not settle_line(cells, clue, fwd, bwd, blocked, cover):
+    if not settle_line(cells, clue, work.forward, work.backward, work.blocked, work.cover):
         return False
     narrowed[:] = 0
     for i in range(n):
@@ -329,7 +384,7 @@ def _decide(
 @kernel(inline=True)
 def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     """Decide one cell (``plane`` 0: empty, 1: filled) and queue its row and column."""
-    queue, queued, ends = work[0], work[1], work[2]
+    queue, queued, ends = work.queue, work.queued, work.ends
     height = grid.shape[1] - width
     row, col = cell // width, cell % width
     _enqueue(row, queue, queued, ends)
@@ -343,8 +398,8 @@ def _propagate(
     """:func:`propagate`, inlined into the trials (a call would pass every array of ``work``
     member by member)."""
     blocks, starts, counts = clues
-    queue, queued, ends = work[0], work[1], work[2]
-    narrowed, memo, bitwork = work[8], work[9], work[10]
+    queue, queued, ends = work.queue, work.queued, work.ends
+    narrowed, memo, bitwork = work.narrowed, work.memo, work.bitwork
     lines = height + width
     while ends[1]:
         line = queue[ends[0]]
@@ -360,7 +415,7 @@ def _propagate(
             counters[_SOLVES] += 1
             ok = _settle_cells(grid, line, n, blocks[first : first + k], work)
         if not ok:
-            work[12][line] += 1.0  # the line's conflict weight
+            work.conflicts[line] += 1.0
             queued[:] = 0
             ends[:] = 0
             return False
@@ -466,19 +521,20 @@ def _agreed(grid: Any, empty: Any, filled: Any, height: int) -> bool:
 @kernel(inline=True)
 def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
     """Decide in ``grid`` every cell both trials decide alike, queueing their lines."""
+    queue, queued, ends = work.queue, work.queued, work.ends
     for row in range(height):
         for w in range(grid.shape[2]):
             for plane in range(2):
                 new = empty[plane, row, w] & filled[plane, row, w] & ~grid[plane, row, w]
                 if new:
-                    _enqueue(row, work[0], work[1], work[2])
-                    _decide(grid, row, w, plane, new, height, work[0], work[1], work[2])
+                    _enqueue(row, queue, queued, ends)
+                    _decide(grid, row, w, plane, new, height, queue, queued, ends)
 
 
 @kernel()
 def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
     """Rounds of belief propagation between the lines (sum-product; Pesant 2019, see
-    :mod:`.lines.count`): their messages to their cells (``work[13]``, line by cell) brought
+    :mod:`.lines.count`): their messages to their cells (``work.messages``, line by cell) brought
     closer to the grid's.
 
     A line's message to a cell is its weighted share of patterns filling the cell
@@ -492,8 +548,8 @@ def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
     send 0.5.
     """
     blocks, starts, counts = clues
-    messages, tables, bounds, odds, prefix = work[13:18]
-    buffers = (tables, bounds, prefix)
+    messages, odds = work.messages, work.odds
+    buffers = (work.tables, work.bounds, work.prefix)
     for _ in range(_BP_ROUNDS):
         for line in range(height + width):
             n = width if line < height else height
@@ -537,6 +593,7 @@ def probe(
     read: Any,
     score: Any,
     changed_at: Any,
+    *,
     noise: float,
 ) -> int:
     """Probe the undecided cells of a propagated grid until a sweep changes nothing.
@@ -555,10 +612,10 @@ def probe(
         Scores are multiplied by a random factor in ``[1, 1 + noise)`` to pick the branching
         cell (numpy's generator, see :func:`_seed`); 0 for the plain best score.
 
-    Every line on which a propagation fails gains one conflict weight (``work[12]``; the
+    Every line on which a propagation fails gains one conflict weight (``work.conflicts``; the
     search decays them, see :data:`_DECAY`); the branching cell maximises its trials' score
     times ``1 + weight(row) + weight(column)`` times the confidence of its likelier value
-    (:func:`_likelihoods`, from the lines' messages left in ``work[13]`` for :func:`children`).
+    (:func:`_likelihoods`, from the lines' messages left in ``work.messages`` for :func:`children`).
 
     Returns
     -------
@@ -568,7 +625,7 @@ def probe(
     """
     height, width = size
     empty, filled, before = trials[0], trials[1], trials[2]
-    lines = work[11]
+    lines = work.read
     changed = True
     while changed:
         changed = False
@@ -608,11 +665,11 @@ def probe(
                 since = np.int64(-1)  # the stamps moved on
     _beliefs(grid, height, width, clues, work)
     best, best_score = _SOLVED, -1.0
-    conflicts = work[12]
+    conflicts = work.conflicts
     for cell in range(height * width):
         if not _known(grid, cell, width):
             weight = 1 + conflicts[cell // width] + conflicts[height + cell % width]
-            empty, filled = _likelihoods(cell, height, width, work[13])
+            empty, filled = _likelihoods(cell, height, width, work.messages)
             confidence = max(empty, filled) / (empty + filled)
             value = score[cell] * weight * confidence**_CONFIDENCE
             if noise:
@@ -631,7 +688,7 @@ def _seed(seed: int) -> None:
 @kernel()
 def children(
     grid: Any, cell: int, size: Any, clues: Any, work: Any, counters: Any, trials: Any,
-    order: int, out: Any,
+    out: Any, *, order: int,
 ) -> None:  # fmt: skip
     """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's),
     the one to try first first: by ``order``, :data:`LIKELIER` the value of higher likelihood
@@ -640,10 +697,10 @@ def children(
     more (the likelier to fail soon)."""
     height, width = size
     empty, filled = trials[0], trials[1]
-    fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
-    fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
+    fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, work.read)
+    fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, work.read)
     if order == LIKELIER:
-        as_empty, as_filled = _likelihoods(cell, height, width, work[13])
+        as_empty, as_filled = _likelihoods(cell, height, width, work.messages)
         filled_first = as_filled > as_empty
     else:
         filled_first = (fixed_filled <= fixed_empty) == (order == FEWER)
@@ -653,12 +710,12 @@ def children(
 
 def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
-    queue, queued, ends = net.work[:3]
+    queue, queued, ends = net.work.queue, net.work.queued, net.work.ends
     queue[:] = np.arange(len(queue))
     queued[:] = 1
     ends[:] = (0, len(queue))
     size = (net.height, net.width)
-    return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work[11]))
+    return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work.read))
 
 
 def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
@@ -715,7 +772,7 @@ class _Dive:
         """
         net, stats = self.net, budget.stats
         size = (net.height, net.width)
-        stack, weights = self.stack, net.work[12]
+        stack, weights = self.stack, net.work.conflicts
         while stack:
             stopped = budget.exhausted()
             if stopped or not allowance:
@@ -727,7 +784,7 @@ class _Dive:
             stats.depth = max(stats.depth, depth)
             cell = probe(
                 grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
-                probes.read, probes.score, probes.changed_at, self.noise,
+                probes.read, probes.score, probes.changed_at, noise=self.noise,
             )  # fmt: skip
             if cell == _DEAD:
                 stats.backtracks += 1
@@ -764,8 +821,8 @@ class _Dive:
         net = self.net
         kids = np.empty((2, *grid.shape), np.uint64)
         size = (net.height, net.width)
-        args = (net.clues, net.work, net.counters, net.trials, self.order, kids)
-        children(grid, cell, size, *args)
+        args = (net.clues, net.work, net.counters, net.trials, kids)
+        children(grid, cell, size, *args, order=self.order)
         other = probes.copy()
         stamp(grid, kids[0], probes.changed_at, net.counters)
         stamp(grid, kids[1], other.changed_at, net.counters)
@@ -773,7 +830,7 @@ class _Dive:
 
 
 def search(
-    net: Network, budget: Budget, max_solutions: int, seed: int = 0
+    net: Network, budget: Budget, *, max_solutions: int, seed: int = 0
 ) -> tuple[list[Grid], Status | None]:
     """Depth-first search with probing at every node, as a portfolio (see the module docstring).
 
@@ -816,11 +873,11 @@ def _load_kernels() -> None:
     Two crossed diagonals need branching, so every kernel runs.
     """
     net = Network.build(Nonogram(rows=((1,), (1,)), columns=((1,), (1,))))
-    search(net, Limits().start(Stats()), 2)
+    search(net, Limits().start(Stats()), max_solutions=2)
 
 
 def solve_probing(
-    puzzle: Nonogram, limits: Limits | None = None, max_solutions: int = 1, seed: int = 0
+    puzzle: Nonogram, *, limits: Limits | None = None, max_solutions: int = 1, seed: int = 0
 ) -> Result[Grid]:
     """Solve a nonogram by depth-first search with probing (method ``"probing"``).
 
@@ -849,5 +906,6 @@ def solve_probing(
     _load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    solutions, stopped = search(Network.build(puzzle), budget, max_solutions, seed)
+    network = Network.build(puzzle)
+    solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
     return Result.from_solutions(budget.finish(), "probing", solutions, max_solutions, stopped)
