@@ -20,8 +20,7 @@ propagation (sum-product) between the lines, as the constraints of CP-BP exchang
 densities.
 
 Row ``j`` of ``F`` is computed only where the first ``j`` blocks fit before and the others
-after, ``slack + 1`` positions for a line of ``slack`` free cells: 37 % of the table over the
-lines of the ``taai2011`` and ``tcga2022`` puzzles. Lines are bit sets of up to
+after, ``slack + 1`` positions for a line of ``slack`` free cells. Lines are bit sets of up to
 :data:`.bits.MAX_CELLS` cells (a block fits where its cells may all be filled, one masked
 compare); a block's weight is a quotient of prefix products of the odds; counts are float64,
 exact below ``2**53`` patterns when unweighted.

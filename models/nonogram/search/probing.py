@@ -1,55 +1,41 @@
 """The fast nonogram solver: line propagation on a worklist, probing, depth-first search.
 
 The grid is held as bit sets, each line twice over: ``grid[0, l]`` has a bit for every cell of
-line ``l`` known to be empty, ``grid[1, l]`` for every cell known to be filled (an undecided
-cell is in neither). Lines are numbered rows ``0 .. H-1`` then columns ``H .. H+W-1``; a line
-of ``n`` cells takes ``ceil(n / 64)`` words. Every cell is stored in its row and in its
-column, so a line is read in a few words and a trial copy of the grid is ``2 (H + W)`` words.
+line ``l`` known to be empty, ``grid[1, l]`` for every cell known to be filled. Lines are rows
+``0 .. H-1`` then columns ``H .. H+W-1``, ``ceil(n / 64)`` words a line of ``n`` cells, so a
+trial copy of the grid is ``2 (H + W)`` words.
 
 :func:`propagate`
-    Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by an exact
-    line solver (:func:`.lines.bits.settle_bits` on the line's word for lines of up to 62 cells,
-    :func:`.lines.cells.settle_line` on cell codes beyond), and every cell it decides makes the
-    crossing line dirty. Lines of up to 26 cells go through a direct-mapped cache of line
-    results keyed by (line, partial line).
+    Line logic to a fixpoint: a FIFO worklist of dirty lines, each narrowed by an exact line
+    solver (:func:`.lines.bits.settle_bits` up to 62 cells, :func:`.lines.cells.settle_line`
+    beyond; lines of up to 26 cells through a direct-mapped cache), every cell it decides
+    making the crossing line dirty.
 :func:`probe`
-    Probing (failed-literal detection on cells) to a fixpoint: every undecided cell is set to
-    filled, then to empty, and each trial propagated on a copy of the grid. Both trials failing
-    kill the node; one failing fixes the cell the other way; otherwise the cells both trials
-    decide alike are kept. Sweeps (row-major) repeat until one changes nothing. A cell is probed
-    again only when a line its last trials read has changed since (line sets as 64-bit masks of
-    ``line mod 64``: exact up to 64 lines, conservative beyond). Trials and their propagation
-    are inlined into the kernel, and a trial's grid is copied as one ``memcpy``
-    (:func:`._kernels.copy`). This is the "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen
-    2013, "An efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B, and the
-    probing of Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html), run to a fixpoint.
+    Probing (failed-literal detection on cells) to a fixpoint: each undecided cell is set to
+    filled, then to empty, and each trial propagated on a copy of the grid. Both failing kill
+    the node; one failing fixes the cell the other way; otherwise the cells both decide alike
+    are kept. A cell is probed again only when a line its last trials read has changed. The
+    "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, "An efficient approach to solving
+    nonograms", *IEEE TCIAIG* 5(3), §III-B, and the probing of Jan Wolter's pbnsolve
+    (https://webpbn.com/pbnsolve.html).
 :func:`search` (Python)
     Depth-first search over probed nodes. The branching cell maximises ``(fixed_empty + 1) *
-    (fixed_filled + 1) * (1 + weight(row) + weight(column))`` times the *confidence* of its
-    likelier value, and that value's child is tried first. A line's weight counts the failed
-    propagations on it (dom/wdeg: Boussemart, Hemery, Lecoutre & Sais 2004, *ECAI*) and decays
-    by :data:`_DECAY` at every node (as VSIDS activities: Moskewicz et al. 2001, *DAC*). The
-    confidence ``max(e, f) / (e + f)`` comes from the cell's beliefs ``f`` (filled) and ``e``
-    (empty): two rounds a node of belief propagation between the lines (:func:`_beliefs`,
-    warm-started from the last node's messages), each line's message being the weighted share
-    of its fill patterns that fill the cell (:mod:`.lines.count`; Pesant 2019, "From support
-    propagation to belief propagation in constraint programming", *JAIR* 66, after the maxSD
-    heuristic of Pesant, Quimper & Zanarini 2012, *JAIR* 43).
+    (fixed_filled + 1) * (1 + weight(row) + weight(column))`` times the confidence of its
+    likelier value, whose child is tried first. A line's weight counts the failed propagations
+    on it, decaying at every node (dom/wdeg: Boussemart, Hemery, Lecoutre & Sais 2004, *ECAI*;
+    VSIDS: Moskewicz et al. 2001, *DAC*). The confidence comes from the cell's beliefs after
+    rounds of belief propagation between the lines (:func:`_beliefs`, :mod:`.lines.count`;
+    Pesant 2019, *JAIR* 66, after maxSD: Pesant, Quimper & Zanarini 2012, *JAIR* 43).
 
-    Three searches share the work in doubling rounds (a portfolio with restarts: Gomes,
-    Selman & Kautz 1998, *AAAI*): in round ``r`` each may expand ``200 * 2**r`` more nodes —
-    likelier child first, and the child fixing more cells first ("fail first"), both resumed
-    where they stopped, then a fresh likelier-first search whose scores are multiplied by
-    random factors in ``[1, 11)`` (seeded by ``r`` and ``seed``: runs are reproducible). From
-    round :data:`_LAST_CONFLICT_ROUND` on, every search reasons from the last conflict
-    (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173): after a dead node it branches on the
-    cell whose decision killed it until a decision on it survives. A search that exhausts its
-    tree settles the question; ``max_solutions=2`` goes on after the first solution, keeping
-    solutions across runs, so that uniqueness is settled by the search itself.
+    Three searches share the work in doubling rounds (a portfolio with restarts: Gomes, Selman
+    & Kautz 1998, *AAAI*): likelier child first and more-fixing child first, both resumed where
+    they stopped, and a fresh likelier-first search with randomized scores (seeded: runs are
+    reproducible). From round :data:`_LAST_CONFLICT_ROUND` on they reason from the last
+    conflict (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173). A search that exhausts its tree
+    settles the question; ``max_solutions=2`` settles uniqueness by the search itself.
 
-The kernels are compiled by numba (``cache=True``: compiled once per machine). The figures
-behind each choice are in the commit messages that made it; current timings are in
-``docs/benchmarks.md`` (``python benchmarks/nonogram.py``).
+The kernels are compiled by numba (:mod:`cspsolve.models.nonogram._kernels`); timings are in
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
