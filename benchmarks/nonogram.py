@@ -51,7 +51,7 @@ from rich.table import Table
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, read, solve
-from cspsolve.models.nonogram.probing import solve_probing
+from cspsolve.models.nonogram.search.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
 TOURNAMENT = {

@@ -22,7 +22,8 @@ from cspsolve import inputs
 from cspsolve.errors import InputError
 from cspsolve.instances import ROOT
 
-from .test_cli import assert_bad_input, run
+from .conftest import run
+from .test_cli import assert_bad_input
 
 QUICK = 20.0
 """Seconds a bad file may take to be refused, start-up of a fresh interpreter included."""

@@ -3,7 +3,7 @@
 Every run calls :func:`cspsolve.cli.main` in a fresh interpreter (no PATH needed) with a
 ``timeout`` so that a hang fails the test. Answers are checked with the independent
 :func:`cspsolve.models.nonogram.board.check` against the puzzles read by
-:func:`cspsolve.models.nonogram.formats.read`.
+:func:`cspsolve.models.nonogram.io.formats.read`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from cspsolve import registry
 from cspsolve.instances import ROOT
-from cspsolve.models.nonogram import KIND, board, formats
+from cspsolve.models.nonogram import KIND, board
+from cspsolve.models.nonogram.io import formats
 
 from .conftest import run
 

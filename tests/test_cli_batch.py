@@ -26,8 +26,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from cspsolve import cli, registry, render
-from cspsolve.models.nonogram import board, formats
+from cspsolve.models.nonogram import board
 from cspsolve.models.nonogram import kind as nonogram
+from cspsolve.models.nonogram.io import formats
 
 from .conftest import command, run
 from .stubs import stub_kind

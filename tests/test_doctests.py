@@ -23,7 +23,7 @@ def modules() -> list[str]:
 
 def test_every_package_module_is_found() -> None:
     names = modules()
-    assert "cspsolve.models.nonogram.formats" in names
+    assert "cspsolve.models.nonogram.io.formats" in names
     assert "cspsolve.csp.gac" in names
 
 

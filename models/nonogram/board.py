@@ -11,6 +11,8 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from cspsolve.errors import PuzzleError
+
 __all__ = ["Clue", "Grid", "Nonogram", "check", "clue_of", "line_errors", "min_length"]
 
 Clue = tuple[int, ...]
@@ -53,7 +55,7 @@ class Nonogram:
 
     Raises
     ------
-    ValueError
+    PuzzleError
         If there are no rows or no columns, a run length is not a positive integer, or a clue
         cannot fit its line. The message names the line (``row 3`` / ``column 7``, 1-based).
     """
@@ -67,7 +69,7 @@ class Nonogram:
         object.__setattr__(self, "rows", tuple(tuple(c) for c in self.rows))
         object.__setattr__(self, "columns", tuple(tuple(c) for c in self.columns))
         if not self.rows or not self.columns:
-            raise ValueError("a nonogram needs at least one row and one column")
+            raise PuzzleError("a nonogram needs at least one row and one column")
         for name, clues, length in (
             ("row", self.rows, self.width),
             ("column", self.columns, self.height),
@@ -75,7 +77,7 @@ class Nonogram:
             for i, clue in enumerate(clues, 1):
                 problem = line_errors(clue, length)
                 if problem:
-                    raise ValueError(f"{name} {i}: {problem}")
+                    raise PuzzleError(f"{name} {i}: {problem}")
 
     @property
     def width(self) -> int:

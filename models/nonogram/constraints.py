@@ -5,7 +5,7 @@ is never listed (a 512-cell line has about 10^55 patterns): :class:`LineDomain` 
 and a partial line, and stands for every pattern of the clue that agrees with the cells known
 so far. Where row ``i`` crosses column ``j`` a binary :class:`Crossing` constraint says both
 patterns agree on the shared cell. Revising a line against its crossings narrows its partial
-line; the line solver (:func:`~.linesolver.solve_line`) then fixes every cell all remaining
+line; the line solver (:func:`~.lines.bigint.solve_line`) then fixes every cell all remaining
 patterns agree on, so the domain is exactly GAC. The constraint graph is the complete bipartite
 graph of rows and columns, and a narrowed line re-queues only the lines crossing it at cells
 that changed.
@@ -19,7 +19,7 @@ from typing import Any, cast
 from cspsolve.csp import CSP, Constraint, Domain
 
 from .board import Clue, Grid, Nonogram, clue_of
-from .linesolver import count_completions, solve_line
+from .lines.bigint import count_completions, solve_line
 
 __all__ = ["Crossing", "LineDomain", "NonogramCSP", "build_csp", "grid_from_assignment"]
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from cspsolve.csp.cpsat import enumerate_solutions
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
@@ -93,6 +94,7 @@ def _add_counts(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> None:
 
 def solve(
     puzzle: Nonogram,
+    *,
     limits: Limits | None = None,
     max_solutions: int = 1,
     workers: int = 1,
@@ -122,13 +124,13 @@ def solve(
 
     Raises
     ------
-    ValueError
+    OptionError
         If ``max_solutions < 1`` or ``workers < 1``.
     """
     if max_solutions < 1:
-        raise ValueError(f"max_solutions must be >= 1, got {max_solutions}")
+        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
     if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+        raise OptionError(f"workers must be >= 1, got {workers}")
     from ortools.sat.python import cp_model  # before the clock starts: the import is slow
 
     stats = Stats()

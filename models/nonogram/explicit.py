@@ -21,6 +21,7 @@ from collections.abc import Hashable
 from cspsolve.csp.domains import Domain, ExplicitDomain
 from cspsolve.csp.model import CSP, Relation
 from cspsolve.csp.python_constraint import solve_python_constraint as _solve_explicit
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
@@ -175,12 +176,12 @@ def explicit_csp(puzzle: Nonogram, max_patterns: int = MAX_PATTERNS) -> CSP:
 
     Raises
     ------
-    ValueError
+    OptionError
         If a line has more than ``max_patterns`` patterns; the message names the line.
     """
     problem = too_large(puzzle, max_patterns)
     if problem:
-        raise ValueError(f"puzzle too large for an explicit CSP: {problem}")
+        raise OptionError(f"puzzle too large for an explicit CSP: {problem}")
     domains: dict[Hashable, Domain] = {}
     for i, clue in enumerate(puzzle.rows):
         domains["row", i] = ExplicitDomain(patterns(clue, puzzle.width))
@@ -196,6 +197,7 @@ def explicit_csp(puzzle: Nonogram, max_patterns: int = MAX_PATTERNS) -> CSP:
 
 def solve_python_constraint(
     puzzle: Nonogram,
+    *,
     limits: Limits | None = None,
     max_solutions: int = 1,
     max_patterns: int = MAX_PATTERNS,
@@ -222,13 +224,13 @@ def solve_python_constraint(
 
     Raises
     ------
-    ValueError
-        If a line has more than ``max_patterns`` patterns, e.g. ``puzzle too large for
-        python-constraint: row 3 has 1.2e9 patterns, cap 20000``.
+    OptionError
+        If a line has more than ``max_patterns`` patterns (the method does not fit), e.g.
+        ``puzzle too large for python-constraint: row 3 has 1.2e9 patterns, cap 20000``.
     """
     problem = too_large(puzzle, max_patterns)
     if problem:
-        raise ValueError(f"puzzle too large for python-constraint: {problem}")
+        raise OptionError(f"puzzle too large for python-constraint: {problem}")
     result = _solve_explicit(
         explicit_csp(puzzle, max_patterns), limits=limits, max_solutions=max_solutions
     )

@@ -10,10 +10,16 @@ from cspsolve.limits import Limits
 from cspsolve.render import Scene, labelled_grid
 from cspsolve.results import Result
 
-from . import solver
 from .board import Grid, Nonogram, check
-from .formats import read, select, sniff, write
-from .solver import NonogramOptions
+from .io.formats import read, select, sniff, write
+from .solver import (
+    NonogramOptions,
+    cpsat,
+    gac_astar_method,
+    mac_method,
+    probing,
+    python_constraint,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -31,7 +37,7 @@ def _small(puzzle: Nonogram) -> list[str | None]:
 METHODS = (
     Method(
         name="probing",
-        run=solver.probing,
+        run=probing,
         summary="line logic, probing to a fixpoint and depth-first search on compiled bit "
         "grids (Wu et al. 2013; pbnsolve)",
         backend="compiled",
@@ -41,7 +47,7 @@ METHODS = (
     ),
     Method(
         name="gac-astar",
-        run=solver.gac_astar_method,
+        run=gac_astar_method,
         summary="best-first search over GAC-propagated line variables (A*-GAC)",
         backend="csp",
         optimal=None,
@@ -49,7 +55,7 @@ METHODS = (
     ),
     Method(
         name="mac",
-        run=solver.mac_method,
+        run=mac_method,
         summary="depth-first search maintaining GAC (Sabin & Freuder 1994)",
         backend="csp",
         optimal=None,
@@ -57,7 +63,7 @@ METHODS = (
     ),
     Method(
         name="cpsat",
-        run=solver.cpsat,
+        run=cpsat,
         summary="OR-Tools CP-SAT, one automaton per line",
         backend="cp-sat",
         optimal=None,
@@ -65,7 +71,7 @@ METHODS = (
     ),
     Method(
         name="python-constraint",
-        run=solver.python_constraint,
+        run=python_constraint,
         summary="explicit fill patterns per line handed to python-constraint2",
         backend="python-constraint",
         optimal=None,
@@ -129,16 +135,16 @@ def verify(
 def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
     """What line logic alone (GAC on the line constraints, no probing, no search) decides.
 
-    Runs the fast solver's worklist propagation (:func:`.probing.line_logic`) from the empty
-    grid.
+    Runs the fast solver's worklist propagation (:func:`.search.probing.line_logic`) from
+    the empty grid.
 
     Returns
     -------
     tuple of (bool, int)
         Whether the clues are consistent under line logic, and how many cells it fixes.
     """
-    from .linedp import UNKNOWN
-    from .probing import line_logic as propagate_lines
+    from .lines.cells import UNKNOWN
+    from .search.probing import line_logic as propagate_lines
 
     consistent, grid, _ = propagate_lines(puzzle)
     return consistent, int((grid != UNKNOWN).sum())

@@ -1,9 +1,9 @@
 """The nonogram methods, each as a :class:`~cspsolve.kind.Runner` of the kind's table.
 
 ``probing`` (the default)
-    Depth-first search with probing at every node, on a compiled grid of cell codes
-    (:mod:`.probing`): line logic on a worklist of dirty lines, probing to a fixpoint, branching
-    on the cell whose trials fixed the most cells.
+    Depth-first search with probing at every node, on compiled bit grids
+    (:mod:`.search.probing`): line logic on a worklist of dirty lines, probing to a fixpoint,
+    branching on the cell whose trials fixed the most cells.
 ``gac-astar``
     Best-first search over GAC-propagated states (:func:`cspsolve.csp.gac_astar`) on the
     implicit-domain CSP of :mod:`.constraints`.
@@ -105,7 +105,7 @@ def _engine(
 
 
 def _probing(puzzle: Nonogram, limits: Limits | None, wanted: int) -> Result[Grid]:
-    from .probing import solve_probing
+    from .search.probing import solve_probing
 
     return solve_probing(puzzle, limits=limits, max_solutions=wanted)
 

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from cspsolve import batch, registry
-from cspsolve.models.nonogram import board, formats
+from cspsolve.models.nonogram import board
+from cspsolve.models.nonogram.io import formats
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
 

@@ -6,7 +6,7 @@ import itertools
 import math
 
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
-from cspsolve.models.nonogram.linedp import EMPTY, FILLED
+from cspsolve.models.nonogram.lines.cells import EMPTY, FILLED
 
 
 def all_solutions(puzzle: Nonogram) -> list[tuple[str, ...]]:

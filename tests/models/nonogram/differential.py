@@ -168,7 +168,7 @@ def oracle(case: Case) -> Oracle:
     puzzle = case.puzzle
     if puzzle.width * puzzle.height <= BRUTE_CELLS:
         return brute_force(puzzle)
-    result = cpsat.solve(puzzle, Limits(time_limit=ORACLE_SECONDS), max_solutions=2)
+    result = cpsat.solve(puzzle, limits=Limits(time_limit=ORACLE_SECONDS), max_solutions=2)
     if result.status is Status.SOLVED:
         return Oracle(True, result.proof["unique"], result.solution)
     if result.status is Status.UNSOLVABLE:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cspsolve.csp.search import mac
+from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import cpsat, explicit
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram, check, clue_of
@@ -133,13 +134,13 @@ def test_cpsat_mismatched_sums_are_unsolvable(pair: tuple[Grid, Grid]) -> None:
 
 def test_cpsat_limits() -> None:
     puzzle = puzzle_of(("#.#", ".#.", "#.#"))
-    assert cpsat.solve(puzzle, Limits(time_limit=0)).status == Status.LIMIT
+    assert cpsat.solve(puzzle, limits=Limits(time_limit=0)).status == Status.LIMIT
     cancel = threading.Event()
     cancel.set()
-    assert cpsat.solve(puzzle, Limits(cancel=cancel)).status == Status.CANCELLED
-    with pytest.raises(ValueError, match="max_solutions"):
+    assert cpsat.solve(puzzle, limits=Limits(cancel=cancel)).status == Status.CANCELLED
+    with pytest.raises(OptionError, match="max_solutions"):
         cpsat.solve(puzzle, max_solutions=0)
-    with pytest.raises(ValueError, match="workers"):
+    with pytest.raises(OptionError, match="workers"):
         cpsat.solve(puzzle, workers=0)
 
 
@@ -256,18 +257,20 @@ def test_over_the_cap() -> None:
     wide = [(1,)] * 60
     puzzle = Nonogram(rows=[(1,), (1,), (1,) * 10], columns=wide)
     started = time.perf_counter()
-    with pytest.raises(ValueError, match=r"python-constraint: row 3 has 1\.\de\d+ patterns"):
+    with pytest.raises(OptionError, match=r"python-constraint: row 3 has 1\.\de\d+ patterns"):
         explicit.solve_python_constraint(puzzle)
-    with pytest.raises(ValueError, match="row 3"):
+    with pytest.raises(OptionError, match="row 3"):
         explicit.explicit_csp(puzzle)
     assert time.perf_counter() - started < 0.5
     small = puzzle_of(("#.#.", "....", "#..#"))
-    with pytest.raises(ValueError, match="row 1 has 3 patterns, cap 2"):
+    with pytest.raises(OptionError, match="row 1 has 3 patterns, cap 2"):
         explicit.solve_python_constraint(small, max_patterns=2)
-    with pytest.raises(ValueError, match="column 1 has 2 patterns, cap 1"):
+    with pytest.raises(OptionError, match="column 1 has 2 patterns, cap 1"):
         explicit.explicit_csp(puzzle_of(("####", "....")), max_patterns=1)
 
 
 def test_python_constraint_limits() -> None:
     puzzle = puzzle_of(("#.#", ".#.", "#.#"))
-    assert explicit.solve_python_constraint(puzzle, Limits(time_limit=0)).status == Status.LIMIT
+    assert (
+        explicit.solve_python_constraint(puzzle, limits=Limits(time_limit=0)).status == Status.LIMIT
+    )

@@ -1,4 +1,4 @@
-"""Tests for cspsolve.models.nonogram.formats: readers, sniffing, selection, .non writer."""
+"""Tests for cspsolve.models.nonogram.io.formats: readers, sniffing, selection, .non writer."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cspsolve.errors import InputError
-from cspsolve.models.nonogram import formats
+from cspsolve.errors import InputError, OptionError
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
-from cspsolve.models.nonogram.formats import Entry, parse, read, select, sniff, write_non
+from cspsolve.models.nonogram.io import formats
+from cspsolve.models.nonogram.io.formats import Entry, parse, read, select, sniff, write_non
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "nonogram"
@@ -22,12 +22,12 @@ SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "nonog
 def _error(text: str, fmt: str | None = None, source: str = "t.txt") -> InputError:
     """Parse ``text`` expecting an InputError, and return it."""
     with pytest.raises(InputError) as info:
-        parse(text, source, fmt)
+        parse(text, source, fmt=fmt)
     return info.value
 
 
 def _one(text: str, fmt: str) -> Nonogram:
-    entries = parse(text, "t", fmt)
+    entries = parse(text, "t", fmt=fmt)
     assert len(entries) == 1
     return entries[0].puzzle
 
@@ -236,9 +236,9 @@ SAMPLES = {
 
 @pytest.mark.parametrize("fmt", formats.FORMATS)
 def test_crlf_and_bom_read_the_same(fmt: str, tmp_path: Path) -> None:
-    plain = parse(SAMPLES[fmt], "t", fmt)
-    assert parse(SAMPLES[fmt].replace("\n", "\r\n"), "t", fmt) == plain
-    assert parse("\ufeff" + SAMPLES[fmt], "t", fmt) == plain
+    plain = parse(SAMPLES[fmt], "t", fmt=fmt)
+    assert parse(SAMPLES[fmt].replace("\n", "\r\n"), "t", fmt=fmt) == plain
+    assert parse("\ufeff" + SAMPLES[fmt], "t", fmt=fmt) == plain
     path = tmp_path / "x.txt"
     path.write_bytes(b"\xef\xbb\xbf" + SAMPLES[fmt].replace("\n", "\r\n").encode())
     assert read(path, fmt) == plain
@@ -247,7 +247,7 @@ def test_crlf_and_bom_read_the_same(fmt: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", formats.FORMATS)
 def test_sniff_finds_each_sample(fmt: str) -> None:
     assert sniff("x.txt", SAMPLES[fmt]) == fmt
-    assert parse(SAMPLES[fmt], "x.txt") == parse(SAMPLES[fmt], "x", fmt)
+    assert parse(SAMPLES[fmt], "x.txt") == parse(SAMPLES[fmt], "x", fmt=fmt)
 
 
 @pytest.mark.parametrize(
@@ -510,7 +510,7 @@ _texts = st.one_of(st.text(), st.text(alphabet=_FORMAT_CHARS))
 
 def _parses_or_input_error(text: str, fmt: str | None) -> None:
     try:
-        entries = parse(text, "fuzz.txt", fmt)
+        entries = parse(text, "fuzz.txt", fmt=fmt)
     except InputError as err:
         assert "\n" not in str(err)
         return
@@ -634,5 +634,5 @@ def test_write_picks_the_format_by_extension(tmp_path: Path, suffix: str) -> Non
 
 
 def test_write_refuses_unknown_extensions(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match=r"cannot write \.xyz"):
+    with pytest.raises(OptionError, match=r"cannot write \.xyz"):
         formats.write(Nonogram(rows=[(1,)], columns=[(1,)]), tmp_path / "a.xyz")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cspsolve.models.nonogram.linebits import MAX_CELLS
-from cspsolve.models.nonogram.linecount import fill_density
+from cspsolve.models.nonogram.lines.bits import MAX_CELLS
+from cspsolve.models.nonogram.lines.count import fill_density
 
 from .conftest import enumerated_density
 from .test_probing import bit_sets, partial_lines

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.models.nonogram.board import Clue, clue_of
-from cspsolve.models.nonogram.linesolver import count_completions, solve_line
+from cspsolve.models.nonogram.lines.bigint import count_completions, solve_line
 
 MAX_N = 12
 

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from cspsolve.csp import propagate as gac
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import probing
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
-from cspsolve.models.nonogram.linebits import MAX_CELLS, settle_bits
-from cspsolve.models.nonogram.linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
-from cspsolve.models.nonogram.linesolver import solve_line
-from cspsolve.models.nonogram.probing import (
+from cspsolve.models.nonogram.lines.bigint import solve_line
+from cspsolve.models.nonogram.lines.bits import MAX_CELLS, settle_bits
+from cspsolve.models.nonogram.lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from cspsolve.models.nonogram.search import probing
+from cspsolve.models.nonogram.search.probing import (
     Network,
     Probes,
     _propagate_all,
@@ -144,11 +144,11 @@ def probed(puzzle: Nonogram, order: int = probing.FEWER) -> tuple[int, Any, Any,
     probes = Probes.fresh(puzzle.width * puzzle.height)
     size = (net.height, net.width)
     args = (net.clues, net.work, net.counters)
-    outcome = probe(grid, size, *args, net.trials, *vars(probes).values(), 0.0)
+    outcome = probe(grid, size, *args, net.trials, *vars(probes).values(), noise=0.0)
     if outcome < 0:
         return outcome, net.codes(grid).ravel(), None, None
     kids = np.empty((2, *grid.shape), np.uint64)
-    children(grid, outcome, size, *args, net.trials, order, kids)
+    children(grid, outcome, size, *args, net.trials, kids, order=order)
     return outcome, *(net.codes(g).ravel() for g in (grid, *kids))
 
 
@@ -217,12 +217,12 @@ def test_the_lines_messages_are_those_of_belief_propagation(puzzle: Nonogram) ->
     if not _propagate_all(net, grid):
         return
     probes = Probes.fresh(puzzle.width * puzzle.height)
-    args = (net.clues, net.work, net.counters, net.trials, *vars(probes).values(), 0.0)
-    if probe(grid, (net.height, net.width), *args) < 0:
+    args = (net.clues, net.work, net.counters, net.trials, *vars(probes).values())
+    if probe(grid, (net.height, net.width), *args, noise=0.0) < 0:
         return
     codes = net.codes(grid)
     rows, cols = enumerated_beliefs(puzzle, codes)
-    messages = net.work[13]
+    messages = net.work.messages
     for r in range(puzzle.height):
         if UNKNOWN in codes[r]:
             assert messages[r, : puzzle.width] == pytest.approx(rows[r])
@@ -263,7 +263,7 @@ def test_a_trial_counts_the_cells_it_decides(puzzle: Nonogram) -> None:
         for plane in (0, 1):
             trial = net.trials[plane]
             count = _trial(
-                grid, trial, cell, plane, size, net.clues, net.work, net.counters, net.work[11]
+                grid, trial, cell, plane, size, net.clues, net.work, net.counters, net.work.read
             )
             assert (net.codes(grid).ravel() == before).all()
             if count >= 0:
@@ -275,7 +275,7 @@ def test_a_trial_counts_the_cells_it_decides(puzzle: Nonogram) -> None:
 def test_node_limit_and_counters() -> None:
     # Two interlocked diagonals: line logic and probing fix nothing.
     puzzle = puzzle_of(["#.", ".#"], ["#.", ".#"])
-    assert solve_probing(puzzle, Limits(max_nodes=0)).status is Status.LIMIT
+    assert solve_probing(puzzle, limits=Limits(max_nodes=0)).status is Status.LIMIT
     result = solve_probing(puzzle, max_solutions=2)
     assert result.status is Status.SOLVED and result.proof["unique"] is False
     assert result.stats.probes >= 8 and result.stats.propagations > 0
@@ -299,7 +299,8 @@ def test_the_last_conflict_is_branched_on_while_undecided() -> None:
     assert dive.branching_cell(root, 0) == 3
     kids = np.empty((2, *root.shape), np.uint64)
     size = (net.height, net.width)
-    children(root, 3, size, net.clues, net.work, net.counters, net.trials, probing.LIKELIER, kids)
+    args = (net.clues, net.work, net.counters, net.trials, kids)
+    children(root, 3, size, *args, order=probing.LIKELIER)
     # Cell 3 decided: the conflict is forgotten and the heuristic's cell comes back.
     assert dive.branching_cell(kids[0], 1) == 1
     assert dive.conflict == -1
@@ -348,7 +349,9 @@ def search_restarting(puzzle: Nonogram, max_solutions: int, seed: int) -> tuple[
         patch.setattr(probing, "_FIRST_RUN", 1)
         patch.setattr(probing, "_LAST_CONFLICT_ROUND", 0)
         budget = Limits().start(Stats())
-        found = probing.search(Network.build(puzzle), budget, max_solutions, seed)
+        found = probing.search(
+            Network.build(puzzle), budget, max_solutions=max_solutions, seed=seed
+        )
     return found, budget.stats
 
 
@@ -391,18 +394,18 @@ def test_a_failed_propagation_weights_the_contradictory_line() -> None:
     puzzle = Nonogram([(2,), ()], [(1,), ()])
     net = Network.build(puzzle)
     assert not _propagate_all(net, net.unknown())
-    assert net.work[12].tolist() == [0, 0, 0, 1]
+    assert net.work.conflicts.tolist() == [0, 0, 0, 1]
 
 
 def test_the_conflict_weights_decay_at_every_node() -> None:
     # Two interlocked diagonals: no trial fails, so the weights only decay.
     net, _, dive = dive_on(["#.", ".#"])
     weights = np.array([1.0, 2.0, 0.0, 4.0])
-    net.work[12][:] = weights
+    net.work.conflicts[:] = weights
     budget = Limits().start(Stats())
     dive.advance(2, budget, [], 100)
     assert budget.stats.expanded == 2
-    assert net.work[12] == pytest.approx(weights * probing._DECAY**2)
+    assert net.work.conflicts == pytest.approx(weights * probing._DECAY**2)
 
 
 def test_lines_longer_than_a_word_branch_and_find_both_solutions() -> None:
@@ -414,7 +417,7 @@ def test_lines_longer_than_a_word_branch_and_find_both_solutions() -> None:
     swapped = [".#." + block, "#.." + block, *grid[2:]]
     puzzle = puzzle_of(grid, grid)
     budget = Limits().start(Stats())
-    found, stopped = probing.search(Network.build(puzzle), budget, 3)
+    found, stopped = probing.search(Network.build(puzzle), budget, max_solutions=3)
     assert stopped is None
     assert sorted(found) == sorted([tuple(grid), tuple(swapped)])
     assert budget.stats.expanded >= 3

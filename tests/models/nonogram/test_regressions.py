@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from cspsolve.models.nonogram import KIND, cpsat, formats, solve
+from cspsolve.models.nonogram import KIND, cpsat, solve
 from cspsolve.models.nonogram.board import check
+from cspsolve.models.nonogram.io import formats
 from cspsolve.results import Status
 
-from ...test_cli import run
+from ...conftest import run
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram" / "regressions"
 LONG_LINES = sorted(DATA.glob("random-*.non"))

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from cspsolve.errors import InputError
 from cspsolve.models.nonogram.board import Nonogram, clue_of
-from cspsolve.models.nonogram.formats import parse, read, sniff, write
-from cspsolve.models.nonogram.webformats import write_tatham
+from cspsolve.models.nonogram.io.formats import parse, read, sniff, write
+from cspsolve.models.nonogram.io.web import write_tatham
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "nonogram"
 
@@ -25,7 +25,7 @@ ONE_PUZZLE = """<puzzleset><puzzle type="grid" defaultcolor="black">
 
 def _error(text: str, fmt: str) -> InputError:
     with pytest.raises(InputError) as info:
-        parse(text, "t.xml", fmt)
+        parse(text, "t.xml", fmt=fmt)
     return info.value
 
 
@@ -42,7 +42,7 @@ def test_xml_puzzleset_of_two_names_each_by_its_id() -> None:
         "<puzzleset>",
         "<puzzleset><puzzle><id>#12</id>" + ONE_PUZZLE[32:].split("</puzzle>")[0] + "</puzzle>",
     )
-    entries = parse(HEADER + two + "</puzzleset>", "t.xml", "xml")
+    entries = parse(HEADER + two + "</puzzleset>", "t.xml", fmt="xml")
     assert [e.id for e in entries] == ["12", "2"]
     assert all(e.puzzle == Nonogram([(1,)], [(1,)]) for e in entries)
 
@@ -68,7 +68,7 @@ def test_xml_entity_declarations_are_refused(text: str, line: int) -> None:
 
 def test_xml_undeclared_html_entities_become_characters() -> None:
     text = ONE_PUZZLE.replace("<clues", "<title>&copy; &eacute;t&eacute;</title><clues", 1)
-    [entry] = parse(HEADER + text, "t.xml", "xml")
+    [entry] = parse(HEADER + text, "t.xml", fmt="xml")
     assert entry.puzzle.title == "\u00a9 \u00e9t\u00e9"
 
 
@@ -109,7 +109,7 @@ def test_tatham_game_ids(text: str, rows: list[tuple[int, ...]] | None, columns:
     if rows is None:
         _error(text, "tatham")
         return
-    [entry] = parse(text + "\n", "t", "tatham")
+    [entry] = parse(text + "\n", "t", fmt="tatham")
     assert entry.puzzle == Nonogram(rows, columns)  # type: ignore[arg-type]
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from .board import Clue
+from ..board import Clue
 
 __all__ = ["count_completions", "solve_line"]
 

@@ -15,15 +15,15 @@ Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md Â
     pierre-dejoue/picross-solver native ``.txt``: ``GRID <name>``, ``ROWS``, ``COLUMNS``, clues
     written ``[ 3 1 ]``, ``#`` comment lines; several grids per file.
 ``xml``
-    webpbn XML (``.xml``; :func:`.webformats.parse_xml`, no DTD entity is ever expanded).
+    webpbn XML (``.xml``; :func:`.web.parse_xml`, no DTD entity is ever expanded).
 ``tatham``
     A Tatham ``pattern`` game ID such as ``5x5:2/1.1/...`` alone in a file
-    (:func:`.webformats.parse_tatham`).
+    (:func:`.web.parse_tatham`).
 
 An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). Every
 problem in a file raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
 exception escapes :func:`parse` or :func:`read`. ``.non`` and ``.nin`` are written
-(:func:`write_non`, :func:`write_nin`, :func:`.webformats.write_tatham`; :func:`write` picks
+(:func:`write_non`, :func:`write_nin`, :func:`.web.write_tatham`; :func:`write` picks
 by file extension, ``.tatham`` for game IDs).
 """
 
@@ -35,9 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 
-from .board import Clue, Grid, Nonogram, line_errors
+from ..board import Clue, Grid, Nonogram
+from .clues import MAX_SIZE, Placed, build
+from .web import parse_tatham, parse_xml, write_tatham
 
 __all__ = [
     "FORMATS",
@@ -54,9 +56,6 @@ __all__ = [
 FORMATS = ("non", "nin", "tournament", "picross", "xml", "tatham")
 """The format names accepted by :func:`parse` and :func:`read`."""
 
-_MAX_SIZE = 100_000
-"""Largest width, height or run length accepted (guards against absurd allocations)."""
-
 _INTEGER = re.compile(r"-?[0-9]+")
 _PUZZLE_NUMBER = re.compile(r"\$([0-9]+)")
 _NIN_HEADER = re.compile(r"[0-9]+\s+[0-9]+")
@@ -64,9 +63,6 @@ _NON_KEY = re.compile(r"(width|height)\s+\S.*|rows|columns", re.IGNORECASE)
 _TATHAM_ID = re.compile(r"[0-9]+(x[0-9]+)?:[0-9./]*")
 _CLUE_LIKE = re.compile(r"[0-9][0-9,\s]*")
 _NON_UNIQUE_KEYS = ("width", "height", "rows", "columns", "title", "goal")
-
-_Placed = tuple[Clue, int]
-"""A clue and the 1-based line it was written on."""
 
 
 @dataclass(frozen=True)
@@ -107,19 +103,19 @@ def _last_line(lines: list[str]) -> int:
 
 
 def _whole_number(token: str, what: str, source: str, line: int) -> int:
-    """Read ``token`` as an ASCII whole number in ``0.._MAX_SIZE``."""
+    """Read ``token`` as an ASCII whole number in ``0..MAX_SIZE``."""
     shown = token if len(token) <= 20 else token[:20] + "..."
     if not _INTEGER.fullmatch(token):
         raise InputError(source, line, f"{what} {shown!r} is not a whole number")
     if token.startswith("-"):
         raise InputError(source, line, f"{what} {shown} is negative")
-    if len(token.lstrip("0")) > len(str(_MAX_SIZE)) or int(token) > _MAX_SIZE:
-        raise InputError(source, line, f"{what} {shown} is too large (at most {_MAX_SIZE})")
+    if len(token.lstrip("0")) > len(str(MAX_SIZE)) or int(token) > MAX_SIZE:
+        raise InputError(source, line, f"{what} {shown} is too large (at most {MAX_SIZE})")
     return int(token)
 
 
 def _size(token: str, what: str, source: str, line: int) -> int:
-    """Read a width or height: a whole number from 1 to ``_MAX_SIZE``."""
+    """Read a width or height: a whole number from 1 to ``MAX_SIZE``."""
     value = _whole_number(token, what, source, line)
     if value == 0:
         raise InputError(source, line, f"{what} must be at least 1")
@@ -150,13 +146,13 @@ def _read_clues(
     sep: str | None,
     source: str,
     ends_section: Callable[[str], bool] | None = None,
-) -> tuple[list[_Placed], int]:
+) -> tuple[list[Placed], int]:
     """Read ``count`` clue lines from index ``start``; return them and the index after them.
 
     A line for which ``ends_section`` is true (a header) or the end of the file before ``count``
     clues is an error at that line.
     """
-    placed: list[_Placed] = []
+    placed: list[Placed] = []
     i = start
     while len(placed) < count:
         if i >= len(lines) or (ends_section is not None and ends_section(lines[i])):
@@ -165,33 +161,6 @@ def _read_clues(
         placed.append((_clue(lines[i], sep, source, i + 1), i + 1))
         i += 1
     return placed, i
-
-
-def build(
-    source: str,
-    line: int,
-    rows: list[_Placed],
-    columns: list[_Placed],
-    title: str = "",
-    goal: Grid | None = None,
-) -> Nonogram:
-    """Make a :class:`Nonogram`, reporting a clue that cannot fit at the line it came from."""
-    for what, placed, length in (("row", rows, len(columns)), ("column", columns, len(rows))):
-        if len(placed) > _MAX_SIZE:
-            raise InputError(source, line, f"more than {_MAX_SIZE} {what}s")
-        for k, (clue, at) in enumerate(placed, 1):
-            problem = line_errors(clue, length)
-            if problem:
-                raise InputError(source, at, f"{what} {k}: {problem}")
-    try:
-        return Nonogram(
-            rows=tuple(c for c, _ in rows),
-            columns=tuple(c for c, _ in columns),
-            title=title,
-            goal=goal,
-        )
-    except ValueError as err:
-        raise InputError(source, line, str(err)) from err
 
 
 # --- .non -------------------------------------------------------------------------------------
@@ -230,7 +199,7 @@ class _NonState:
 
     seen: dict[str, int] = field(default_factory=dict)
     sizes: dict[str, int] = field(default_factory=dict)
-    sections: dict[str, list[_Placed]] = field(default_factory=dict)
+    sections: dict[str, list[Placed]] = field(default_factory=dict)
     title: str = ""
     goal: str | None = None
 
@@ -279,9 +248,8 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
     if state.goal is not None:
         width, height = state.sizes["width"], state.sizes["height"]
         goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
-    puzzle = build(
-        source, start or 1, state.sections["rows"], state.sections["columns"], state.title, goal
-    )
+    rows, columns = state.sections["rows"], state.sections["columns"]
+    puzzle = build(source, start or 1, rows, columns, title=state.title, goal=goal)
     return [Entry(None, puzzle, start or 1)]
 
 
@@ -360,7 +328,7 @@ class _Grid:
 
     name: str | None
     line: int
-    sections: dict[str, tuple[int, list[_Placed]]] = field(default_factory=dict)
+    sections: dict[str, tuple[int, list[Placed]]] = field(default_factory=dict)
 
 
 def _finish_grid(grid: _Grid, end: int, source: str) -> Entry:
@@ -419,9 +387,7 @@ def _parse_picross(lines: list[str], source: str) -> list[Entry]:
 
 
 def _parse_xml(lines: list[str], source: str) -> list[Entry]:
-    """Read webpbn XML (see :mod:`.webformats`)."""
-    from .webformats import parse_xml
-
+    """Read webpbn XML (see :mod:`.web`)."""
     found = parse_xml("\n".join(lines), source)
     if len(found) == 1:
         return [Entry(None, found[0][1], found[0][2])]
@@ -429,9 +395,7 @@ def _parse_xml(lines: list[str], source: str) -> list[Entry]:
 
 
 def _parse_tatham(lines: list[str], source: str) -> list[Entry]:
-    """Read a Tatham game ID, alone on the first non-blank line (see :mod:`.webformats`)."""
-    from .webformats import parse_tatham
-
+    """Read a Tatham game ID, alone on the first non-blank line (see :mod:`.web`)."""
     content = [(k, line) for k, line in enumerate(lines, 1) if line.strip()]
     if len(content) != 1:
         at = content[1][0] if len(content) > 1 else 1
@@ -499,7 +463,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
     """Read every puzzle of a file's text.
 
     Parameters
@@ -576,7 +540,7 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise InputError(source, None, f"not UTF-8 text (bad byte at offset {err.start})") from None
-    return parse(text, source, fmt)
+    return parse(text, source, fmt=fmt)
 
 
 def _describe(entries: list[Entry]) -> str:
@@ -678,8 +642,6 @@ def write_nin(puzzle: Nonogram) -> str:
 
 
 def _write_tatham(puzzle: Nonogram) -> str:
-    from .webformats import write_tatham
-
     return write_tatham(puzzle) + "\n"
 
 
@@ -698,14 +660,14 @@ def write(puzzle: Nonogram, path: str | Path) -> None:
 
     Raises
     ------
-    ValueError
+    OptionError
         If the extension names no format that can be written.
     OSError
         If the file cannot be written.
     """
     suffix = PurePath(path).suffix.lower()
     if suffix not in WRITERS:
-        raise ValueError(
+        raise OptionError(
             f"cannot write {suffix or 'files without an extension'}; use .non, .nin or .tatham"
         )
     Path(path).write_text(WRITERS[suffix](puzzle), encoding="utf-8")

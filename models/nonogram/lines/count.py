@@ -2,7 +2,7 @@
 
 A line's *fill patterns* are the placements of its clue's blocks that agree with the cells
 already decided. :func:`fill_density` counts them with the placement recurrence of
-:mod:`.linedp`, in numbers instead of truth values: ``F[j, i]``, the patterns of cells
+:mod:`.cells`, in numbers instead of truth values: ``F[j, i]``, the patterns of cells
 ``0 .. i-1`` holding exactly the first ``j`` blocks, and ``B[m, i]``, those of the last ``i``
 cells holding exactly the last ``m`` blocks; a cell ``x`` is empty in
 ``sum_j F[j, x] * B[k - j, n - 1 - x]`` patterns (``j`` blocks before it, the rest after). The
@@ -20,9 +20,8 @@ propagation (sum-product) between the lines, as the constraints of CP-BP exchang
 densities.
 
 Row ``j`` of ``F`` is computed only where the first ``j`` blocks fit before and the others
-after, ``slack + 1`` positions for a line of ``slack`` free cells: 37 % of the table over the
-lines of the ``taai2011`` and ``tcga2022`` puzzles. Lines are bit sets of up to
-:data:`.linebits.MAX_CELLS` cells (a block fits where its cells may all be filled, one masked
+after, ``slack + 1`` positions for a line of ``slack`` free cells. Lines are bit sets of up to
+:data:`.bits.MAX_CELLS` cells (a block fits where its cells may all be filled, one masked
 compare); a block's weight is a quotient of prefix products of the odds; counts are float64,
 exact below ``2**53`` patterns when unweighted.
 """
@@ -33,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ._kernel import kernel
-from .linebits import reverse_bits
+from .._kernels import kernel
+from .bits import reverse_bits
 
 __all__ = ["fill_density"]
 
@@ -98,7 +97,7 @@ def fill_density(
     can_empty, can_fill : numpy.uint64
         Bit ``i`` set when cell ``i`` may be empty (may be filled); no bits at ``n`` and above.
     n : int
-        Cells in the line, 1 to :data:`.linebits.MAX_CELLS`.
+        Cells in the line, 1 to :data:`.bits.MAX_CELLS`.
     blocks : numpy.ndarray of int64
         Run lengths: the clue is ``blocks[first : first + k]``.
     first, k : int

@@ -30,7 +30,8 @@ from typing import Any
 
 from cspsolve.errors import InputError
 
-from .board import Clue, Grid, Nonogram
+from ..board import Grid, Nonogram
+from .clues import Placed, build
 
 __all__ = ["parse_tatham", "parse_xml", "write_tatham"]
 
@@ -124,7 +125,7 @@ def _count(node: _Node, source: str) -> int:
     return int(text)
 
 
-def _clues(puzzle: _Node, kind: str, source: str) -> list[tuple[Clue, int]]:
+def _clues(puzzle: _Node, kind: str, source: str) -> list[Placed]:
     """The ``<line>`` clues of ``<clues type=kind>``, each with its line number."""
     found = [c for c in puzzle.find("clues") if c.attrs.get("type") == kind]
     if len(found) != 1:
@@ -158,8 +159,6 @@ def _goal(puzzle: _Node, width: int, height: int, source: str) -> Grid | None:
 
 def _puzzle(node: _Node, source: str) -> Nonogram:
     """One ``<puzzle>`` element as a :class:`Nonogram`."""
-    from .formats import build
-
     if node.attrs.get("type", "grid") != "grid":
         raise InputError(source, node.line, f"puzzle type {node.attrs['type']!r} is not 'grid'")
     columns = _clues(node, "columns", source)
@@ -167,7 +166,7 @@ def _puzzle(node: _Node, source: str) -> Nonogram:
     titles = node.find("title")
     title = " ".join(titles[0].text.split()) if titles else ""
     goal = _goal(node, len(columns), len(rows), source)
-    return build(source, node.line, rows, columns, title, goal)
+    return build(source, node.line, rows, columns, title=title, goal=goal)
 
 
 def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram, int]]:
@@ -224,14 +223,12 @@ def parse_tatham(text: str, source: str) -> Nonogram:
         )
     if width < 1 or height < 1:
         raise InputError(source, 1, "width and height must be at least 1")
-    clues: list[tuple[Clue, int]] = []
+    clues: list[Placed] = []
     for part in parts:
         pieces = part.split(".") if part else []
         if any(not 1 <= len(p) <= 6 or int(p) < 1 for p in pieces):
             raise InputError(source, 1, f"clue {part!r}: runs must be whole numbers >= 1")
         clues.append((tuple(map(int, pieces)), 1))
-    from .formats import build
-
     return build(source, 1, clues[width:], clues[:width])
 
 

@@ -1,82 +1,65 @@
 """The fast nonogram solver: line propagation on a worklist, probing, depth-first search.
 
 The grid is held as bit sets, each line twice over: ``grid[0, l]`` has a bit for every cell of
-line ``l`` known to be empty, ``grid[1, l]`` for every cell known to be filled (an undecided
-cell is in neither). Lines are numbered rows ``0 .. H-1`` then columns ``H .. H+W-1``; a line
-of ``n`` cells takes ``ceil(n / 64)`` words. Every cell is stored in its row and in its
-column, so a line is read in a few words and a trial copy of the grid is ``2 (H + W)`` words.
+line ``l`` known to be empty, ``grid[1, l]`` for every cell known to be filled. Lines are rows
+``0 .. H-1`` then columns ``H .. H+W-1``, ``ceil(n / 64)`` words a line of ``n`` cells, so a
+trial copy of the grid is ``2 (H + W)`` words.
 
 :func:`propagate`
-    Line logic to a fixpoint: a FIFO worklist of *dirty* lines; each is narrowed by an exact
-    line solver (:func:`.linebits.settle_bits` on the line's word for lines of up to 62 cells,
-    :func:`.linedp.settle_line` on cell codes beyond), and every cell it decides makes the
-    crossing line dirty. Lines of up to 26 cells go through a direct-mapped cache of line
-    results keyed by (line, partial line).
+    Line logic to a fixpoint: a FIFO worklist of dirty lines, each narrowed by an exact line
+    solver (:func:`.lines.bits.settle_bits` up to 62 cells, :func:`.lines.cells.settle_line`
+    beyond; lines of up to 26 cells through a direct-mapped cache), every cell it decides
+    making the crossing line dirty.
 :func:`probe`
-    Probing (failed-literal detection on cells) to a fixpoint: every undecided cell is set to
-    filled, then to empty, and each trial propagated on a copy of the grid. Both trials failing
-    kill the node; one failing fixes the cell the other way; otherwise the cells both trials
-    decide alike are kept. Sweeps (row-major) repeat until one changes nothing. A cell is probed
-    again only when a line its last trials read has changed since (line sets as 64-bit masks of
-    ``line mod 64``: exact up to 64 lines, conservative beyond). Trials and their propagation
-    are inlined into the kernel, and a trial's grid is copied as one ``memcpy``
-    (:func:`_memcpy`). This is the "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, "An
-    efficient approach to solving nonograms", *IEEE TCIAIG* 5(3), §III-B, and the probing of
-    Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html), run to a fixpoint.
+    Probing (failed-literal detection on cells) to a fixpoint: each undecided cell is set to
+    filled, then to empty, and each trial propagated on a copy of the grid. Both failing kill
+    the node; one failing fixes the cell the other way; otherwise the cells both decide alike
+    are kept. A cell is probed again only when a line its last trials read has changed. The
+    "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, "An efficient approach to solving
+    nonograms", *IEEE TCIAIG* 5(3), §III-B, and the probing of Jan Wolter's pbnsolve
+    (https://webpbn.com/pbnsolve.html).
 :func:`search` (Python)
     Depth-first search over probed nodes. The branching cell maximises ``(fixed_empty + 1) *
-    (fixed_filled + 1) * (1 + weight(row) + weight(column))`` times the *confidence* of its
-    likelier value, and that value's child is tried first. A line's weight counts the failed
-    propagations on it (dom/wdeg: Boussemart, Hemery, Lecoutre & Sais 2004, *ECAI*) and decays
-    by :data:`_DECAY` at every node (as VSIDS activities: Moskewicz et al. 2001, *DAC*). The
-    confidence ``max(e, f) / (e + f)`` comes from the cell's beliefs ``f`` (filled) and ``e``
-    (empty): two rounds a node of belief propagation between the lines (:func:`_beliefs`,
-    warm-started from the last node's messages), each line's message being the weighted share
-    of its fill patterns that fill the cell (:mod:`.linecount`; Pesant 2019, "From support
-    propagation to belief propagation in constraint programming", *JAIR* 66, after the maxSD
-    heuristic of Pesant, Quimper & Zanarini 2012, *JAIR* 43).
+    (fixed_filled + 1) * (1 + weight(row) + weight(column))`` times the confidence of its
+    likelier value, whose child is tried first. A line's weight counts the failed propagations
+    on it, decaying at every node (dom/wdeg: Boussemart, Hemery, Lecoutre & Sais 2004, *ECAI*;
+    VSIDS: Moskewicz et al. 2001, *DAC*). The confidence comes from the cell's beliefs after
+    rounds of belief propagation between the lines (:func:`_beliefs`, :mod:`.lines.count`;
+    Pesant 2019, *JAIR* 66, after maxSD: Pesant, Quimper & Zanarini 2012, *JAIR* 43).
 
-    Three searches share the work in doubling rounds (a portfolio with restarts: Gomes,
-    Selman & Kautz 1998, *AAAI*): in round ``r`` each may expand ``200 * 2**r`` more nodes —
-    likelier child first, and the child fixing more cells first ("fail first"), both resumed
-    where they stopped, then a fresh likelier-first search whose scores are multiplied by
-    random factors in ``[1, 11)`` (seeded by ``r`` and ``seed``: runs are reproducible). From
-    round :data:`_LAST_CONFLICT_ROUND` on, every search reasons from the last conflict
-    (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173): after a dead node it branches on the
-    cell whose decision killed it until a decision on it survives. A search that exhausts its
-    tree settles the question; ``max_solutions=2`` goes on after the first solution, keeping
-    solutions across runs, so that uniqueness is settled by the search itself.
+    Three searches share the work in doubling rounds (a portfolio with restarts: Gomes, Selman
+    & Kautz 1998, *AAAI*): likelier child first and more-fixing child first, both resumed where
+    they stopped, and a fresh likelier-first search with randomized scores (seeded: runs are
+    reproducible). From round :data:`_LAST_CONFLICT_ROUND` on they reason from the last
+    conflict (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173). A search that exhausts its tree
+    settles the question; ``max_solutions=2`` settles uniqueness by the search itself.
 
-The kernels are compiled by numba (``cache=True``: compiled once per machine). The figures
-behind each choice are in the commit messages that made it; current timings are in
-``docs/benchmarks.md`` (``python benchmarks/nonogram.py``).
+The kernels are compiled by numba (:mod:`cspsolve.models.nonogram._kernels`); timings are in
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
-from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
-from numba.extending import intrinsic
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-from ._kernel import kernel
-from .board import Grid, Nonogram
-from .linebits import MAX_CELLS, settle_bits
-from .linecount import fill_density
-from .linedp import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from .._kernels import copy, kernel, lowest_bit, popcount
+from ..board import Grid, Nonogram
+from ..lines.bits import MAX_CELLS, settle_bits
+from ..lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from ..lines.count import fill_density
 
 __all__ = [
     "Network",
     "Probes",
+    "Work",
     "children",
     "line_logic",
     "probe",
@@ -89,9 +72,6 @@ __all__ = [
 _SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED = 0, 1, 2, 3, 4
 """Indices in the kernels' ``counters``: line solves, trials, line-cache hits, the clock that
 stamps line changes (see :class:`Probes`), and the cells propagation has decided."""
-
-_lowest_bit: Callable[[Any], int] = cast(Any, _trailing_zeros)
-"""The index of a word's lowest set bit (an LLVM intrinsic; the word must not be 0)."""
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
@@ -130,6 +110,83 @@ _NO_LINE = np.uint64(0xFFFFFFFFFFFFFFFF)
 """The cached value of a contradictory line (no real pair of 26-bit sets is all ones)."""
 
 
+class Work(NamedTuple):
+    """The kernels' work space, one array a part; kept for the whole search.
+
+    ``H + W`` lines, the longest of ``n`` cells in ``words`` words, clues of up to ``k`` blocks.
+
+    Attributes
+    ----------
+    queue, queued, ends : numpy.ndarray
+        The worklist of dirty lines, a ring buffer (int64, (H + W,)); 1 for a line on it (uint8,
+        (H + W,)); its head and size (int64, (2,)).
+    codes, forward, backward, blocked, cover : numpy.ndarray
+        A line's cell codes (uint8, (n,)) and the scratch of :func:`.lines.cells.settle_line`
+        (see :func:`.lines.cells.scratch`), for lines over :data:`.lines.bits.MAX_CELLS` cells.
+    narrowed : numpy.ndarray of uint64, shape (2, words)
+        A line's bit sets (empty, filled) as the line solver narrowed them.
+    memo : numpy.ndarray of uint64, shape (2**16, 2)
+        The line cache (see :func:`_settle`).
+    bitwork : numpy.ndarray of uint64, shape (4, k + 1)
+        The scratch of :func:`.lines.bits.settle_bits`.
+    read : numpy.ndarray of uint64, shape (1,)
+        The lines a propagation solved, as a mask of ``line mod 64``.
+    conflicts : numpy.ndarray of float64, shape (H + W,)
+        Each line's conflict weight (see :func:`probe`).
+    messages : numpy.ndarray of float64, shape (H + W, n)
+        Each line's messages to its cells, 0.5 at first (see :func:`_beliefs`).
+    tables, bounds, prefix : numpy.ndarray
+        The scratch of :func:`.lines.count.fill_density`: float64, (2, k + 1, min(n, 62) + 1);
+        int64, (2, k + 1, 2); float64, (n + 1,).
+    odds : numpy.ndarray of float64, shape (n,)
+        The odds of being filled that a line's cells get from the crossing lines.
+    """
+
+    queue: Any
+    queued: Any
+    ends: Any
+    codes: Any
+    forward: Any
+    backward: Any
+    blocked: Any
+    cover: Any
+    narrowed: Any
+    memo: Any
+    bitwork: Any
+    read: Any
+    conflicts: Any
+    messages: Any
+    tables: Any
+    bounds: Any
+    odds: Any
+    prefix: Any
+
+    @classmethod
+    def allocate(cls, lines: int, longest: int, blocks: int) -> Work:
+        """The work space of ``lines`` lines of up to ``longest`` cells and ``blocks`` blocks."""
+        forward, backward, blocked, cover = scratch(longest, blocks)
+        return cls(
+            queue=np.zeros(lines, np.int64),
+            queued=np.zeros(lines, np.uint8),
+            ends=np.zeros(2, np.int64),
+            codes=np.zeros(longest, np.uint8),
+            forward=forward,
+            backward=backward,
+            blocked=blocked,
+            cover=cover,
+            narrowed=np.zeros((2, (longest + 63) // 64), np.uint64),
+            memo=np.zeros((1 << _MEMO_BITS, 2), np.uint64),
+            bitwork=np.zeros((4, blocks + 1), np.uint64),
+            read=np.zeros(1, np.uint64),
+            conflicts=np.zeros(lines),
+            messages=np.full((lines, longest), 0.5),
+            tables=np.zeros((2, blocks + 1, min(longest, MAX_CELLS) + 1)),
+            bounds=np.zeros((2, blocks + 1, 2), np.int64),
+            odds=np.ones(longest),
+            prefix=np.ones(longest + 1),
+        )
+
+
 @dataclass(frozen=True)
 class Network:
     """A nonogram in the arrays the kernels take, with their work space.
@@ -141,15 +198,8 @@ class Network:
     clues : tuple of numpy.ndarray
         ``(blocks, starts, counts)``: every line's clue, rows then columns, concatenated (int64);
         where each line's clue starts in it and how many blocks it has (int64, shape (H + W,)).
-    work : tuple of numpy.ndarray
-        Scratch of :func:`propagate`: the worklist, its flags and its (head, size); a line of
-        cell codes and the tables of :func:`.linedp.settle_line` (for lines over 62 cells); a
-        line's narrowed bit sets; the line cache (uint64, shape (2**16, 2), kept for the whole
-        search); the scratch of :func:`.linebits.settle_bits`; the lines a propagation read;
-        each line's conflict weight (float64, shape (H + W,), see :func:`probe`); each line's
-        messages to its cells (float64, shape (H + W, longest line), 0.5 at first, kept for
-        the whole search, see :func:`_beliefs`); the scratch of
-        :func:`.linecount.fill_density` and the odds a line's cells get (float64).
+    work : Work
+        The kernels' work space.
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
     counters : numpy.ndarray of int64, shape (5,)
@@ -159,7 +209,7 @@ class Network:
     height: int
     width: int
     clues: tuple[Any, Any, Any]
-    work: tuple[Any, ...]
+    work: Work
     trials: Any
     counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
 
@@ -173,23 +223,7 @@ class Network:
         blocks = np.array([b for c in lines for b in c], np.int64)
         longest = max(puzzle.width, puzzle.height)
         words = (longest + 63) // 64
-        work = (
-            np.zeros(len(lines), np.int64),
-            np.zeros(len(lines), np.uint8),
-            np.zeros(2, np.int64),
-            np.zeros(longest, np.uint8),
-            *scratch(longest, int(counts.max(initial=0))),
-            np.zeros((2, words), np.uint64),
-            np.zeros((1 << _MEMO_BITS, 2), np.uint64),
-            np.zeros((4, int(counts.max(initial=0)) + 1), np.uint64),
-            np.zeros(1, np.uint64),
-            np.zeros(len(lines)),
-            np.full((len(lines), longest), 0.5),
-            np.zeros((2, int(counts.max(initial=0)) + 1, min(longest, MAX_CELLS) + 1)),
-            np.zeros((2, int(counts.max(initial=0)) + 1, 2), np.int64),
-            np.ones(longest),
-            np.ones(longest + 1),
-        )
+        work = Work.allocate(len(lines), longest, int(counts.max(initial=0)))
         trials = np.zeros((3, 2, len(lines), words), np.uint64)
         return cls(puzzle.height, puzzle.width, (blocks, starts, counts), work, trials)
 
@@ -198,7 +232,7 @@ class Network:
         return np.zeros(self.trials.shape[1:], np.uint64)
 
     def codes(self, grid: Any) -> Any:
-        """Cell codes (:mod:`.linedp`) of ``grid``, shape (H, W), uint8."""
+        """Cell codes (:mod:`.lines.cells`) of ``grid``, shape (H, W), uint8."""
         bits = np.unpackbits(grid[:, : self.height].view(np.uint8), axis=2, bitorder="little")
         empty, filled = bits[0, :, : self.width], bits[1, :, : self.width]
         return (UNKNOWN - filled * EMPTY - empty * FILLED).astype(np.uint8)
@@ -251,23 +285,14 @@ def _bit(i: Any) -> Any:
 
 
 @kernel()
-def _popcount(x: Any) -> int:
-    """Set bits of a 64-bit word (Knuth, *TAOCP* vol. 4A, §7.1.3, "sideways addition")."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@kernel()
 def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
-    """:func:`.linedp.settle_line` on a line of any length, through its cell codes."""
-    buf, fwd, bwd, blocked, cover, narrowed = work[3:9]
-    cells = buf[:n]
+    """:func:`.lines.cells.settle_line` on a line of any length, through its cell codes."""
+    narrowed = work.narrowed
+    cells = work.codes[:n]
     for i in range(n):
         w, b = i >> 6, _bit(i)
         cells[i] = EMPTY if grid[0, line, w] & b else FILLED if grid[1, line, w] & b else UNKNOWN
-    if not settle_line(cells, clue, fwd, bwd, blocked, cover):
+    if not settle_line(cells, clue, work.forward, work.backward, work.blocked, work.cover):
         return False
     narrowed[:] = 0
     for i in range(n):
@@ -281,9 +306,9 @@ def _settle(
     grid: Any, line: int, n: int, blocks: Any, first: int, k: int, narrowed: Any, memo: Any,
     bitwork: Any, counters: Any,
 ) -> bool:  # fmt: skip
-    """Narrow a line of up to :data:`.linebits.MAX_CELLS` cells into ``narrowed``.
+    """Narrow a line of up to :data:`.lines.bits.MAX_CELLS` cells into ``narrowed``.
 
-    The line is solved on its words (:func:`.linebits.settle_bits`). Lines of up to
+    The line is solved on its words (:func:`.lines.bits.settle_bits`). Lines of up to
     :data:`_MEMO_CELLS` cells go through a direct-mapped cache first: the key is the line's two
     bit sets and its number in one word, the slot a multiplicative hash of the key (Knuth,
     *TAOCP* vol. 3, §6.4); a slot keeps the last key stored there and the narrowed bit sets
@@ -335,7 +360,7 @@ def _decide(
     grid[plane, line, w] |= bits
     pos = line if line < height else line - height
     while bits:
-        i = w * 64 + _lowest_bit(bits)
+        i = w * 64 + lowest_bit(bits)
         bits &= bits - np.uint64(1)
         cross = height + i if line < height else i
         grid[plane, cross, pos >> 6] |= _bit(pos)
@@ -345,7 +370,7 @@ def _decide(
 @kernel(inline=True)
 def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     """Decide one cell (``plane`` 0: empty, 1: filled) and queue its row and column."""
-    queue, queued, ends = work[0], work[1], work[2]
+    queue, queued, ends = work.queue, work.queued, work.ends
     height = grid.shape[1] - width
     row, col = cell // width, cell % width
     _enqueue(row, queue, queued, ends)
@@ -359,8 +384,8 @@ def _propagate(
     """:func:`propagate`, inlined into the trials (a call would pass every array of ``work``
     member by member)."""
     blocks, starts, counts = clues
-    queue, queued, ends = work[0], work[1], work[2]
-    narrowed, memo, bitwork = work[8], work[9], work[10]
+    queue, queued, ends = work.queue, work.queued, work.ends
+    narrowed, memo, bitwork = work.narrowed, work.memo, work.bitwork
     lines = height + width
     while ends[1]:
         line = queue[ends[0]]
@@ -376,7 +401,7 @@ def _propagate(
             counters[_SOLVES] += 1
             ok = _settle_cells(grid, line, n, blocks[first : first + k], work)
         if not ok:
-            work[12][line] += 1.0  # the line's conflict weight
+            work.conflicts[line] += 1.0
             queued[:] = 0
             ends[:] = 0
             return False
@@ -384,7 +409,7 @@ def _propagate(
             for plane in range(2):
                 new = narrowed[plane, w] & ~grid[plane, line, w]
                 if new:
-                    counters[_DECIDED] += _popcount(new)
+                    counters[_DECIDED] += popcount(new)
                     _decide(grid, line, w, plane, new, height, queue, queued, ends)
     return True
 
@@ -417,33 +442,6 @@ def propagate(
     return _propagate(grid, height, width, clues, work, counters, read)
 
 
-@intrinsic
-def _memcpy(typingctx: Any, target: Any, source: Any) -> Any:
-    """``target[:] = source`` for two C-contiguous grids of one shape, as one ``memcpy``.
-
-    Every trial starts from a copy of the grid, and numba's element loop over ``(plane, line,
-    word)`` did not vectorise (a line is one word). Other
-    layouts are refused when the kernel is compiled.
-    """
-    if target != source or target.layout != "C":
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        into, out_of = (
-            context.make_array(kind)(context, builder, value)
-            for kind, value in zip(signature.args, args, strict=True)
-        )
-        raw_memcpy = cast(Callable[..., None], cgutils.raw_memcpy)
-        raw_memcpy(builder, into.data, out_of.data, out_of.nitems, out_of.itemsize)
-        return context.get_dummy_value()
-
-    return numba.types.void(target, source), codegen
-
-
-_copy: Callable[[Any, Any], None] = cast(Any, _memcpy)
-"""``target[:] = source`` for two grids (see :func:`_memcpy`)."""
-
-
 @kernel(inline=True)
 def _trial(
     grid: Any, trial: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
@@ -453,7 +451,7 @@ def _trial(
     trial decides (the cell included; counted as propagation decides them, each once), -1 if
     it fails."""
     height, width = size
-    _copy(trial, grid)
+    copy(trial, grid)
     counters[_PROBES] += 1
     _assign(trial, cell, plane, width, work)
     before = counters[_DECIDED]
@@ -509,34 +507,35 @@ def _agreed(grid: Any, empty: Any, filled: Any, height: int) -> bool:
 @kernel(inline=True)
 def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
     """Decide in ``grid`` every cell both trials decide alike, queueing their lines."""
+    queue, queued, ends = work.queue, work.queued, work.ends
     for row in range(height):
         for w in range(grid.shape[2]):
             for plane in range(2):
                 new = empty[plane, row, w] & filled[plane, row, w] & ~grid[plane, row, w]
                 if new:
-                    _enqueue(row, work[0], work[1], work[2])
-                    _decide(grid, row, w, plane, new, height, work[0], work[1], work[2])
+                    _enqueue(row, queue, queued, ends)
+                    _decide(grid, row, w, plane, new, height, queue, queued, ends)
 
 
 @kernel()
 def _beliefs(grid: Any, height: int, width: int, clues: Any, work: Any) -> None:
     """Rounds of belief propagation between the lines (sum-product; Pesant 2019, see
-    :mod:`.linecount`): their messages to their cells (``work[13]``, line by cell) brought
+    :mod:`.lines.count`): their messages to their cells (``work.messages``, line by cell) brought
     closer to the grid's.
 
     A line's message to a cell is its weighted share of patterns filling the cell
-    (:func:`.linecount.fill_density`), each of its other cells weighted by the odds the
+    (:func:`.lines.count.fill_density`), each of its other cells weighted by the odds the
     crossing line's message gives it (clipped to ``[_LEAST, 1 - _LEAST]``). Each of
     :data:`_BP_ROUNDS` rounds recomputes every row with undecided cells from the columns'
     messages, then every column from the rows' new ones. The rounds start from the messages
     the last node left (0.5 at first): in depth-first search mostly the parent's, so the
     rounds add up along a branch. A cell's belief is then the product of its row's and its
-    column's messages (:func:`_likelihoods`). Lines over :data:`.linebits.MAX_CELLS` cells
+    column's messages (:func:`_likelihoods`). Lines over :data:`.lines.bits.MAX_CELLS` cells
     send 0.5.
     """
     blocks, starts, counts = clues
-    messages, tables, bounds, odds, prefix = work[13:18]
-    buffers = (tables, bounds, prefix)
+    messages, odds = work.messages, work.odds
+    buffers = (work.tables, work.bounds, work.prefix)
     for _ in range(_BP_ROUNDS):
         for line in range(height + width):
             n = width if line < height else height
@@ -580,6 +579,7 @@ def probe(
     read: Any,
     score: Any,
     changed_at: Any,
+    *,
     noise: float,
 ) -> int:
     """Probe the undecided cells of a propagated grid until a sweep changes nothing.
@@ -598,10 +598,10 @@ def probe(
         Scores are multiplied by a random factor in ``[1, 1 + noise)`` to pick the branching
         cell (numpy's generator, see :func:`_seed`); 0 for the plain best score.
 
-    Every line on which a propagation fails gains one conflict weight (``work[12]``; the
+    Every line on which a propagation fails gains one conflict weight (``work.conflicts``; the
     search decays them, see :data:`_DECAY`); the branching cell maximises its trials' score
     times ``1 + weight(row) + weight(column)`` times the confidence of its likelier value
-    (:func:`_likelihoods`, from the lines' messages left in ``work[13]`` for :func:`children`).
+    (:func:`_likelihoods`, from the lines' messages left in ``work.messages`` for :func:`children`).
 
     Returns
     -------
@@ -611,7 +611,7 @@ def probe(
     """
     height, width = size
     empty, filled, before = trials[0], trials[1], trials[2]
-    lines = work[11]
+    lines = work.read
     changed = True
     while changed:
         changed = False
@@ -637,12 +637,12 @@ def probe(
                 if not can_empty or not can_fill:
                     survivor = filled if can_fill else empty
                     stamp(grid, survivor, changed_at, counters)
-                    _copy(grid, survivor)
+                    copy(grid, survivor)
                 elif not _agreed(grid, empty, filled, height):
                     score[cell] = (fixed_empty + 1) * (fixed_filled + 1)
                     continue
                 else:
-                    _copy(before, grid)
+                    copy(before, grid)
                     _agree(grid, empty, filled, height, work)
                     if not propagate(grid, height, width, clues, work, counters, lines):
                         return _DEAD
@@ -651,11 +651,11 @@ def probe(
                 since = np.int64(-1)  # the stamps moved on
     _beliefs(grid, height, width, clues, work)
     best, best_score = _SOLVED, -1.0
-    conflicts = work[12]
+    conflicts = work.conflicts
     for cell in range(height * width):
         if not _known(grid, cell, width):
             weight = 1 + conflicts[cell // width] + conflicts[height + cell % width]
-            empty, filled = _likelihoods(cell, height, width, work[13])
+            empty, filled = _likelihoods(cell, height, width, work.messages)
             confidence = max(empty, filled) / (empty + filled)
             value = score[cell] * weight * confidence**_CONFIDENCE
             if noise:
@@ -674,7 +674,7 @@ def _seed(seed: int) -> None:
 @kernel()
 def children(
     grid: Any, cell: int, size: Any, clues: Any, work: Any, counters: Any, trials: Any,
-    order: int, out: Any,
+    out: Any, *, order: int,
 ) -> None:  # fmt: skip
     """The two propagated children of branching on ``cell`` into ``out`` (shape (2,) + grid's),
     the one to try first first: by ``order``, :data:`LIKELIER` the value of higher likelihood
@@ -683,25 +683,25 @@ def children(
     more (the likelier to fail soon)."""
     height, width = size
     empty, filled = trials[0], trials[1]
-    fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, work[11])
-    fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, work[11])
+    fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, work.read)
+    fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, work.read)
     if order == LIKELIER:
-        as_empty, as_filled = _likelihoods(cell, height, width, work[13])
+        as_empty, as_filled = _likelihoods(cell, height, width, work.messages)
         filled_first = as_filled > as_empty
     else:
         filled_first = (fixed_filled <= fixed_empty) == (order == FEWER)
-    _copy(out[0], filled if filled_first else empty)
-    _copy(out[1], empty if filled_first else filled)
+    copy(out[0], filled if filled_first else empty)
+    copy(out[1], empty if filled_first else filled)
 
 
 def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
-    queue, queued, ends = net.work[:3]
+    queue, queued, ends = net.work.queue, net.work.queued, net.work.ends
     queue[:] = np.arange(len(queue))
     queued[:] = 1
     ends[:] = (0, len(queue))
     size = (net.height, net.width)
-    return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work[11]))
+    return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work.read))
 
 
 def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
@@ -712,7 +712,7 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     consistent : bool
         False when line logic finds the clues contradictory.
     grid : numpy.ndarray of uint8, shape (H, W)
-        Cell codes at the fixpoint (:data:`.linedp.UNKNOWN` where undecided).
+        Cell codes at the fixpoint (:data:`.lines.cells.UNKNOWN` where undecided).
     counters : numpy.ndarray of int64
         ``[line solves, trials, line-cache hits, clock, cells decided]``.
     """
@@ -758,7 +758,7 @@ class _Dive:
         """
         net, stats = self.net, budget.stats
         size = (net.height, net.width)
-        stack, weights = self.stack, net.work[12]
+        stack, weights = self.stack, net.work.conflicts
         while stack:
             stopped = budget.exhausted()
             if stopped or not allowance:
@@ -770,7 +770,7 @@ class _Dive:
             stats.depth = max(stats.depth, depth)
             cell = probe(
                 grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
-                probes.read, probes.score, probes.changed_at, self.noise,
+                probes.read, probes.score, probes.changed_at, noise=self.noise,
             )  # fmt: skip
             if cell == _DEAD:
                 stats.backtracks += 1
@@ -807,8 +807,8 @@ class _Dive:
         net = self.net
         kids = np.empty((2, *grid.shape), np.uint64)
         size = (net.height, net.width)
-        args = (net.clues, net.work, net.counters, net.trials, self.order, kids)
-        children(grid, cell, size, *args)
+        args = (net.clues, net.work, net.counters, net.trials, kids)
+        children(grid, cell, size, *args, order=self.order)
         other = probes.copy()
         stamp(grid, kids[0], probes.changed_at, net.counters)
         stamp(grid, kids[1], other.changed_at, net.counters)
@@ -816,7 +816,7 @@ class _Dive:
 
 
 def search(
-    net: Network, budget: Budget, max_solutions: int, seed: int = 0
+    net: Network, budget: Budget, *, max_solutions: int, seed: int = 0
 ) -> tuple[list[Grid], Status | None]:
     """Depth-first search with probing at every node, as a portfolio (see the module docstring).
 
@@ -859,11 +859,11 @@ def _load_kernels() -> None:
     Two crossed diagonals need branching, so every kernel runs.
     """
     net = Network.build(Nonogram(rows=((1,), (1,)), columns=((1,), (1,))))
-    search(net, Limits().start(Stats()), 2)
+    search(net, Limits().start(Stats()), max_solutions=2)
 
 
 def solve_probing(
-    puzzle: Nonogram, limits: Limits | None = None, max_solutions: int = 1, seed: int = 0
+    puzzle: Nonogram, *, limits: Limits | None = None, max_solutions: int = 1, seed: int = 0
 ) -> Result[Grid]:
     """Solve a nonogram by depth-first search with probing (method ``"probing"``).
 
@@ -892,5 +892,6 @@ def solve_probing(
     _load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    solutions, stopped = search(Network.build(puzzle), budget, max_solutions, seed)
+    network = Network.build(puzzle)
+    solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
     return Result.from_solutions(budget.finish(), "probing", solutions, max_solutions, stopped)

@@ -2,7 +2,7 @@
 
 A line is two bit sets over its cells, ``can_empty`` and ``can_fill``; :func:`settle_bits`
 returns the cells that every compatible fill pattern of the clue leaves empty and those it
-leaves filled. It is the placement dynamic programme of :mod:`.linedp` with every position of
+leaves filled. It is the placement dynamic programme of :mod:`.cells` with every position of
 the line handled at once, one word operation per step of the recurrence:
 
 * ``ready[j]`` — the positions ``i`` (``0 .. n``) where block ``j`` may start: cells
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ._kernel import kernel
+from .._kernels import kernel
 
 __all__ = ["MAX_CELLS", "reverse_bits", "settle_bits"]
 

@@ -1,0 +1,6 @@
+"""The fast solver: line propagation on a worklist, probing, and depth-first search.
+
+:mod:`.probing` holds the compiled grid, its kernels (propagation, probing, branching) and the
+portfolio of depth-first searches that the ``probing`` method runs; it settles lines with the
+solvers of :mod:`..lines`. This package's ``__init__`` imports none of its modules.
+"""
