@@ -128,6 +128,7 @@ class Result(Generic[S]):
         stats: Stats,
         method: str,
         solutions: list[S],
+        *,
         max_solutions: int,
         stopped: Status | None,
     ) -> Result[S]:

@@ -235,7 +235,9 @@ def solve_cpsat(
     if any(not vals for vals in values.values()) or any(
         not c.scope and not c.is_satisfied(()) for c in csp.constraints
     ):
-        return Result.from_solutions(budget.finish(), "cpsat", [], max_solutions, None)
+        return Result.from_solutions(
+            budget.finish(), "cpsat", [], max_solutions=max_solutions, stopped=None
+        )
 
     model = cp_model.CpModel()
     x = {
@@ -274,4 +276,6 @@ def solve_cpsat(
     solutions, stopped = enumerate_solutions(
         model, budget, max_solutions=max_solutions, read=read, exclude=exclude, workers=workers
     )
-    return Result.from_solutions(budget.finish(), "cpsat", solutions, max_solutions, stopped)
+    return Result.from_solutions(
+        budget.finish(), "cpsat", solutions, max_solutions=max_solutions, stopped=stopped
+    )

@@ -108,13 +108,19 @@ def solve_python_constraint(
     method = "python-constraint"
     stopped = budget.exhausted()
     if stopped:
-        return Result.from_solutions(budget.finish(), method, [], max_solutions, stopped)
+        return Result.from_solutions(
+            budget.finish(), method, [], max_solutions=max_solutions, stopped=stopped
+        )
     if any(not vals for vals in values.values()) or any(
         not c.scope and not c.is_satisfied(()) for c in csp.constraints
     ):
-        return Result.from_solutions(budget.finish(), method, [], max_solutions, None)
+        return Result.from_solutions(
+            budget.finish(), method, [], max_solutions=max_solutions, stopped=None
+        )
     if not csp.variables:
-        return Result.from_solutions(budget.finish(), method, [{}], max_solutions, None)
+        return Result.from_solutions(
+            budget.finish(), method, [{}], max_solutions=max_solutions, stopped=None
+        )
 
     from constraint import FunctionConstraint, Problem
 
@@ -141,4 +147,6 @@ def solve_python_constraint(
     except _StopSearchError as e:
         stopped = e.status
     stats.extra["constraint_checks"] = calls[0]
-    return Result.from_solutions(budget.finish(), method, solutions, max_solutions, stopped)
+    return Result.from_solutions(
+        budget.finish(), method, solutions, max_solutions=max_solutions, stopped=stopped
+    )

@@ -118,7 +118,9 @@ def mac(csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1) -> Re
             stats.generated += len(parts)
             stack.extend((*_branch(node, var, p), depth + 1) for p in reversed(parts))
             stats.max_frontier = max(stats.max_frontier, len(stack))
-    return Result.from_solutions(budget.finish(), "mac", solutions, max_solutions, stopped)
+    return Result.from_solutions(
+        budget.finish(), "mac", solutions, max_solutions=max_solutions, stopped=stopped
+    )
 
 
 def uncertainty(csp: CSP, domains: Domains) -> float:
@@ -187,4 +189,6 @@ def gac_astar(
                 hc = uncertainty(csp, child)
                 heapq.heappush(frontier, (depth + 1 + hc, hc, -next(tie), depth + 1, child))
             stats.max_frontier = max(stats.max_frontier, len(frontier))
-    return Result.from_solutions(budget.finish(), "gac-astar", solutions, max_solutions, stopped)
+    return Result.from_solutions(
+        budget.finish(), "gac-astar", solutions, max_solutions=max_solutions, stopped=stopped
+    )

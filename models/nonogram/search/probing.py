@@ -894,4 +894,6 @@ def solve_probing(
     budget = (limits or Limits()).start(stats)
     network = Network.build(puzzle)
     solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
-    return Result.from_solutions(budget.finish(), "probing", solutions, max_solutions, stopped)
+    return Result.from_solutions(
+        budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
+    )
