@@ -2,7 +2,8 @@
 
 One run prints one table:
 
-* ``taai2011`` and ``tcga2022`` (1000 tournament puzzles each): the default method
+* ``taai2011`` and ``tcga2022`` (1000 tournament puzzles each; ``--sets all``: all 28 public
+  sets of TAAI, TCGA and ICGA 2011-2023, with the slowest set and puzzle named): the default method
   (``probing``) on every puzzle, first solution, every grid checked with the independent
   ``board.check``; total, median and worst seconds. CP-SAT needs about 14 minutes per set, so it
   runs on a stated sample (every k-th puzzle, ``--cpsat-sample``), beside ``probing`` on the
@@ -26,6 +27,7 @@ Run from the repository root::
     python benchmarks/nonogram.py --tournament 100 --cpsat-sample 20 --engine-sample 20
     python benchmarks/nonogram.py --skip-cauldron-cpsat     # CP-SAT needs ~30 s on cauldron
     python benchmarks/nonogram.py --sets taai2011 --parts tournament   # one set only
+    python benchmarks/nonogram.py --sets all --parts tournament --cpsat-sample 0 --engine-sample 0
     python benchmarks/nonogram.py --parts seeds --seeds 0,1000,2000,3000,4000
 """
 
@@ -54,10 +56,8 @@ from cspsolve.models.nonogram import Nonogram, check, read, solve
 from cspsolve.models.nonogram.search.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
-TOURNAMENT = {
-    "taai2011": "taai/question/taai2011.txt",
-    "tcga2022": "taai/question/tcga2022.txt",
-}
+TOURNAMENT = ("taai2011", "tcga2022")
+"""The sets run by default; ``--sets all`` runs every set of ``taai/question/``."""
 SURVEY = "webpbn-survey"
 CAULDRON = "large/cauldron.non"
 _T = TypeVar("_T")
@@ -87,7 +87,7 @@ def time_method(puzzles: list[Nonogram], method: str, unique: bool, limit: float
     timing = Timing(0, 0, 0, [], [])
     for puzzle in puzzles:
         start = time.perf_counter()
-        result = solve(puzzle, method, Limits(time_limit=limit), unique=unique)
+        result = solve(puzzle, method, limits=Limits(time_limit=limit), unique=unique)
         timing.seconds.append(time.perf_counter() - start)
         if result.solution is not None and check(puzzle, result.solution):
             timing.check_failures += 1
@@ -150,10 +150,12 @@ def add_row(
 
 def tournament(args: argparse.Namespace, table: Table, progress: Console) -> None:
     """The two tournament sets: probing on all, CP-SAT on a sample, the engine on the first."""
-    for name in args.sets.split(","):
-        puzzles = [e.puzzle for e in read(args.data / TOURNAMENT[name])][: args.tournament]
+    slowest: list[tuple[float, str, int, float]] = []
+    for name in set_names(args):
+        puzzles = [e.puzzle for e in read(set_file(args, name))][: args.tournament]
         full = time_fresh(puzzles, "probing", False, args.time_limit)
         worst = max(range(len(puzzles)), key=full.seconds.__getitem__)
+        slowest.append((sum(full.seconds), name, worst + 1, full.seconds[worst]))
         progress.print(
             f"[dim]{name} probing: {full.solved} solved, {full.check_failures} check fails, "
             f"total {sum(full.seconds):.1f} s, median {statistics.median(full.seconds):.3f} s, "
@@ -177,6 +179,23 @@ def tournament(args: argparse.Namespace, table: Table, progress: Console) -> Non
                 add_row(table, "", method, t, full.take(first), False)
                 progress.print(f"[dim]{name} {method}: {sum(t.seconds):.1f} s[/dim]")
         table.add_section()
+    if len(slowest) > 1:
+        total, name, number, seconds = max(slowest)
+        table.caption = (
+            f"{len(slowest)} sets, probing {sum(s[0] for s in slowest):.1f} s in all; slowest set "
+            f"{name} ({total:.1f} s), its slowest puzzle #{number} ({seconds:.2f} s)"
+        )
+
+
+def set_names(args: argparse.Namespace) -> list[str]:
+    """The tournament sets asked for: ``--sets`` names them, ``all`` is every set found."""
+    if args.sets == "all":
+        return sorted(p.stem for p in (args.data / "taai" / "question").glob("*.txt"))
+    return args.sets.split(",")
+
+
+def set_file(args: argparse.Namespace, name: str) -> Path:
+    return args.data / "taai" / "question" / f"{name}.txt"
 
 
 def count_nodes(puzzles: list[Nonogram], seed: int, cap: int) -> tuple[int, int, int, float]:
@@ -197,8 +216,8 @@ def seeds(args: argparse.Namespace, console: Console, progress: Console) -> None
     table = Table(title=f"probing nodes by seed, each puzzle capped at {args.seed_node_cap:,}")
     for column in ("set", "seed", "puzzles", "solved", "check fails", "nodes", "vs seed 0", "s"):
         table.add_column(column, justify="left" if column == "set" else "right")
-    for name in args.sets.split(","):
-        puzzles = [e.puzzle for e in read(args.data / TOURNAMENT[name])][: args.tournament]
+    for name in set_names(args):
+        puzzles = [e.puzzle for e in read(set_file(args, name))][: args.tournament]
         reference = None
         for seed in (int(s) for s in args.seeds.split(",")):
             counted = in_fresh_process(count_nodes, puzzles, seed, args.seed_node_cap)
@@ -263,7 +282,9 @@ def survey(args: argparse.Namespace, console: Console, progress: Console) -> Non
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(TOURNAMENT), help="tournament sets to run")
+    parser.add_argument(
+        "--sets", default=",".join(TOURNAMENT), help="tournament sets to run, or all"
+    )
     parser.add_argument("--tournament", type=int, default=1000, help="first N of each set")
     parser.add_argument("--cpsat-sample", type=int, default=50, help="CP-SAT on N of each set")
     parser.add_argument("--engine-sample", type=int, default=50, help="gac-astar, mac on N")
