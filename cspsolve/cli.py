@@ -111,15 +111,17 @@ def _limits(
     )
 
 
-def _summary(result: Result[Any]) -> str:
-    """One line of status and counters; the uniqueness verdict when the run decided it."""
+def _summary(result: Result[Any], unique_asked: bool) -> str:
+    """One line of status and counters; the uniqueness verdict when it was asked for or
+    decided."""
     s = result.stats
     counters: dict[str, float] = {"expanded": s.expanded, "backtracks": s.backtracks}
     counters |= {"propagations": s.propagations, **s.extra}
     counters.pop("solutions", None)
     parts = [f"{result.status.value} by {result.method} in {s.seconds:.3f} s"]
     parts += [f"{name.replace('_', ' ')} {int(n):,}" for name, n in counters.items() if n]
-    if "unique" in result.proof and result.status.has_solution:
+    unique = result.proof.get("unique")
+    if result.status.has_solution and (unique is not None or unique_asked):
         verdict = {True: "unique", False: "not unique", None: "uniqueness not settled"}
         parts.append(verdict[result.proof.get("unique")])
     return ", ".join(parts)
@@ -495,7 +497,8 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
         _say(model.draw(puzzle.puzzle, result.solution))
     if result.message:
         _say(result.message)
-    _say(_summary(result), _STATUS_STYLE[result.status])
+    asked = bool(run.request.options.get("unique"))
+    _say(_summary(result, asked), _STATUS_STYLE[result.status])
 
 
 @cli.command()
@@ -548,8 +551,9 @@ def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report.agree]
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report.agree]
     _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}: {verdict}", style)
-    _say(f"  search ({search.method}): {_summary(search)}")
-    _say(f"  reference ({reference.method}): {_summary(reference)}")
+    asked = bool(model.verify_options.get("unique"))
+    _say(f"  search ({search.method}): {_summary(search, asked)}")
+    _say(f"  reference ({reference.method}): {_summary(reference, asked)}")
     for problem in report.problems:
         _say(f"  ! {problem}", "red")
 

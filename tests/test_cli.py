@@ -621,3 +621,10 @@ def test_verify(sample: str, unique: bool) -> None:
     assert board.check(entries[0].puzzle, cpsat["solution"]["grid"]) == []
     if unique:
         assert cpsat["solution"] == rec["solution"]
+
+
+def test_the_uniqueness_verdict_shows_only_when_asked_for() -> None:
+    plain, asked = run("solve", SHIPPED_NON), run("solve", SHIPPED_NON, "--unique")
+    assert plain.returncode == asked.returncode == 0
+    assert "unique" not in plain.stdout.splitlines()[-1]
+    assert asked.stdout.splitlines()[-1].endswith(", unique")
