@@ -233,12 +233,13 @@ def agreement(
 ) -> tuple[bool | None, list[str]]:
     """Whether two results for one puzzle agree, and every problem found.
 
-    The rules, in order: every solution must pass the kind's ``check`` (else they disagree);
-    a run that ended without settling (a limit, or an optimal method's unproven answer, or an
-    unsettled ``proof["unique"]``) leaves agreement unknown; one finding a solution and the
-    other proving none disagree; optimal costs must be equal, no solution may cost less than
-    a proven optimum or a proven ``proof["lower_bound"]``; two claims of a unique solution
-    must name the same one, and the uniqueness verdicts must match.
+    The rules, in order: every solution must pass the kind's ``check``, and no solution may
+    cost less than a lower bound the other run proves (``proof["lower_bound"]``), else they
+    disagree; a run that ended without settling (a limit, an optimal method's unproven answer,
+    an unsettled ``proof["unique"]``) leaves agreement unknown; one finding a solution and the
+    other proving none disagree; optimal costs must be equal, and no solution may cost less
+    than a proven optimum; two claims of a unique solution must name the same one, and the
+    uniqueness verdicts must match.
 
     Returns
     -------
@@ -251,10 +252,12 @@ def agreement(
         if r.solution is not None
         for p in kind.check(puzzle, r.solution)
     ]
+    problems += _below(first, second.proof.get("lower_bound"), second.method)
+    problems += _below(second, first.proof.get("lower_bound"), first.method)
     if problems:
         return False, problems
     unsettled = [
-        r.method
+        f"{r.method}" + (f" ({r.message})" if r.message else "")
         for r in pair
         if not (r.status.has_solution or r.status is Status.UNSOLVABLE)
         or _unproven(kind, r)
@@ -268,20 +271,23 @@ def agreement(
     return not problems, problems
 
 
-def _costs(result: Result[Any], other: Result[Any]) -> list[str]:
-    """Problems of ``other``'s cost against what ``result`` proves."""
-    if not other.status.has_solution:
+def _below(result: Result[Any], bound: float | None, prover: str) -> list[str]:
+    """The problem of ``result``'s solution costing less than a ``bound`` that ``prover``
+    proves (none when it has no solution or no bound is known)."""
+    if bound is None or not result.status.has_solution or result.stats.cost >= bound:
         return []
-    bound = result.proof.get("lower_bound")
-    if result.status is Status.OPTIMAL:
-        bound = max(result.stats.cost, bound or 0)
-        if other.status is Status.OPTIMAL and other.stats.cost != result.stats.cost:
-            return [f"optimal costs differ: {result.stats.cost:g} by {result.method}, "
-                    f"{other.stats.cost:g} by {other.method}"]  # fmt: skip
-    if bound is not None and other.stats.cost < bound:
-        return [f"{other.method} found cost {other.stats.cost:g}, below the bound "
-                f"{bound:g} that {result.method} proves"]  # fmt: skip
-    return []
+    cost = result.stats.cost
+    return [f"{result.method} found cost {cost:g}, below the bound {bound:g} {prover} proves"]
+
+
+def _costs(result: Result[Any], other: Result[Any]) -> list[str]:
+    """Problems of ``other``'s cost against the optimum ``result`` proves."""
+    if result.status is not Status.OPTIMAL or not other.status.has_solution:
+        return []
+    if other.status is Status.OPTIMAL and other.stats.cost != result.stats.cost:
+        return [f"optimal costs differ: {result.stats.cost:g} by {result.method}, "
+                f"{other.stats.cost:g} by {other.method}"]  # fmt: skip
+    return _below(other, result.stats.cost, result.method)
 
 
 def _uniqueness(first: Result[Any], second: Result[Any]) -> list[str]:
