@@ -394,39 +394,45 @@ def load_all(
     Raises
     ------
     BuildStoppedError
-        When ``stop`` stopped a build (the databases it stopped are not cached).
+        When ``stop`` stopped a build (the databases it stopped are not cached; those
+        complete are).
     """
-    cells = rows * cols
+    sizes = [_entries(rows * cols, len(p)) for p in patterns]
     tables = [
-        _recall(*_paths(rows, cols, p, blank), _entries(cells, len(p)))
-        if _entries(cells, len(p)) >= _CACHED_FROM
-        else None
-        for p in patterns
+        _recall(*_paths(rows, cols, p, blank), size) if size >= _CACHED_FROM else None
+        for p, size in zip(patterns, sizes, strict=True)
     ]
     missing = [i for i, table in enumerate(tables) if table is None]
-    if not missing:
-        return [t for t in tables if t is not None]
-    workers = min(len(missing), os.cpu_count() or 1)
-    with _bars() as track, ThreadPoolExecutor(workers) as pool:
-        builds = {
-            i: pool.submit(
-                build,
-                rows,
-                cols,
-                pattern=patterns[i],
-                blank=blank,
-                progress=track(rows, cols, patterns[i]),
-                stop=stop,
-            )
-            for i in missing
-        }
-        for i, future in builds.items():
-            table = tables[i] = future.result()
+    if missing:
+        built = _build_all(rows, cols, [patterns[i] for i in missing], blank, stop)
+        for i, table in zip(missing, built, strict=True):
+            tables[i] = table
             if table.size >= _CACHED_FROM:
-                data, meta = _paths(rows, cols, patterns[i], blank)
-                _write_cached(data, meta, table, patterns[i])
-                _recall(data, meta, table.size, table)
+                _recall(*_paths(rows, cols, patterns[i], blank), table.size, table)
     return [t for t in tables if t is not None]
+
+
+def _build_all(
+    rows: int,
+    cols: int,
+    patterns: Sequence[Sequence[int]],
+    blank: int | None,
+    stop: Stop | None,
+) -> list[np.ndarray]:
+    """Build the databases of ``patterns`` at the same time, a thread each up to the cores;
+    each is cached (when large enough) as soon as it is complete, even if another stops."""
+
+    def build_and_cache(
+        pattern: Sequence[int], progress: Callable[[int, int], None] | None
+    ) -> np.ndarray:
+        table = build(rows, cols, pattern=pattern, blank=blank, progress=progress, stop=stop)
+        if table.size >= _CACHED_FROM:
+            _write_cached(*_paths(rows, cols, pattern, blank), table, pattern)
+        return table
+
+    with _bars() as track, ThreadPoolExecutor(min(len(patterns), os.cpu_count() or 1)) as pool:
+        builds = [pool.submit(build_and_cache, p, track(rows, cols, p)) for p in patterns]
+        return [future.result() for future in builds]
 
 
 _RECENT: dict[tuple[Path, int, int], np.ndarray] = {}
