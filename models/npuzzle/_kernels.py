@@ -48,7 +48,7 @@ def unrank(r: int, k: int, cells: int, positions: np.ndarray, used: np.ndarray) 
                 d -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bfs_chunk(
     dist: np.ndarray,
     queue: np.ndarray,
@@ -274,7 +274,54 @@ def _lowest(mask: np.uint64) -> int:
     return c
 
 
+LABELLED_UP_TO = 16
+"""Boards of at most this many cells get a table of regions (:func:`region_labels`): 2^cells
+free-cell sets x cells bytes, 1 MB for the 15-puzzle."""
+
+OUTSIDE = 255
+"""Label of a cell outside the free set in :func:`region_labels`."""
+
+
 @njit(cache=True)
+def region_labels(rows: int, cols: int) -> np.ndarray:
+    """``labels[free, cell]``: the lowest cell of the region of ``free`` (a bit set of cells)
+    holding ``cell``, :data:`OUTSIDE` when ``cell`` is not free; a table lookup instead of a
+    flood fill (:func:`region`) per move in :func:`bfs_blank_chunk`."""
+    cells = rows * cols
+    full = (np.uint64(1) << np.uint64(cells)) - np.uint64(1)
+    left, right = _side_masks(rows, cols, full)
+    labels = np.full((1 << cells, cells), OUTSIDE, np.uint8)
+    for free in range(1 << cells):
+        for c in range(cells):
+            if (free >> c) & 1 and labels[free, c] == OUTSIDE:
+                reached = region(c, np.uint64(free), cols, left, right)
+                for e in range(c, cells):
+                    if (reached >> np.uint64(e)) & np.uint64(1):
+                        labels[free, e] = c
+    return labels
+
+
+@njit(cache=True, inline="always")
+def _side_masks(rows: int, cols: int, full: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Masks of the cells not in the first column and not in the last column."""
+    first_col = np.uint64(0)
+    last_col = np.uint64(0)
+    for r in range(rows):
+        first_col |= np.uint64(1) << np.uint64(r * cols)
+        last_col |= np.uint64(1) << np.uint64(r * cols + cols - 1)
+    return full & ~first_col, full & ~last_col
+
+
+@njit(cache=True, inline="always")
+def cell_bits(cells: int) -> int:
+    """Bits that hold a cell index below ``cells``."""
+    bits = 1
+    while (1 << bits) < cells:
+        bits += 1
+    return bits
+
+
+@njit(cache=True, nogil=True)
 def bfs_blank_chunk(
     dist: np.ndarray,
     seen: np.ndarray,
@@ -285,29 +332,29 @@ def bfs_blank_chunk(
     rows: int,
     cols: int,
     adjacent: np.ndarray,
+    labels: np.ndarray,
     limit: int,
 ) -> tuple[int, int]:
     """Expand up to ``limit`` entries of the ring buffer ``queue[head % len : tail % len]``.
 
-    An entry is ``((rank * cells + blank region's lowest cell) << 8) | distance``: the pattern
-    tiles' placement and the region of non-pattern cells the blank can roam for free. A pattern
+    An entry is ``(((placement << bits) | blank region's lowest cell) << 8) | distance``, with
+    ``bits`` per cell (:func:`cell_bits`) and the placement packed as ``positions[i] << (bits
+    * i)`` (read without unranking): the pattern tiles' cells and the region of non-pattern
+    cells the blank can roam for free. A pattern
     tile moves (cost 1) onto an adjacent cell of the blank's region; the blank then stands where
     the tile was. ``seen[rank]`` has a bit per region already queued; ``dist[rank]`` is the
-    least distance over the regions (set when the placement is first reached). Returns
+    least distance over the regions (set when the placement is first reached). Regions come
+    from ``labels`` (:func:`region_labels`) when it has rows, else by flood fill. Returns
     (head, tail); ``tail - head`` beyond the buffer's length means it overflowed.
     """
     cells = rows * cols
     capacity = queue.shape[0]
     full = (np.uint64(1) << np.uint64(cells)) - np.uint64(1) if cells < 64 else ~np.uint64(0)
-    first_col = np.uint64(0)
-    last_col = np.uint64(0)
-    for r in range(rows):
-        first_col |= np.uint64(1) << np.uint64(r * cols)
-        last_col |= np.uint64(1) << np.uint64(r * cols + cols - 1)
-    left = full & ~first_col
-    right = full & ~last_col
+    left, right = _side_masks(rows, cols, full)
+    labelled = labels.shape[0] > 0
+    bits = cell_bits(cells)
+    digit = (1 << bits) - 1
     positions = np.empty(k, np.int64)
-    used = np.zeros(cells, np.bool_)
     stop = min(tail, head + limit)
     while head < stop:
         entry = queue[head % capacity]
@@ -315,27 +362,33 @@ def bfs_blank_chunk(
         d = (entry & 255) + 1
         if d >= UNSEEN:
             d = UNSEEN - 1
-        key = entry >> 8
-        r = key // cells
-        unrank(r, k, cells, positions, used)
+        here = (entry >> 8) & digit
+        packed = entry >> (8 + bits)
         occupied = np.uint64(0)
         for i in range(k):
+            positions[i] = (packed >> (bits * i)) & digit
             occupied |= np.uint64(1) << np.uint64(positions[i])
         free = full & ~occupied
-        roam = region(key % cells, free, cols, left, right)
+        roam = np.uint64(0) if labelled else region(here, free, cols, left, right)
         for i in range(k):
             old = positions[i]
             for m in range(4):
                 c = adjacent[old, m]
                 if c < 0:
                     break
-                if not (roam >> np.uint64(c)) & np.uint64(1):
+                if labelled:
+                    if labels[free, c] != here:
+                        continue
+                elif not (roam >> np.uint64(c)) & np.uint64(1):
                     continue
                 positions[i] = c
                 r2 = rank(positions, k, cells)
                 positions[i] = old
                 free2 = (free | (np.uint64(1) << np.uint64(old))) & ~(np.uint64(1) << np.uint64(c))
-                rep = _lowest(region(old, free2, cols, left, right))
+                if labelled:
+                    rep = int(labels[free2, old])
+                else:
+                    rep = _lowest(region(old, free2, cols, left, right))
                 bit = np.uint64(1) << np.uint64(rep)
                 if seen[r2] & bit:
                     continue
@@ -343,7 +396,8 @@ def bfs_blank_chunk(
                 if dist[r2] == UNSEEN:
                     dist[r2] = d
                 if tail - head < capacity:
-                    queue[tail % capacity] = ((r2 * cells + rep) << 8) | d
+                    packed2 = packed + ((c - old) << (bits * i))
+                    queue[tail % capacity] = (((packed2 << bits) | rep) << 8) | d
                 tail += 1
         stop = min(tail, stop)
     return head, tail

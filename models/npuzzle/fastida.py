@@ -16,6 +16,7 @@ and cancellation also cover building the pattern databases (:class:`.pdb.BuildSt
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 
@@ -67,8 +68,8 @@ def solve(
     Result
         ``OPTIMAL`` with the moves, ``UNSOLVABLE`` (with the reason as ``message``), or
         ``LIMIT`` / ``CANCELLED`` (with a ``message`` when the limit came while the pattern
-        databases were being built). ``stats.extra`` holds
-        ``iterations`` and ``initial_h``.
+        databases were being built). ``stats.extra`` holds ``iterations``, ``initial_h`` and
+        ``database_seconds`` (getting the databases: built, read from the cache or reused).
 
     Raises
     ------
@@ -85,6 +86,7 @@ def solve(
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     chosen = None if heuristic == "manhattan" else pdb.partition(puzzle, partition)
+    started = time.perf_counter()
     try:
         dbs = PatternDatabases.for_puzzle(
             puzzle, chosen=chosen, manhattan=heuristic == "manhattan", stop=budget.exhausted
@@ -92,6 +94,7 @@ def solve(
     except BuildStoppedError as halt:
         finished = budget.finish()
         return Result(halt.status, None, finished, "tile-idastar", heuristic, message=str(halt))
+    stats.extra["database_seconds"] = time.perf_counter() - started
     tiles = np.array(puzzle.start, np.int64)
     where, rwhere = dbs.where(puzzle.start)
     lookup = (dbs.members, dbs.sizes, dbs.offsets, dbs.table, dbs.cells)

@@ -17,11 +17,13 @@ R. E. Korf and S. Hanan, "Additive pattern database heuristics", JAIR 22 (2004) 
 (5-5-5 and 6-6-3 partitions of the 15-puzzle, the blank in the abstraction, reflected lookups).
 
 Each database is built by breadth-first search backwards from the goal placement (over pairs of
-a placement and the blank's region, every move costing 1), ranked as an
+a placement and the blank's region, every move costing 1; the databases of a partition that are
+missing are built at the same time, a thread each up to the number of cores), ranked as an
 ordered placement (``cells! / (cells-k)!`` entries, 1 byte each: 5.8 million for 6 tiles of the
 15-puzzle), and cached as ``.npy`` with a JSON sidecar (format version, size, SHA-256) under
 ``$CSPSOLVE_CACHE``, else ``$XDG_CACHE_HOME/cspsolve``, else ``~/.cache/cspsolve``. A missing
-or corrupt file is rebuilt; a rich progress bar shows the build on a terminal.
+or corrupt file is rebuilt; a rich progress bar shows the build on a terminal. The last few
+databases read stay in memory while their files are unchanged (:func:`load_all`).
 
 A build is work done under the caller's limits: the breadth-first search asks a ``stop`` check
 (a :meth:`cspsolve.limits.Budget.exhausted`) between chunks of 2^18 placements and raises
@@ -33,6 +35,7 @@ entries must be built, a rough time (at :data:`BUILD_RATE`) and where they will 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -40,7 +43,8 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +65,7 @@ __all__ = [
     "build",
     "cache_dir",
     "load",
+    "load_all",
     "partition",
 ]
 
@@ -77,10 +82,11 @@ PARTITIONS: dict[str, Partition] = {
 """The 15-puzzle's standard partitions, in cells of Korf's goal (blank on cell 0); for another
 goal with the blank in a corner the cells are mirrored so that the blank's goal is cell 0."""
 
-BUILD_RATE = 1_000_000
-"""Placements built per second, roughly (0.7-1.2 million measured on a 2-core machine for the
-patterns of the 15-, 20- and 24-puzzle); only used for the notice before a build, which builds
-of fewer entries (under a second) do without."""
+BUILD_RATE = 1_500_000
+"""Placements one build makes per second, roughly (1.5-1.6 million measured for a 6-tile
+pattern of the 15-puzzle and a 5-tile one of the 24-puzzle on a busy 2-core machine, load 3-4);
+builds run at the same time, so free cores finish sooner. Only used for the notice before a
+build, which builds of fewer entries (under a second) do without."""
 
 _CACHED_FROM = 100_000
 """Databases of at least this many entries are cached; smaller ones are built every time."""
@@ -215,15 +221,29 @@ def build(
     ------
     BuildStoppedError
         When ``stop`` answered a status before the database was complete.
+    OptionError
+        When the pattern has too many tiles to pack a placement in 64 bits (beyond any
+        database that fits in memory).
     """
-    from ._kernels import UNSEEN, bfs_blank_chunk, rank, region
+    from ._kernels import (
+        LABELLED_UP_TO,
+        UNSEEN,
+        bfs_blank_chunk,
+        cell_bits,
+        rank,
+        region,
+        region_labels,
+    )
 
     cells, k = rows * cols, len(pattern)
     if blank is None or cells > 64:
         return _build_ignoring_blank(rows, cols, pattern, progress, stop)
+    bits = cell_bits(cells)
+    if (k + 1) * bits + 8 > 63:
+        raise OptionError(f"a pattern of {k} tiles is too large for a {rows}x{cols} database")
     size = _entries(cells, k)
     dist = np.full(size, UNSEEN, np.uint8)
-    seen = np.zeros(size, np.uint64)
+    seen = np.zeros(size, _region_bits(cells))
     start = rank(np.array(pattern, np.int64), k, cells)
     occupied = sum(1 << c for c in pattern)
     full = (1 << cells) - 1
@@ -232,16 +252,18 @@ def build(
     roam = int(region(blank, np.uint64(full & ~occupied), cols, np.uint64(left), np.uint64(right)))
     rep = (roam & -roam).bit_length() - 1
     dist[start] = 0
-    seen[start] = np.uint64(1 << rep)
+    seen[start] = 1 << rep
     adjacent = adjacency(rows, cols)
+    labels = region_labels(rows, cols) if cells <= LABELLED_UP_TO else np.zeros((0, 0), np.uint8)
     capacity = size
     while True:
         queue = np.empty(capacity, np.int64)
-        queue[0] = (start * cells + rep) << 8
+        packed = sum(cell << (bits * i) for i, cell in enumerate(pattern))
+        queue[0] = ((packed << bits) | rep) << 8
         head, tail = 0, 1
         while head < tail and tail - head <= capacity:
             head, tail = bfs_blank_chunk(
-                dist, seen, queue, head, tail, k, rows, cols, adjacent, 1 << 18
+                dist, seen, queue, head, tail, k, rows, cols, adjacent, labels, 1 << 18
             )
             if progress is not None:
                 progress(int(np.count_nonzero(dist != UNSEEN)), size)
@@ -252,7 +274,16 @@ def build(
         dist[:] = UNSEEN
         seen[:] = 0
         dist[start] = 0
-        seen[start] = np.uint64(1 << rep)
+        seen[start] = 1 << rep
+
+
+def _region_bits(cells: int) -> type[np.unsignedinteger]:
+    """The narrowest unsigned type with a bit per cell (the blank regions seen of a placement):
+    the smaller the array, the fewer cache misses in the breadth-first search."""
+    for kind in (np.uint16, np.uint32):
+        if cells <= np.iinfo(kind).bits:
+            return kind
+    return np.uint64
 
 
 def _build_ignoring_blank(
@@ -332,46 +363,128 @@ def load(
     blank: int | None = None,
     stop: Stop | None = None,
 ) -> np.ndarray:
-    """One pattern database from the cache, built (and cached) when missing or corrupt.
-
-    Small databases (under 100,000 entries) are built every time, not cached. A progress bar
-    shows on stderr while building when stderr is a terminal.
+    """One pattern database from the cache, built (and cached) when missing or corrupt:
+    :func:`load_all` of one pattern.
 
     Raises
     ------
     BuildStoppedError
         When ``stop`` stopped the build (nothing is cached then).
     """
-    size = _entries(rows * cols, len(pattern))
-    if size < _CACHED_FROM:
-        return build(rows, cols, pattern=pattern, blank=blank, stop=stop)
-    data, meta = _paths(rows, cols, pattern, blank)
-    table = _read_cached(data, meta, size)
+    return load_all(rows, cols, patterns=(pattern,), blank=blank, stop=stop)[0]
+
+
+def load_all(
+    rows: int,
+    cols: int,
+    *,
+    patterns: Sequence[Sequence[int]],
+    blank: int | None = None,
+    stop: Stop | None = None,
+) -> list[np.ndarray]:
+    """The databases of ``patterns`` from the cache, the missing or corrupt ones built (and
+    cached) at the same time, one thread each up to the number of cores (the kernels release
+    the GIL).
+
+    Small databases (under 100,000 entries) are built every time, not cached. The last few
+    databases read or built are kept in memory (read-only) while their files are unchanged,
+    so that solving many puzzles in one process reads each file once. A progress bar per
+    build shows on stderr while building when stderr is a terminal.
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` stopped a build (the databases it stopped are not cached; those
+        complete are).
+    """
+    sizes = [_entries(rows * cols, len(p)) for p in patterns]
+    tables = [
+        _recall(*_paths(rows, cols, p, blank), size) if size >= _CACHED_FROM else None
+        for p, size in zip(patterns, sizes, strict=True)
+    ]
+    missing = [i for i, table in enumerate(tables) if table is None]
+    if missing:
+        built = _build_all(rows, cols, [patterns[i] for i in missing], blank, stop)
+        for i, table in zip(missing, built, strict=True):
+            tables[i] = table
+            if table.size >= _CACHED_FROM:
+                _recall(*_paths(rows, cols, patterns[i], blank), table.size, table)
+    return [t for t in tables if t is not None]
+
+
+def _build_all(
+    rows: int,
+    cols: int,
+    patterns: Sequence[Sequence[int]],
+    blank: int | None,
+    stop: Stop | None,
+) -> list[np.ndarray]:
+    """Build the databases of ``patterns`` at the same time, a thread each up to the cores;
+    each is cached (when large enough) as soon as it is complete, even if another stops."""
+
+    def build_and_cache(
+        pattern: Sequence[int], progress: Callable[[int, int], None] | None
+    ) -> np.ndarray:
+        table = build(rows, cols, pattern=pattern, blank=blank, progress=progress, stop=stop)
+        if table.size >= _CACHED_FROM:
+            _write_cached(*_paths(rows, cols, pattern, blank), table, pattern)
+        return table
+
+    with _bars() as track, ThreadPoolExecutor(min(len(patterns), os.cpu_count() or 1)) as pool:
+        builds = [pool.submit(build_and_cache, p, track(rows, cols, p)) for p in patterns]
+        return [future.result() for future in builds]
+
+
+_RECENT: dict[tuple[Path, int, int], np.ndarray] = {}
+"""Databases read or built lately, by file and modification times (data, sidecar)."""
+
+_KEEP = 6
+"""How many databases :data:`_RECENT` keeps (the 15-puzzle's 6-6-3: 11.5 MB)."""
+
+
+def _recall(
+    data: Path, meta: Path, size: int, built: np.ndarray | None = None
+) -> np.ndarray | None:
+    """The database cached in ``data``/``meta``: kept in memory while the files are unchanged,
+    else read and checked (None when missing or corrupt); ``built`` is one just written."""
+    try:
+        key = (data, data.stat().st_mtime_ns, meta.stat().st_mtime_ns)
+    except OSError:
+        return built
+    table = _RECENT.get(key) if built is None else built
     if table is None:
-        table = _build_with_bar(rows, cols, pattern, blank, stop)
-        _write_cached(data, meta, table, pattern)
+        table = _read_cached(data, meta, size)
+        if table is None:
+            return None
+    table.flags.writeable = False
+    _RECENT.pop(key, None)
+    _RECENT[key] = table
+    while len(_RECENT) > _KEEP:
+        del _RECENT[next(iter(_RECENT))]
     return table
 
 
-def _build_with_bar(
-    rows: int, cols: int, pattern: Sequence[int], blank: int | None, stop: Stop | None
-) -> np.ndarray:
+Track = Callable[[int, int, Sequence[int]], Callable[[int, int], None] | None]
+"""Gives the progress callback of one build (rows, columns, pattern), or None."""
+
+
+@contextlib.contextmanager
+def _bars() -> Iterator[Track]:
+    """Progress bars on stderr, one per build, while stderr is a terminal."""
     if not sys.stderr.isatty():
-        return build(rows, cols, pattern=pattern, blank=blank, stop=stop)
+        yield lambda rows, cols, pattern: None
+        return
     from rich.console import Console
     from rich.progress import Progress
 
-    label = f"pattern database {rows}x{cols} tiles of cells {', '.join(map(str, pattern))}"
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
-        return build(
-            rows,
-            cols,
-            pattern=pattern,
-            blank=blank,
-            progress=lambda done, _: bar.update(task, completed=done),
-            stop=stop,
-        )
+
+        def track(rows: int, cols: int, pattern: Sequence[int]) -> Callable[[int, int], None]:
+            label = f"pattern database {rows}x{cols} tiles of cells {', '.join(map(str, pattern))}"
+            task = bar.add_task(label, total=_entries(rows * cols, len(pattern)))
+            return lambda done, _: bar.update(task, completed=done)
+
+        yield track
 
 
 def _to_build(rows: int, cols: int, chosen: Partition, blank: int | None) -> int:
@@ -463,14 +576,13 @@ class PatternDatabases:
         widest = max(len(p) for p in chosen)
         members = np.zeros((len(chosen), widest), np.int64)
         pattern_of = np.zeros(cells, np.int64)
-        tables = []
         for p, pattern in enumerate(chosen):
             for i, cell in enumerate(pattern):
                 members[p, i] = goal[cell]
                 pattern_of[goal[cell]] = p
-            tables.append(
-                load(puzzle.rows, puzzle.cols, pattern=pattern, blank=abstract_blank, stop=stop)
-            )
+        tables = load_all(
+            puzzle.rows, puzzle.cols, patterns=chosen, blank=abstract_blank, stop=stop
+        )
         sizes = np.array([len(p) for p in chosen], np.int64)
         offsets = np.concatenate([[0], np.cumsum([t.size for t in tables])[:-1]]).astype(np.int64)
         square = puzzle.rows == puzzle.cols

@@ -197,6 +197,27 @@ def test_database_cache_is_rebuilt_when_corrupt(pdb_cache: Path) -> None:
     assert pdb._read_cached(data, meta, fresh.size) is not None
 
 
+def test_databases_read_once_per_process(pdb_cache: Path) -> None:
+    """A database read or built stays in memory (read-only) while its files are unchanged."""
+    first, *_ = pdb.load_all(4, 4, patterns=[(0, 1, 2, 3, 5)])
+    assert pdb.load(4, 4, pattern=(0, 1, 2, 3, 5)) is first
+    assert not first.flags.writeable
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "pattern", "blank"), [(4, 4, (1, 2, 3), 0), (3, 3, (1, 2, 4, 5), 0)]
+)
+def test_region_table_and_flood_fill_build_the_same_database(
+    monkeypatch: pytest.MonkeyPatch, rows: int, cols: int, pattern: tuple[int, ...], blank: int
+) -> None:
+    """Boards of at most 16 cells look the blank's regions up in a table; larger ones flood."""
+    from cspsolve.models.npuzzle import _kernels
+
+    table = pdb.build(rows, cols, pattern=pattern, blank=blank)
+    monkeypatch.setattr(_kernels, "LABELLED_UP_TO", 0)
+    assert np.array_equal(pdb.build(rows, cols, pattern=pattern, blank=blank), table)
+
+
 def test_partitions() -> None:
     assert pdb.partition(Puzzle(4, 4, korf_goal(16), korf_goal(16))) == pdb.PARTITIONS["6-6-3"]
     mirrored = pdb.partition(Puzzle(4, 4, default_goal(16)))
