@@ -34,8 +34,9 @@ bit-packed.
 The minimum number of presses is the least weight in the coset ``x + ker A``: the null space's
 reduced basis is split into groups of disjoint support (independent sub-games, e.g. the two
 colours of a sigma chessboard) and each group's ``2**d_g`` combinations are enumerated in Gray-code
-order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) — in pure Python up to
-:data:`PYTHON_LIMIT` dimensions, beyond that by a numba kernel on packed 64-bit words, in
+order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) in pure Python up to
+:data:`PYTHON_LIMIT` dimensions; beyond that a numba kernel takes :data:`TRANSFORM_BITS` of the
+dimensions at a time by one Walsh-Hadamard transform per Gray-code step of the others, in
 parallel chunks (:mod:`._kernels`). A group too large to enumerate, or beyond the node limit,
 gets a local search (add any quiet pattern that lowers the weight); then, on boards of at most
 :data:`CPSAT_CELLS` cells, CP-SAT (:mod:`.cpsat`) tries to prove the minimum in the time left.
@@ -81,15 +82,23 @@ __all__ = [
     "solve",
 ]
 
-PYTHON_LIMIT = 20
-"""Largest group dimension enumerated in pure Python (2**20 Gray-code steps, about 0.3 s)."""
+PYTHON_LIMIT = 16
+"""Largest group dimension enumerated in pure Python (2**16 Gray-code steps, about 0.02 s)."""
 
-ENUMERATION_LIMIT = 34
-"""Largest group dimension enumerated exhaustively (2**34 compiled steps: minutes on 2 cores)."""
+ENUMERATION_LIMIT = 38
+"""Largest group dimension enumerated exhaustively (2**38 combinations: minutes on 2 cores)."""
+
+TRANSFORM_BITS = 12
+"""The compiled enumeration takes ``2**TRANSFORM_BITS`` combinations at a time by one
+Walsh-Hadamard transform (:mod:`._kernels`)."""
 
 PREFIX_BITS = 8
 """The compiled enumeration splits a group into ``2**PREFIX_BITS`` chunks (limits are checked
 between them)."""
+
+CALL_BITS = 24
+"""A call of the compiled enumeration covers at least ``2**CALL_BITS`` combinations (a few
+milliseconds), or the whole group."""
 
 
 CPSAT_CELLS = 1 << 12
@@ -438,29 +447,46 @@ def _lightest(start: int, vectors: Sequence[int]) -> int:
     return best
 
 
-def _lightest_compiled(start: int, vectors: Sequence[int], budget: Budget) -> tuple[int, bool]:
-    """:func:`_lightest` by the compiled kernel; also whether it finished within the budget."""
+def _lightest_compiled(
+    start: int, vectors: Sequence[int], budget: Budget, *, low: int = TRANSFORM_BITS
+) -> tuple[int, bool]:
+    """:func:`_lightest` by the compiled kernel (``low`` vectors per Walsh-Hadamard transform,
+    :mod:`._kernels`); also whether it finished within the budget."""
     import numpy as np
 
     from ._kernels import lightest_chunks
 
-    words = max(1, (max(start.bit_length(), *(v.bit_length() for v in vectors)) + 63) // 64)
+    support = 0
+    for v in vectors:
+        support |= v
+    size = support.bit_length()
 
-    def pack(v: int) -> np.ndarray:
-        return np.frombuffer(v.to_bytes(8 * words, "little"), dtype="<u8").astype(np.uint64)
+    def bits(v: int) -> np.ndarray:
+        raw = np.frombuffer(v.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, bitorder="little")[:size]
 
-    packed, first = np.stack([pack(v) for v in vectors]), pack(start)
-    prefix = min(PREFIX_BITS, len(vectors))
-    batch = max(1, os.cpu_count() or 1)
+    cells = np.flatnonzero(bits(support))
+    columns = np.zeros(cells.size, np.int64)
+    for i, v in enumerate(vectors):
+        columns |= bits(v)[cells].astype(np.int64) << i
+    first = bits(start & support)[cells]
+    outside = (start & ~support).bit_count()
+    low = min(low, len(vectors))
+    prefix = min(PREFIX_BITS, len(vectors) - low)
+    dtype = np.empty(0, np.int16 if cells.size < 1 << 15 else np.int32)
+    # one call per core's chunk, but at least 2**CALL_BITS combinations per call: a parallel
+    # call costs about a time slice on a busy machine
+    per_chunk = len(vectors) - prefix
+    batch = max(os.cpu_count() or 1, 1 << max(0, CALL_BITS - per_chunk))
     best, best_weight = start, start.bit_count()
     for chunk in range(0, 1 << prefix, batch):
         if budget.exhausted():
             return best, False
         count = min(batch, (1 << prefix) - chunk)
-        weights, combos = lightest_chunks(first, packed, prefix, chunk, count)
+        weights, combos = lightest_chunks(first, columns, low, prefix, chunk, count, dtype)
         i = int(np.argmin(weights))
-        if weights[i] < best_weight:
-            best_weight, best = int(weights[i]), start
+        if outside + weights[i] < best_weight:
+            best_weight, best = outside + int(weights[i]), start
             for j, v in enumerate(vectors):
                 if int(combos[i]) >> j & 1:
                     best ^= v

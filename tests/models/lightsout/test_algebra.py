@@ -120,19 +120,23 @@ def test_large_null_space_falls_back_to_cpsat_and_says_so() -> None:
     assert check(puzzle, capped.solution) == []
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     st.integers(1, 14).flatmap(
         lambda k: st.tuples(
             st.integers(0, (1 << 150) - 1),
             st.lists(st.integers(1, (1 << 150) - 1), min_size=k, max_size=k),
         )
-    )
+    ),
+    st.integers(1, 4) | st.just(algebra.TRANSFORM_BITS),
 )
-def test_compiled_enumeration_equals_pure_python(case: tuple[int, list[int]]) -> None:
+def test_compiled_enumeration_equals_pure_python(case: tuple[int, list[int]], low: int) -> None:
+    """Small transforms (``low``) put vectors in all three parts of the compiled search: the
+    transform, the Gray-code middle and the chunk prefix."""
     start, vectors = case
     pure = algebra._lightest(start, vectors)
-    compiled, complete = algebra._lightest_compiled(start, vectors, Limits().start(Stats()))
+    budget = Limits().start(Stats())
+    compiled, complete = algebra._lightest_compiled(start, vectors, budget, low=low)
     assert complete
     assert compiled.bit_count() == pure.bit_count()
     combos = {start}
