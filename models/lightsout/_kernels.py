@@ -37,27 +37,28 @@ def _lowest_bit(i: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _hadamard(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The unnormalised Walsh-Hadamard transform of ``a`` (length a power of two):
-    ``a[q] ← Σ_u a[u] (-1)**popcount(u & q)``; ``b`` is scratch space of the same size, and
-    the result is in whichever of the two is returned.
+def _hadamard(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The unnormalised Walsh-Hadamard transform of ``values`` (length a power of two):
+    ``out[q] = Σ_u values[u] (-1)**popcount(u & q)``; ``a`` and ``b`` are scratch space of the
+    same size, and the result is in whichever of the three is returned.
 
     Constant-geometry form (M. C. Pease, "An adaptation of the fast Fourier transform for
-    parallel processing", J. ACM 15 (1968) 252-264): every pass reads pairs ``2j, 2j + 1`` and
-    writes ``j`` and ``j + size / 2`` into the other array, the same loop each time, which
-    the compiler vectorises (about ten times faster here than the in-place butterflies,
-    whose stride changes per pass).
+    parallel processing", J. ACM 15 (1968) 252-264): every pass transforms the lowest index bit
+    and rotates it to the top, reading pairs ``2j, 2j + 1`` and writing ``j`` and
+    ``j + size / 2`` of the other array, the same loop each time, which the compiler
+    vectorises (numba, 2**12 entries of int16: 0.3-0.4 ns per entry against 0.75-0.85 ns for
+    radix-4 passes and 7.8 ns for in-place butterflies, whose stride changes per pass).
     """
-    half = a.size // 2
-    src, dst = a, b
+    half = values.size // 2
+    src, dst = values, a
     n = 1
-    while n < a.size:
+    while n < values.size:
         for j in range(half):
             x = src[2 * j]
             y = src[2 * j + 1]
             dst[j] = x + y
             dst[j + half] = x - y
-        src, dst = dst, src
+        src, dst = dst, (b if n == 1 else src)
         n *= 2
     return src
 
@@ -144,8 +145,7 @@ def lightest_chunks(
                     j = covered[t]
                     spread[columns[j] & mask] -= 2 * sign[j]
                     sign[j] = -sign[j]
-            work[:] = spread
-            transform = _hadamard(work, scratch)
+            transform = _hadamard(spread, work, scratch)
             peak = transform.max()
             if peak > best:
                 best = int(peak)
