@@ -72,6 +72,8 @@ def lightest_chunks(
     first: int,
     count: int,
     dtype: np.ndarray,
+    images: np.ndarray,
+    shifts: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The lightest combination in each of the chunks ``first .. first + count - 1``.
 
@@ -90,6 +92,11 @@ def lightest_chunks(
         The chunks to search.
     dtype : ndarray
         An empty array of the integer type of the transform (wide enough for the cell count).
+    images, shifts : ndarray of int64
+        Symmetries of the coset (:mod:`.symmetry`): ``g`` maps the coefficients ``p`` of the
+        vectors from ``low`` on (bit ``b`` for vector ``low + b``) to ``S_g p + t_g``, where
+        column ``b`` of ``S_g`` is ``images[g, b]`` and ``t_g`` is ``shifts[g]``; a transform
+        is taken only for the ``p`` least in their orbit. No rows: no symmetry.
 
     Returns
     -------
@@ -119,6 +126,7 @@ def lightest_chunks(
                 covered[fill[b]] = j
                 fill[b] += 1
     mask = (1 << low) - 1
+    symmetries = shifts.size
     weights = np.empty(count, np.int64)
     combos = np.empty(count, np.int64)
     for n in prange(count):
@@ -136,15 +144,30 @@ def lightest_chunks(
             spread[columns[j] & mask] += sign[j]
         work = np.empty(1 << low, dtype.dtype)
         scratch = np.empty(1 << low, dtype.dtype)
+        image = shifts.copy()
+        high = chunk << mid
+        for g in range(symmetries):
+            for b in range(mid + prefix_bits):
+                if (high >> b) & 1:
+                    image[g] ^= images[g, b]
         best, best_code, middle = -cells - 1, 0, 0
         for i in range(1 << mid):
             if i:
                 b = _lowest_bit(i)
                 middle ^= 1 << b
+                high ^= 1 << b
+                for g in range(symmetries):
+                    image[g] ^= images[g, b]
                 for t in range(offsets[b], offsets[b + 1]):
                     j = covered[t]
                     spread[columns[j] & mask] -= 2 * sign[j]
                     sign[j] = -sign[j]
+            least = True
+            for g in range(symmetries):
+                if image[g] < high:
+                    least = False
+            if not least:
+                continue
             transform = _hadamard(spread, work, scratch)
             peak = transform.max()
             if peak > best:

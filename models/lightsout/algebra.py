@@ -68,6 +68,7 @@ from .board import (
 )
 from .budget import LimitError, Tick, never, ticker
 from .gf2 import pdivmod, pgcdex, pmod, pmul, reduced_basis, solve_system
+from .symmetry import CellMap, grid_maps, orbit_basis
 
 __all__ = [
     "CPSAT_CELLS",
@@ -85,16 +86,20 @@ __all__ = [
 PYTHON_LIMIT = 16
 """Largest group dimension enumerated in pure Python (2**16 Gray-code steps, about 0.02 s)."""
 
-ENUMERATION_LIMIT = 38
+ENUMERATION_LIMIT = 40
 """Largest group dimension enumerated exhaustively (2**38 combinations: minutes on 2 cores)."""
 
-TRANSFORM_BITS = 12
+TRANSFORM_BITS = 13
 """The compiled enumeration takes ``2**TRANSFORM_BITS`` combinations at a time by one
 Walsh-Hadamard transform (:mod:`._kernels`)."""
 
 PREFIX_BITS = 8
 """The compiled enumeration splits a group into ``2**PREFIX_BITS`` chunks (limits are checked
 between them)."""
+
+ORBIT_SLACK = 3
+"""The symmetric search's transform may take up to ``TRANSFORM_BITS + ORBIT_SLACK`` vectors
+(whole orbits of basis vectors)."""
 
 CALL_BITS = 24
 """A call of the compiled enumeration covers at least ``2**CALL_BITS`` combinations (a few
@@ -448,10 +453,16 @@ def _lightest(start: int, vectors: Sequence[int]) -> int:
 
 
 def _lightest_compiled(
-    start: int, vectors: Sequence[int], budget: Budget, *, low: int = TRANSFORM_BITS
+    start: int,
+    vectors: Sequence[int],
+    budget: Budget,
+    *,
+    low: int = TRANSFORM_BITS,
+    maps: Sequence[CellMap] = (),
 ) -> tuple[int, bool]:
-    """:func:`_lightest` by the compiled kernel (``low`` vectors per Walsh-Hadamard transform,
-    :mod:`._kernels`); also whether it finished within the budget."""
+    """:func:`_lightest` by the compiled kernel (about ``low`` vectors per Walsh-Hadamard
+    transform, :mod:`._kernels`), one combination per orbit of the symmetries ``maps`` that
+    preserve the coset (:mod:`.symmetry`); also whether it finished within the budget."""
     import numpy as np
 
     from ._kernels import lightest_chunks
@@ -460,6 +471,8 @@ def _lightest_compiled(
     for v in vectors:
         support |= v
     size = support.bit_length()
+    orbits = orbit_basis(start & support, vectors, maps, low=low, most=low + ORBIT_SLACK)
+    vectors, low = orbits.basis, orbits.low
 
     def bits(v: int) -> np.ndarray:
         raw = np.frombuffer(v.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
@@ -471,9 +484,10 @@ def _lightest_compiled(
         columns |= bits(v)[cells].astype(np.int64) << i
     first = bits(start & support)[cells]
     outside = (start & ~support).bit_count()
-    low = min(low, len(vectors))
     prefix = min(PREFIX_BITS, len(vectors) - low)
     dtype = np.empty(0, np.int16 if cells.size < 1 << 15 else np.int32)
+    images = np.array(orbits.images, np.int64).reshape(len(orbits.shifts), len(vectors) - low)
+    shifts = np.array(orbits.shifts, np.int64)
     # one call per core's chunk, but at least 2**CALL_BITS combinations per call: a parallel
     # call costs about a time slice on a busy machine
     per_chunk = len(vectors) - prefix
@@ -483,7 +497,9 @@ def _lightest_compiled(
         if budget.exhausted():
             return best, False
         count = min(batch, (1 << prefix) - chunk)
-        weights, combos = lightest_chunks(first, columns, low, prefix, chunk, count, dtype)
+        weights, combos = lightest_chunks(
+            first, columns, low, prefix, chunk, count, dtype, images, shifts
+        )
         i = int(np.argmin(weights))
         if outside + weights[i] < best_weight:
             best_weight, best = outside + int(weights[i]), start
@@ -526,7 +542,12 @@ def _affordable(budget: Budget, nodes: int) -> bool:
 
 
 def _settle_group(
-    group: list[int], progress: _Progress, budget: Budget, enumeration_limit: int
+    group: list[int],
+    progress: _Progress,
+    budget: Budget,
+    *,
+    enumeration_limit: int,
+    maps: Sequence[CellMap],
 ) -> None:
     """Lightest presses on one group's support: exhaustively when small enough and within the
     node limit, else by local search (then ``progress.settled`` becomes false)."""
@@ -542,7 +563,7 @@ def _settle_group(
         tick()
         lightest, complete = _lightest(start, group), True
     else:
-        lightest, complete = _lightest_compiled(start, group, budget)
+        lightest, complete = _lightest_compiled(start, group, budget, maps=maps)
     if complete:
         budget.stats.expanded += size
         budget.stats.extra["combinations"] = budget.stats.extra.get("combinations", 1) + size - 1
@@ -622,8 +643,9 @@ def minimum(
     stats.extra["combinations"] = 1
     try:
         basis = _plain_kernel(puzzle, ticker(budget)) if kernel is None else reduced_basis(kernel)
+        maps = grid_maps(puzzle) if puzzle.plain else []
         for group in _groups(basis, ticker(budget)):
-            _settle_group(group, progress, budget, enumeration_limit)
+            _settle_group(group, progress, budget, enumeration_limit=enumeration_limit, maps=maps)
     except LimitError as e:
         progress.settled = False
         proof["stopped"] = e.status.value
