@@ -37,12 +37,13 @@ colours of a sigma chessboard) and each group's ``2**d_g`` combinations are enum
 order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) in pure Python up to
 :data:`PYTHON_LIMIT` dimensions; beyond that a numba kernel takes :data:`TRANSFORM_BITS` of the
 dimensions at a time by one Walsh-Hadamard transform per Gray-code step of the others, in
-parallel chunks (:mod:`._kernels`). A group too large to enumerate, or beyond the node limit,
-gets a local search (add any quiet pattern that lowers the weight); then, on boards of at most
-:data:`CPSAT_CELLS` cells, CP-SAT (:mod:`.cpsat`) tries to prove the minimum in the time left.
-``proof["minimum"]`` is true only when every group was settled. Every phase after the first
-solution checks the limits, so a large board gets a valid answer at once and a better one as
-time allows (:func:`minimum`).
+parallel chunks (:mod:`._kernels`), and only for one step per orbit of the grid's symmetries
+that fix the lights (:mod:`.symmetry`; up to 8 times fewer transforms on a square). A group
+too large to enumerate, or beyond the node limit, gets a local search (add any quiet pattern
+that lowers the weight); then, on boards of at most :data:`CPSAT_CELLS` cells, CP-SAT
+(:mod:`.cpsat`) tries to prove the minimum in the time left. ``proof["minimum"]`` is true only
+when every group was settled. Every phase after the first solution checks the limits, so a
+large board gets a valid answer at once and a better one as time allows (:func:`minimum`).
 """
 
 from __future__ import annotations
