@@ -69,7 +69,7 @@ from .board import (
 )
 from .budget import LimitError, Tick, never, ticker
 from .gf2 import pdivmod, pgcdex, pmod, pmul, reduced_basis, solve_system
-from .symmetry import CellMap, grid_maps, orbit_basis
+from .symmetry import CellMap, grid_maps, orbit_basis, preserving
 
 __all__ = [
     "CPSAT_CELLS",
@@ -87,8 +87,9 @@ __all__ = [
 PYTHON_LIMIT = 16
 """Largest group dimension enumerated in pure Python (2**16 Gray-code steps, about 0.02 s)."""
 
-ENUMERATION_LIMIT = 40
-"""Largest group dimension enumerated exhaustively (2**38 combinations: minutes on 2 cores)."""
+ENUMERATION_LIMIT = 39
+"""Largest group dimension, less log2 of the number of symmetries preserving its coset,
+enumerated exhaustively (2**39 combinations' worth of transforms: minutes on 2 cores)."""
 
 TRANSFORM_BITS = 13
 """The compiled enumeration takes ``2**TRANSFORM_BITS`` combinations at a time by one
@@ -558,19 +559,22 @@ def _settle_group(
         support |= v
     start = progress.best & support
     size = 1 << len(group)
-    if len(group) > enumeration_limit or not _affordable(budget, size):
+    kept = preserving(start, group, maps) if len(group) > PYTHON_LIMIT else []
+    # the compiled search takes one transform per orbit: about 2**k / |symmetries| of the work
+    too_large = len(group) - ((len(kept) + 1).bit_length() - 1) > enumeration_limit
+    if too_large or not _affordable(budget, size):
         lightest, complete = _descend(start, group, tick, budget.stats), False
     elif len(group) <= PYTHON_LIMIT:
         tick()
         lightest, complete = _lightest(start, group), True
     else:
-        lightest, complete = _lightest_compiled(start, group, budget, maps=maps)
+        lightest, complete = _lightest_compiled(start, group, budget, maps=kept)
     if complete:
         budget.stats.expanded += size
         budget.stats.extra["combinations"] = budget.stats.extra.get("combinations", 1) + size - 1
     progress.best = (progress.best & ~support) | lightest
     progress.settled &= complete
-    progress.handed_off |= len(group) > enumeration_limit
+    progress.handed_off |= too_large
 
 
 def _first(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int] | None]:
@@ -601,7 +605,8 @@ def minimum(
     limits : Limits, optional
         Time and node limits and cancellation.
     enumeration_limit : int
-        Largest independent group of quiet patterns enumerated exhaustively.
+        Largest independent group of quiet patterns enumerated exhaustively, less log2 of
+        the number of the grid's symmetries that preserve its coset.
 
     Returns
     -------

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from .board import LightsOut
 
-__all__ = ["CellMap", "Orbits", "grid_maps", "orbit_basis"]
+__all__ = ["CellMap", "Orbits", "grid_maps", "orbit_basis", "preserving"]
 
 CellMap = Callable[[int], int]
 """A permutation of the cells, applied to a flat bit vector."""
@@ -121,6 +121,20 @@ class Orbits:
     shifts: list[int]
 
 
+def preserving(start: int, vectors: Sequence[int], maps: Sequence[CellMap]) -> list[CellMap]:
+    """The maps that send every vector into ``span(vectors)`` and ``start`` into the coset
+    ``start + span(vectors)`` (checked by reduction; with a group of maps, a subgroup)."""
+    span = _Span()
+    for v in vectors:
+        span.add(v)
+    return [
+        g
+        for g in maps
+        if span.coordinates(g(start) ^ start) is not None
+        and all(span.coordinates(g(v)) is not None for v in vectors)
+    ]
+
+
 def orbit_basis(
     start: int, vectors: Sequence[int], maps: Sequence[CellMap], *, low: int, most: int
 ) -> Orbits:
@@ -134,8 +148,7 @@ def orbit_basis(
         A basis of the coset's directions.
     maps : sequence of callable
         Candidate symmetries (a group without its identity, e.g. :func:`grid_maps`); only those
-        mapping every vector into the span and ``start`` into the coset are kept (they form a
-        subgroup).
+        :func:`preserving` the coset are kept.
     low : int
         Wanted dimension of the invariant subspace ``L`` (orbits of basis vectors are added
         while it is smaller).
@@ -148,15 +161,7 @@ def orbit_basis(
         Without a kept symmetry, ``vectors`` as they are and ``L`` the span of the first
         ``min(low, len(vectors))``.
     """
-    span = _Span()
-    for v in vectors:
-        span.add(v)
-    kept = [
-        g
-        for g in maps
-        if span.coordinates(g(start) ^ start) is not None
-        and all(span.coordinates(g(v)) is not None for v in vectors)
-    ]
+    kept = preserving(start, vectors, maps)
     invariant = _Span()
     if kept:
         for v in vectors:

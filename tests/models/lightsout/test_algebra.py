@@ -206,3 +206,21 @@ def test_wide_grids_are_chased_along_their_length(variant: str) -> None:
     else:
         named = [tuple(map(int, m)) for m in re.findall(r"\((\d+),(\d+)\)", a.message)]
         assert named and all(r < 3 and c < 7 for r, c in named) and max(c for _, c in named) > 2
+
+
+A075464 = {
+    14: 56, 16: 104, 17: 147, 19: 141, 23: 231, 24: 270, 29: 345, 30: 376, 32: 428, 33: 469,
+    34: 520, 35: 563, 39: 561, 41: 891, 44: 772, 47: 971, 49: 1165, 50: 1220, 53: 1487, 54: 1400,
+}  # fmt: skip
+"""Minimum presses of the all-on n x n sigma-plus board, OEIS A075464 (data line, n <= 54),
+for the n in 13..54 with quiet patterns (nullity > 0)."""
+
+
+@pytest.mark.parametrize("n", sorted(A075464))
+def test_all_on_minimum_equals_oeis(n: int) -> None:
+    """The whole series takes a few seconds (n = 39, nullity 32, about 1-2 s)."""
+    puzzle = LightsOut(((1 << n) - 1,) * n, n)
+    result = algebra.minimum(puzzle)
+    assert result.status is Status.OPTIMAL and result.proof["minimum"] is True
+    assert result.stats.cost == A075464[n]
+    assert result.solution is not None and check(puzzle, result.solution) == []
