@@ -34,14 +34,16 @@ bit-packed.
 The minimum number of presses is the least weight in the coset ``x + ker A``: the null space's
 reduced basis is split into groups of disjoint support (independent sub-games, e.g. the two
 colours of a sigma chessboard) and each group's ``2**d_g`` combinations are enumerated in Gray-code
-order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) — in pure Python up to
-:data:`PYTHON_LIMIT` dimensions, beyond that by a numba kernel on packed 64-bit words, in
-parallel chunks (:mod:`._kernels`). A group too large to enumerate, or beyond the node limit,
-gets a local search (add any quiet pattern that lowers the weight); then, on boards of at most
-:data:`CPSAT_CELLS` cells, CP-SAT (:mod:`.cpsat`) tries to prove the minimum in the time left.
-``proof["minimum"]`` is true only when every group was settled. Every phase after the first
-solution checks the limits, so a large board gets a valid answer at once and a better one as
-time allows (:func:`minimum`).
+order (one XOR and one popcount per step; Knuth, TAOCP vol. 4A §7.2.1.1) in pure Python up to
+:data:`PYTHON_LIMIT` dimensions; beyond that a numba kernel takes :data:`TRANSFORM_BITS` of the
+dimensions at a time by one Walsh-Hadamard transform per Gray-code step of the others, in
+parallel chunks (:mod:`._kernels`), and only for one step per orbit of the grid's symmetries
+that fix the lights (:mod:`.symmetry`; up to 8 times fewer transforms on a square). A group
+too large to enumerate, or beyond the node limit, gets a local search (add any quiet pattern
+that lowers the weight); then, on boards of at most :data:`CPSAT_CELLS` cells, CP-SAT
+(:mod:`.cpsat`) tries to prove the minimum in the time left. ``proof["minimum"]`` is true only
+when every group was settled. Every phase after the first solution checks the limits, so a
+large board gets a valid answer at once and a better one as time allows (:func:`minimum`).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from .board import (
 )
 from .budget import LimitError, Tick, never, ticker
 from .gf2 import pdivmod, pgcdex, pmod, pmul, reduced_basis, solve_system
+from .symmetry import CellMap, grid_maps, orbit_basis, preserving
 
 __all__ = [
     "CPSAT_CELLS",
@@ -81,15 +84,28 @@ __all__ = [
     "solve",
 ]
 
-PYTHON_LIMIT = 20
-"""Largest group dimension enumerated in pure Python (2**20 Gray-code steps, about 0.3 s)."""
+PYTHON_LIMIT = 16
+"""Largest group dimension enumerated in pure Python (2**16 Gray-code steps, about 0.02 s)."""
 
-ENUMERATION_LIMIT = 34
-"""Largest group dimension enumerated exhaustively (2**34 compiled steps: minutes on 2 cores)."""
+ENUMERATION_LIMIT = 39
+"""Largest group dimension, less log2 of the number of symmetries preserving its coset,
+enumerated exhaustively (2**39 combinations' worth of transforms: minutes on 2 cores)."""
+
+TRANSFORM_BITS = 13
+"""The compiled enumeration takes ``2**TRANSFORM_BITS`` combinations at a time by one
+Walsh-Hadamard transform (:mod:`._kernels`)."""
 
 PREFIX_BITS = 8
 """The compiled enumeration splits a group into ``2**PREFIX_BITS`` chunks (limits are checked
 between them)."""
+
+ORBIT_SLACK = 3
+"""The symmetric search's transform may take up to ``TRANSFORM_BITS + ORBIT_SLACK`` vectors
+(whole orbits of basis vectors)."""
+
+CALL_BITS = 24
+"""A call of the compiled enumeration covers at least ``2**CALL_BITS`` combinations (a few
+milliseconds), or the whole group."""
 
 
 CPSAT_CELLS = 1 << 12
@@ -438,29 +454,57 @@ def _lightest(start: int, vectors: Sequence[int]) -> int:
     return best
 
 
-def _lightest_compiled(start: int, vectors: Sequence[int], budget: Budget) -> tuple[int, bool]:
-    """:func:`_lightest` by the compiled kernel; also whether it finished within the budget."""
+def _lightest_compiled(
+    start: int,
+    vectors: Sequence[int],
+    budget: Budget,
+    *,
+    low: int = TRANSFORM_BITS,
+    maps: Sequence[CellMap] = (),
+) -> tuple[int, bool]:
+    """:func:`_lightest` by the compiled kernel (about ``low`` vectors per Walsh-Hadamard
+    transform, :mod:`._kernels`), one combination per orbit of the symmetries ``maps`` that
+    preserve the coset (:mod:`.symmetry`); also whether it finished within the budget."""
     import numpy as np
 
     from ._kernels import lightest_chunks
 
-    words = max(1, (max(start.bit_length(), *(v.bit_length() for v in vectors)) + 63) // 64)
+    support = 0
+    for v in vectors:
+        support |= v
+    size = support.bit_length()
+    orbits = orbit_basis(start & support, vectors, maps, low=low, most=low + ORBIT_SLACK)
+    vectors, low = orbits.basis, orbits.low
 
-    def pack(v: int) -> np.ndarray:
-        return np.frombuffer(v.to_bytes(8 * words, "little"), dtype="<u8").astype(np.uint64)
+    def bits(v: int) -> np.ndarray:
+        raw = np.frombuffer(v.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, bitorder="little")[:size]
 
-    packed, first = np.stack([pack(v) for v in vectors]), pack(start)
-    prefix = min(PREFIX_BITS, len(vectors))
-    batch = max(1, os.cpu_count() or 1)
+    cells = np.flatnonzero(bits(support))
+    columns = np.zeros(cells.size, np.int64)
+    for i, v in enumerate(vectors):
+        columns |= bits(v)[cells].astype(np.int64) << i
+    first = bits(start & support)[cells]
+    outside = (start & ~support).bit_count()
+    prefix = min(PREFIX_BITS, len(vectors) - low)
+    dtype = np.empty(0, np.int16 if cells.size < 1 << 15 else np.int32)
+    images = np.array(orbits.images, np.int64).reshape(len(orbits.shifts), len(vectors) - low)
+    shifts = np.array(orbits.shifts, np.int64)
+    # one call per core's chunk, but at least 2**CALL_BITS combinations per call: a parallel
+    # call costs about a time slice on a busy machine
+    per_chunk = len(vectors) - prefix
+    batch = max(os.cpu_count() or 1, 1 << max(0, CALL_BITS - per_chunk))
     best, best_weight = start, start.bit_count()
     for chunk in range(0, 1 << prefix, batch):
         if budget.exhausted():
             return best, False
         count = min(batch, (1 << prefix) - chunk)
-        weights, combos = lightest_chunks(first, packed, prefix, chunk, count)
+        weights, combos = lightest_chunks(
+            first, columns, low, prefix, chunk, count, dtype, images, shifts
+        )
         i = int(np.argmin(weights))
-        if weights[i] < best_weight:
-            best_weight, best = int(weights[i]), start
+        if outside + weights[i] < best_weight:
+            best_weight, best = outside + int(weights[i]), start
             for j, v in enumerate(vectors):
                 if int(combos[i]) >> j & 1:
                     best ^= v
@@ -500,7 +544,12 @@ def _affordable(budget: Budget, nodes: int) -> bool:
 
 
 def _settle_group(
-    group: list[int], progress: _Progress, budget: Budget, enumeration_limit: int
+    group: list[int],
+    progress: _Progress,
+    budget: Budget,
+    *,
+    enumeration_limit: int,
+    maps: Sequence[CellMap],
 ) -> None:
     """Lightest presses on one group's support: exhaustively when small enough and within the
     node limit, else by local search (then ``progress.settled`` becomes false)."""
@@ -510,19 +559,22 @@ def _settle_group(
         support |= v
     start = progress.best & support
     size = 1 << len(group)
-    if len(group) > enumeration_limit or not _affordable(budget, size):
+    kept = preserving(start, group, maps) if len(group) > PYTHON_LIMIT else []
+    # the compiled search takes one transform per orbit: about 2**k / |symmetries| of the work
+    too_large = len(group) - ((len(kept) + 1).bit_length() - 1) > enumeration_limit
+    if too_large or not _affordable(budget, size):
         lightest, complete = _descend(start, group, tick, budget.stats), False
     elif len(group) <= PYTHON_LIMIT:
         tick()
         lightest, complete = _lightest(start, group), True
     else:
-        lightest, complete = _lightest_compiled(start, group, budget)
+        lightest, complete = _lightest_compiled(start, group, budget, maps=kept)
     if complete:
         budget.stats.expanded += size
         budget.stats.extra["combinations"] = budget.stats.extra.get("combinations", 1) + size - 1
     progress.best = (progress.best & ~support) | lightest
     progress.settled &= complete
-    progress.handed_off |= len(group) > enumeration_limit
+    progress.handed_off |= too_large
 
 
 def _first(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int] | None]:
@@ -553,7 +605,8 @@ def minimum(
     limits : Limits, optional
         Time and node limits and cancellation.
     enumeration_limit : int
-        Largest independent group of quiet patterns enumerated exhaustively.
+        Largest independent group of quiet patterns enumerated exhaustively, less log2 of
+        the number of the grid's symmetries that preserve its coset.
 
     Returns
     -------
@@ -596,8 +649,9 @@ def minimum(
     stats.extra["combinations"] = 1
     try:
         basis = _plain_kernel(puzzle, ticker(budget)) if kernel is None else reduced_basis(kernel)
+        maps = grid_maps(puzzle) if puzzle.plain else []
         for group in _groups(basis, ticker(budget)):
-            _settle_group(group, progress, budget, enumeration_limit)
+            _settle_group(group, progress, budget, enumeration_limit=enumeration_limit, maps=maps)
     except LimitError as e:
         progress.settled = False
         proof["stopped"] = e.status.value
