@@ -65,10 +65,10 @@ def check_rows(rows: list[tuple[str, str, str, str]]) -> None:
 def test_a_killed_batch_resumes_with_every_result_once(tmp_path: Path) -> None:
     folder = tmp_path / "set"
     folder.mkdir()
-    copies = 150
+    copies = 600
     for i in range(copies):
-        shutil.copy(TOURNAMENT, folder / f"t{i:02}.txt")
-    expected = {(str(folder / f"t{i:02}.txt"), str(p)) for i in range(copies) for p in (1, 2, 3)}
+        shutil.copy(TOURNAMENT, folder / f"t{i:03}.txt")
+    expected = {(str(folder / f"t{i:03}.txt"), str(p)) for i in range(copies) for p in (1, 2, 3)}
     out = tmp_path / "results.sqlite"
     args = ("batch", folder, "--out", out, "--workers", 1, "--method", "mac", "--unique")
     child = subprocess.Popen(
