@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from cspsolve import registry, tasks
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
@@ -311,13 +311,10 @@ class _Puzzle:
 
 def _check_request(kind: Kind, request: Request) -> None:
     """Exit 2 with one line when the method, heuristic or an option does not fit the kind."""
-    for what, name, known in (
-        ("method", request.method, kind.method_names),
-        ("heuristic", request.heuristic, kind.heuristic_names),
-    ):
-        if name is not None and name not in known:
-            choices = ", ".join(known) or "none (it uses no heuristic)"
-            _fail(f"unknown {what} {name!r} for {kind.name}; choose from {choices}")
+    try:
+        tasks.check_names(kind, request)
+    except OptionError as e:
+        _fail(str(e))
     for name in request.options:
         if name not in kind.option_names:
             _fail(f"{_flags()[name].flag} does not apply to {kind.name} puzzles")

@@ -24,6 +24,7 @@ __all__ = [
     "Verification",
     "agreement",
     "analyze",
+    "check_names",
     "choose",
     "comparisons",
     "options_of",
@@ -67,8 +68,24 @@ def options_of(kind: Kind, request: Request) -> Any:
 
 
 def _refuse(kind: Kind, what: str, name: str, known: Collection[str]) -> Any:
-    choices = ", ".join(known) or "none"
+    choices = ", ".join(known) or ("none (it uses no heuristic)" if what == "heuristic" else "none")
     raise OptionError(f"unknown {what} {name!r} for {kind.name}; choose from {choices}")
+
+
+def check_names(kind: Kind, request: Request) -> None:
+    """Check that the request's method and heuristic (when given) are the kind's.
+
+    Raises
+    ------
+    OptionError
+        Naming the unknown method or heuristic and the kind's choices.
+    """
+    for what, name, known in (
+        ("method", request.method, kind.method_names),
+        ("heuristic", request.heuristic, kind.heuristic_names),
+    ):
+        if name is not None and name not in known:
+            _refuse(kind, what, name, known)
 
 
 def prepare(kind: Kind, puzzle: Any, *, request: Request) -> Any:
@@ -100,12 +117,9 @@ def choose(kind: Kind, puzzle: Any, *, request: Request) -> tuple[Method, str | 
         For an unknown method or heuristic, a heuristic the method does not take, or a method
         that refuses the puzzle.
     """
+    check_names(kind, request)
     wanted = request.heuristic
-    if wanted is not None and wanted not in kind.heuristic_names:
-        _refuse(kind, "heuristic", wanted, kind.heuristic_names)
     if request.method is not None:
-        if request.method not in kind.method_names:
-            _refuse(kind, "method", request.method, kind.method_names)
         method = kind.method(request.method)
     else:
         defaults = [
