@@ -50,7 +50,7 @@ def prepare(puzzle: LightsOut, options: LightsOutOptions) -> LightsOut:
         When a torus is asked for a graph board.
     """
     changes: dict[str, Any] = {}
-    if options.variant is not None:
+    if options.variant is not None and options.variant != puzzle.variant:
         changes["variant"] = options.variant
     if options.torus is not None and options.torus != puzzle.torus:
         if not puzzle.is_grid:
