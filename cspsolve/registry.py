@@ -1,4 +1,4 @@
-"""The puzzle kinds: found, imported when asked for, and matched to files.
+"""The puzzle kinds: found, imported together on first use, and matched to files.
 
 A kind is a package under :mod:`cspsolve.models` whose ``kind`` module holds a
 :class:`~cspsolve.kind.Kind` named ``KIND``: adding a package is enough for every command to
