@@ -13,6 +13,9 @@ One run prints one table:
 * ``large/cauldron.non`` (512x512): every method but python-constraint.
 * ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
   verdicts compared.
+* ``colour``: colour puzzles (``instances/nonogram/mushroom.non``, ``tests/data/nonogram/colour/
+  tricolour.non`` and seeded random colour grids of 2 to 5 colours, clues derived), uniqueness
+  settled by ``probing`` and by CP-SAT, verdicts compared.
 * ``--parts seeds`` (not run by default, ~6 min): the probing search's nodes on both
   tournament sets for several seeds of its randomized searches (``--seeds``), every puzzle
   capped at ``--seed-node-cap`` nodes: how much of the figures above is the default seed's luck.
@@ -29,6 +32,7 @@ Run from the repository root::
     python benchmarks/nonogram.py --sets taai2011 --parts tournament   # one set only
     python benchmarks/nonogram.py --sets all --parts tournament --cpsat-sample 0 --engine-sample 0
     python benchmarks/nonogram.py --parts seeds --seeds 0,1000,2000,3000,4000
+    python benchmarks/nonogram.py --parts colour                         # ~2 min
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import argparse
 import multiprocessing
 import os
 import platform
+import random
 import shlex
 import statistics
 import subprocess
@@ -53,12 +58,31 @@ from rich.table import Table
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, read, solve
+from cspsolve.models.nonogram.colour.board import Colour, ColourNonogram, clue_of
 from cspsolve.models.nonogram.search.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
 TOURNAMENT = ("taai2011", "tcga2022")
 """The sets run by default; ``--sets all`` runs every set of ``taai/question/``."""
 SURVEY = "webpbn-survey"
+ROOT = Path(__file__).resolve().parents[1]
+COLOUR_FILES = (
+    ROOT / "instances/nonogram/mushroom.non",
+    ROOT / "tests/data/nonogram/colour/tricolour.non",
+)
+COLOUR_SETS = ((20, 20, 0.7, 20), (30, 30, 0.7, 20), (40, 40, 0.7, 10), (25, 25, 0.45, 20))
+"""Random colour sets: width, height, share of coloured cells, puzzles."""
+PALETTE = tuple(
+    Colour(key, name, rgb)
+    for key, name, rgb in (
+        (".", "white", "#ffffff"),
+        ("r", "red", "#d62728"),
+        ("g", "green", "#2ca02c"),
+        ("b", "blue", "#1f77b4"),
+        ("y", "yellow", "#ffd700"),
+        ("k", "black", "#000000"),
+    )
+)
 CAULDRON = "large/cauldron.non"
 _T = TypeVar("_T")
 COLUMNS = ("set", "method", "puzzles", "solved", "check fails", "unique")
@@ -126,9 +150,16 @@ def revision() -> str:
 
 
 def add_row(
-    table: Table, label: str, method: str, t: Timing, reference: Timing | None, unique: bool
+    table: Table,
+    label: str,
+    method: str,
+    t: Timing,
+    reference: Timing | None,
+    unique: bool,
+    *extra: str,
 ) -> None:
-    """One table row; ``vs probing`` is this method's total over probing's on the same list."""
+    """One table row; ``vs probing`` is this method's total over probing's on the same list;
+    ``extra`` cells follow."""
     total = sum(t.seconds)
     ratio = "-"
     if reference is not None and sum(reference.seconds) > 0:
@@ -145,6 +176,7 @@ def add_row(
         f"{statistics.median(t.seconds):.3f}" if t.seconds else "-",
         f"{max(t.seconds):.3f}" if t.seconds else "-",
         ratio,
+        *extra,
     )
 
 
@@ -280,6 +312,44 @@ def survey(args: argparse.Namespace, console: Console, progress: Console) -> Non
     console.print(table)
 
 
+def random_colour(width: int, height: int, fill: float, rng: random.Random) -> ColourNonogram:
+    """The clues of a random grid of 2 to 5 colours, each cell coloured with chance ``fill``."""
+    colours = rng.randint(2, 5)
+    grid = [
+        [rng.randint(1, colours) if rng.random() < fill else 0 for _ in range(width)]
+        for _ in range(height)
+    ]
+    rows = [clue_of(row) for row in grid]
+    columns = [clue_of(column) for column in zip(*grid, strict=True)]
+    return ColourNonogram(rows, columns, PALETTE[: colours + 1])
+
+
+def colour(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """Colour puzzles: uniqueness by probing and by CP-SAT, one row per set and method."""
+    rng = random.Random(args.colour_seed)
+    sets: list[tuple[str, list[Any]]] = [
+        ("shipped (mushroom, tricolour)", [read(f)[0].puzzle for f in COLOUR_FILES])
+    ]
+    for width, height, fill, count in COLOUR_SETS:
+        puzzles = [random_colour(width, height, fill, rng) for _ in range(count)]
+        sets.append((f"random {width}x{height}, fill {fill:g}", puzzles))
+    table = Table(title=f"colour nonograms, uniqueness settled, seed {args.colour_seed}")
+    for column in (*COLUMNS, "verdicts agree"):
+        left = column in ("set", "method")
+        table.add_column(column, justify="left" if left else "right", no_wrap=left)
+    for label, puzzles in sets:
+        mine = time_fresh(puzzles, "probing", True, args.time_limit)
+        cpsat = time_fresh(puzzles, "cpsat", True, args.time_limit)
+        agree = sum(a == b is not None for a, b in zip(mine.verdicts, cpsat.verdicts, strict=True))
+        progress.print(
+            f"[dim]{label}: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s[/dim]"
+        )
+        add_row(table, label, "probing", mine, None, True, f"{agree}/{len(puzzles)}")
+        add_row(table, "", "cpsat", cpsat, mine, True, "")
+        table.add_section()
+    console.print(table)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -291,10 +361,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine-limit", type=float, default=20.0, help="their s per puzzle")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
-    parser.add_argument("--parts", default="tournament,cauldron,survey", help="and: seeds")
+    parser.add_argument("--parts", default="tournament,cauldron,survey,colour", help="and: seeds")
     parser.add_argument("--seeds", default="0,1000,2000,3000,4000", help="for --parts seeds")
     parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
+    parser.add_argument("--colour-seed", type=int, default=2026, help="of the colour sets")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
 
@@ -320,6 +391,8 @@ def main(argv: list[str] | None = None) -> None:
         survey(args, console, progress)
     if "seeds" in parts:
         seeds(args, console, progress)
+    if "colour" in parts:
+        colour(args, console, progress)
     console.print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 

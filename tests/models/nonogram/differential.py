@@ -16,6 +16,9 @@ The oracles, none of which is a method under test:
 
 Every method solves with ``unique=True``; it agrees when its status, its uniqueness verdict and
 its grid (which must match the clues, and equal the oracle's when unique) agree.
+
+A quarter of the cases are colour nonograms, checked by :mod:`.colour_differential` on the
+methods that take them.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from cspsolve.limits import Limits
 from cspsolve.models.nonogram import cpsat, explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
 from cspsolve.results import Result, Status
+
+from .colour_differential import ColourCase, check_colour, colour_cases
 
 METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
 """Every method of the nonogram kind."""
@@ -106,9 +111,18 @@ of 124x37 at density 0.5 and 123x10 at 0.3 were not settled in 20 s by probing n
 CP-SAT), which is no test of agreement."""
 
 
+def cases() -> st.SearchStrategy[Case | ColourCase]:
+    """Random nonograms, black-and-white (three in four) and colour (see the module
+    docstring)."""
+    return st.one_of(
+        black_and_white_cases(), black_and_white_cases(), black_and_white_cases(), colour_cases()
+    )
+
+
 @st.composite
-def cases(draw: st.DrawFn) -> Case:
-    """Random nonograms of every size the code treats differently (see the module docstring)."""
+def black_and_white_cases(draw: st.DrawFn) -> Case:
+    """Random black-and-white nonograms of every size the code treats differently (see the
+    module docstring)."""
     any_density = st.one_of(st.floats(0.1, 0.9), st.sampled_from((0.0, 1.0)))
     long_line, short, wide = st.integers(65, 200), st.integers(1, 4), st.integers(5, 50)
     width, height, density = draw(
@@ -205,8 +219,10 @@ def methods_for(puzzle: Nonogram) -> list[str]:
     return [m for m in METHODS if cells <= SLOW_CELLS.get(m, cells) and m not in refused]
 
 
-def check(case: Case) -> dict[str, str | None]:
+def check(case: Case | ColourCase) -> dict[str, str | None]:
     """Each method checked on ``case``, mapped to None (agrees) or what it got wrong."""
+    if isinstance(case, ColourCase):
+        return check_colour(case)
     known = oracle(case)
     verdicts: dict[str, str | None] = {}
     for method in methods_for(case.puzzle):
