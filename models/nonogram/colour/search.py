@@ -14,9 +14,12 @@ a cell's two values replaced by its set of colours:
     each undecided cell is given each of its colours in turn, each trial propagated on a copy
     of the grid. A colour whose trial fails is removed; no colour surviving kills the node;
     otherwise every cell of the grid is narrowed to the union of its masks over the surviving
-    trials (what every completion of the node allows). Sweeps repeat until one changes
-    nothing. The "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, *IEEE TCIAIG* 5(3),
-    §III-B, over colour sets as in Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html).
+    trials (what every completion of the node allows). The cells are visited in a cycle until
+    a whole cycle changes nothing; a cell probed before, at this node or an ancestor, is probed
+    again only when a line its last trials solved has changed since (lines told apart by their
+    number modulo 64, as the black-and-white solver's :class:`..search.probing.Probes` do).
+    The "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, *IEEE TCIAIG* 5(3), §III-B, over
+    colour sets as in Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html).
 :func:`search` (Python)
     Depth-first search over probed nodes. The branching cell maximises the product over its
     surviving colours of ``1 +`` the colour bits its trial removed (the black-and-white
@@ -40,10 +43,11 @@ from .._kernels import copy, kernel
 from .board import ColourNonogram, Grid
 from .lines import scratch, settle_colour_line
 
-__all__ = ["Network", "line_logic", "probe", "propagate", "search", "solve_colour"]
+__all__ = ["Network", "Probes", "line_logic", "probe", "propagate", "search", "solve_colour"]
 
-_SOLVES, _PROBES, _REMOVED = 0, 1, 2
-"""Indices in the kernels' ``counters``: line solves, trials, colour bits removed."""
+_SOLVES, _PROBES, _REMOVED, _CLOCK = 0, 1, 2, 3
+"""Indices in the kernels' ``counters``: line solves, trials, colour bits removed, and the
+clock that stamps line changes (see :class:`Probes`)."""
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
@@ -63,17 +67,16 @@ class Network:
         (int64, shape (H + W,)).
     work : tuple of numpy.ndarray
         The worklist (``queue`` int64 (H + W,), ``queued`` uint8 (H + W,), ``ends`` int64 (2,):
-        head and size), a line's cells (uint32 (n,)) and the line solver's scratch
-        (:func:`.lines.scratch`).
+        head and size), a line's cells (uint32 (n,)), the lines a propagation solved (``read``,
+        uint64 (1,), a mask of ``line mod 64``), the stamps of trial grids' line changes
+        (int64 (64,), never read) and the line solver's scratch (:func:`.lines.scratch`).
     trials : numpy.ndarray of uint32, shape (C + 1, H, W)
         One trial grid per colour, and their union.
     order : numpy.ndarray of int64, shape (2, C)
         The children :func:`children` kept, in the order to try them, and the colour bits each
         trial removed.
-    scores : numpy.ndarray of float64, shape (H, W)
-        The branching scores of :func:`probe`.
-    counters : numpy.ndarray of int64, shape (3,)
-        Line solves, trials, colour bits removed.
+    counters : numpy.ndarray of int64, shape (4,)
+        Line solves, trials, colour bits removed, the clock (see :class:`Probes`).
     """
 
     height: int
@@ -83,8 +86,7 @@ class Network:
     work: tuple[Any, ...]
     trials: Any
     order: Any
-    scores: Any
-    counters: Any = field(default_factory=lambda: np.zeros(3, np.int64))
+    counters: Any = field(default_factory=lambda: np.zeros(4, np.int64))
 
     @classmethod
     def build(cls, puzzle: ColourNonogram) -> Network:
@@ -101,6 +103,8 @@ class Network:
             np.zeros(len(lines), np.uint8),
             np.zeros(2, np.int64),
             np.zeros(longest, np.uint32),
+            np.zeros(1, np.uint64),
+            np.zeros(64, np.int64),
             *scratch(longest, int(counts.max(initial=0))),
         )
         size = (puzzle.height, puzzle.width)
@@ -113,7 +117,6 @@ class Network:
             work,
             np.zeros((count + 1, *size), np.uint32),
             np.zeros((2, count), np.int64),
-            np.zeros(size, np.float64),
         )
 
     def unknown(self) -> Any:
@@ -123,6 +126,52 @@ class Network:
     def decode(self, grid: Any, keys: str) -> Grid:
         """Rows of colour keys from a fully decided grid (``keys[c]`` for colour ``c``)."""
         return tuple("".join(keys[int(m).bit_length() - 1] for m in row) for row in grid)
+
+
+@dataclass
+class Probes:
+    """What a node knows of its cells' last trials; copied to each child.
+
+    Attributes
+    ----------
+    probed_at : numpy.ndarray of int64, shape (H * W,)
+        The clock when each cell was last probed (-1: never).
+    read : numpy.ndarray of uint64, shape (H * W,)
+        The lines the cell's trials solved, as a mask of ``line mod 64``.
+    score : numpy.ndarray of float64, shape (H * W,)
+        The branching score of the cell's last trials (see the module docstring).
+    changed_at : numpy.ndarray of int64, shape (64,)
+        The clock when a line of each class ``line mod 64`` last changed.
+    """
+
+    probed_at: Any
+    read: Any
+    score: Any
+    changed_at: Any
+
+    @classmethod
+    def fresh(cls, cells: int) -> Probes:
+        """No cell probed yet."""
+        return cls(
+            np.full(cells, -1, np.int64),
+            np.zeros(cells, np.uint64),
+            np.zeros(cells),
+            np.zeros(64, np.int64),
+        )
+
+    def child(self, parent: Any, grid: Any, counters: Any) -> Probes:
+        """A copy for a child whose grid is ``grid``, the lines where it differs from the
+        ``parent`` grid stamped as changed."""
+        counters[_CLOCK] += 1
+        changed_at = self.changed_at.copy()
+        differs = parent != grid
+        height = grid.shape[0]
+        for line in (
+            *np.flatnonzero(differs.any(axis=1)),
+            *(height + np.flatnonzero(differs.any(axis=0))),
+        ):
+            changed_at[line & 63] = counters[_CLOCK]
+        return Probes(self.probed_at.copy(), self.read.copy(), self.score.copy(), changed_at)
 
 
 @kernel(inline=True)
@@ -146,19 +195,23 @@ def _bits(mask: Any) -> int:
 
 
 @kernel(inline=True)
-def _narrow(grid: Any, row: int, col: int, mask: Any, work: Any, counters: Any) -> None:
-    """Narrow cell (``row``, ``col``) to ``mask`` (a subset of its colours) and queue its two
-    lines."""
+def _narrow(grid: Any, row: int, col: int, mask: Any, work: Any, counters: Any,
+            changed_at: Any) -> None:  # fmt: skip
+    """Narrow cell (``row``, ``col``) to ``mask`` (a subset of its colours), queue its two
+    lines and stamp them changed at the clock's time."""
     queue, queued, ends = work[0], work[1], work[2]
     counters[_REMOVED] += _bits(grid[row, col]) - _bits(mask)
     grid[row, col] = mask
+    column = grid.shape[0] + col
     _enqueue(row, queue, queued, ends)
-    _enqueue(grid.shape[0] + col, queue, queued, ends)
+    _enqueue(column, queue, queued, ends)
+    changed_at[row & 63] = changed_at[column & 63] = counters[_CLOCK]
 
 
 @kernel(inline=True)
-def _propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
-    """:func:`propagate`, inlined into the trials."""
+def _propagate(grid: Any, clues: Any, work: Any, counters: Any, changed_at: Any) -> bool:
+    """:func:`propagate`, inlined into the trials; the lines it changes are stamped in
+    ``changed_at``, those it solves added to ``work[4]``."""
     lengths, colours, starts, counts = clues
     queue, queued, ends, cells = work[0], work[1], work[2], work[3]
     height, width = grid.shape
@@ -168,6 +221,7 @@ def _propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
         ends[0] = ends[0] + 1 if ends[0] + 1 < lines else 0
         ends[1] -= 1
         queued[line] = 0
+        work[4][0] |= np.uint64(1) << np.uint64(line & 63)
         is_row = line < height
         n = width if is_row else height
         line_cells = cells[:n]
@@ -176,7 +230,7 @@ def _propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
         first, k = starts[line], counts[line]
         counters[_SOLVES] += 1
         if not settle_colour_line(
-            line_cells, lengths[first : first + k], colours[first : first + k], *work[4:]
+            line_cells, lengths[first : first + k], colours[first : first + k], *work[6:]
         ):
             queued[:] = 0
             ends[:] = 0
@@ -184,7 +238,7 @@ def _propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
         for i in range(n):
             row, col = (line, i) if is_row else (i, line - height)
             if line_cells[i] != grid[row, col]:
-                _narrow(grid, row, col, line_cells[i], work, counters)
+                _narrow(grid, row, col, line_cells[i], work, counters, changed_at)
     return True
 
 
@@ -206,7 +260,7 @@ def propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
         False when some line has no placement agreeing with the grid (``grid`` is then partly
         narrowed).
     """
-    return _propagate(grid, clues, work, counters)
+    return _propagate(grid, clues, work, counters, work[5])
 
 
 @kernel(inline=True)
@@ -217,17 +271,18 @@ def _trial(grid: Any, trial: Any, row: int, col: int, bit: Any, clues: Any, work
     copy(trial, grid)
     counters[_PROBES] += 1
     before = counters[_REMOVED]
-    _narrow(trial, row, col, bit, work, counters)
-    if not _propagate(trial, clues, work, counters):
+    _narrow(trial, row, col, bit, work, counters, work[5])
+    if not _propagate(trial, clues, work, counters, work[5]):
         return -1
     return int(counters[_REMOVED] - before)
 
 
 @kernel(inline=True)
 def _probe_cell(grid: Any, row: int, col: int, clues: Any, work: Any, counters: Any,
-                trials: Any, scores: Any) -> int:  # fmt: skip
+                trials: Any, scores: Any, changed_at: Any) -> int:  # fmt: skip
     """Probe one undecided cell: -1 when no colour survives, 1 when the grid was narrowed
-    (and propagated, 2 when that failed), 0 when nothing changed (its score is then set)."""
+    (and propagated, 2 when that failed; the lines changed stamped in ``changed_at`` at a new
+    time of the clock), 0 when nothing changed (its score is then set)."""
     union = trials[trials.shape[0] - 1]
     mask = grid[row, col]
     survivors = 0
@@ -254,17 +309,33 @@ def _probe_cell(grid: Any, row: int, col: int, clues: Any, work: Any, counters: 
     for r in range(grid.shape[0]):
         for c in range(grid.shape[1]):
             if union[r, c] != grid[r, c]:
-                _narrow(grid, r, c, union[r, c], work, counters)
-                changed = True
+                if not changed:
+                    counters[_CLOCK] += 1
+                    changed = True
+                _narrow(grid, r, c, union[r, c], work, counters, changed_at)
     if not changed:
-        scores[row, col] = score
+        scores[row * grid.shape[1] + col] = score
         return 0
-    return 1 if _propagate(grid, clues, work, counters) else 2
+    return 1 if _propagate(grid, clues, work, counters, changed_at) else 2
+
+
+@kernel(inline=True)
+def _stale(cell: int, probed_at: Any, read: Any, changed_at: Any) -> bool:
+    """Whether ``cell`` must be probed: never probed, or a line its trials solved changed
+    since."""
+    if probed_at[cell] < 0:
+        return True
+    for c in range(64):
+        if changed_at[c] > probed_at[cell] and read[cell] & (np.uint64(1) << np.uint64(c)):
+            return True
+    return False
 
 
 @kernel()
-def probe(grid: Any, clues: Any, work: Any, counters: Any, trials: Any, scores: Any) -> int:
-    """Probe the undecided cells of a propagated grid until a sweep changes nothing.
+def probe(grid: Any, clues: Any, work: Any, counters: Any, trials: Any, probed_at: Any,
+          read: Any, scores: Any, changed_at: Any) -> int:  # fmt: skip
+    """Probe the undecided cells of a propagated grid until a whole cycle over them changes
+    nothing.
 
     Parameters
     ----------
@@ -272,8 +343,9 @@ def probe(grid: Any, clues: Any, work: Any, counters: Any, trials: Any, scores: 
         A grid at the fixpoint of :func:`propagate`; narrowed in place by what probing proves.
     clues, work, counters, trials
         As in :class:`Network`; ``counters`` also counts trials.
-    scores : numpy.ndarray of float64, shape (H, W)
-        Receives each undecided cell's branching score (see the module docstring).
+    probed_at, read, scores, changed_at : numpy.ndarray
+        The node's :class:`Probes`, brought up to date; a cell is probed only when
+        :func:`_stale`.
 
     Returns
     -------
@@ -282,24 +354,31 @@ def probe(grid: Any, clues: Any, work: Any, counters: Any, trials: Any, scores: 
         solution, ``-2`` when every cell is decided (the grid is a solution).
     """
     height, width = grid.shape
-    changed = True
-    while changed:
-        changed = False
-        for row in range(height):
-            for col in range(width):
-                mask = grid[row, col]
-                if not mask & (mask - np.uint32(1)):
-                    continue
-                outcome = _probe_cell(grid, row, col, clues, work, counters, trials, scores)
-                if outcome < 0 or outcome == 2:
-                    return _DEAD
-                changed = changed or outcome == 1
+    cells = height * width
+    quiet, cell = 0, 0
+    while quiet < cells:  # until a whole cycle changes nothing
+        row, col = cell // width, cell % width
+        at = cell
+        cell = cell + 1 if cell + 1 < cells else 0
+        quiet += 1
+        mask = grid[row, col]
+        if not mask & (mask - np.uint32(1)) or not _stale(at, probed_at, read, changed_at):
+            continue
+        work[4][0] = 0
+        probed_at[at] = counters[_CLOCK]
+        outcome = _probe_cell(grid, row, col, clues, work, counters, trials, scores, changed_at)
+        read[at] = work[4][0]
+        if outcome < 0 or outcome == 2:
+            return _DEAD
+        if outcome == 1:
+            quiet = 0
     best, best_score = _SOLVED, -1.0
     for row in range(height):
         for col in range(width):
             mask = grid[row, col]
-            if mask & (mask - np.uint32(1)) and scores[row, col] > best_score:
-                best, best_score = row * width + col, scores[row, col]
+            at = row * width + col
+            if mask & (mask - np.uint32(1)) and scores[at] > best_score:
+                best, best_score = at, scores[at]
     return best
 
 
@@ -379,16 +458,17 @@ def search(
     solutions: list[Grid] = []
     stopped: Status | None = None
     root = net.unknown()
-    stack = [(root, 0)] if _propagate_all(net, root) else []
+    fresh = Probes.fresh(net.height * net.width)
+    stack = [(root, fresh, 0)] if _propagate_all(net, root) else []
     args = (net.clues, net.work, net.counters, net.trials)
     while stack:
         stopped = budget.exhausted()
         if stopped:
             break
-        grid, depth = stack.pop()
+        grid, probes, depth = stack.pop()
         stats.expanded += 1
         stats.depth = max(stats.depth, depth)
-        cell = probe(grid, *args, net.scores)
+        cell = probe(grid, *args, probes.probed_at, probes.read, probes.score, probes.changed_at)
         if cell == _DEAD:
             stats.backtracks += 1
         elif cell == _SOLVED:
@@ -398,7 +478,10 @@ def search(
         else:
             count = children(grid, cell, *args, net.order)
             stats.backtracks += int(grid.flat[cell]).bit_count() - count
-            kids = [(net.trials[net.order[0, i]].copy(), depth + 1) for i in range(count)]
+            kids = []
+            for i in range(count):
+                kid = net.trials[net.order[0, i]].copy()
+                kids.append((kid, probes.child(grid, kid, net.counters), depth + 1))
             stack += kids[::-1]
             stats.generated += count
             stats.max_frontier = max(stats.max_frontier, len(stack))
