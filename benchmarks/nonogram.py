@@ -139,6 +139,8 @@ def warm_up() -> None:
     """Load every method's code (OR-Tools, the compiled kernels) before any clock starts."""
     for method in ("probing", "gac-astar", "mac", "cpsat"):
         solve(Nonogram(rows=((1,),), columns=((1,),)), method)
+    for method in ("probing", "cpsat"):
+        solve(ColourNonogram(rows=(((1, 1),),), columns=(((1, 1),),), colours=PALETTE[:2]), method)
 
 
 def revision() -> str:
@@ -328,13 +330,13 @@ def colour(args: argparse.Namespace, console: Console, progress: Console) -> Non
     """Colour puzzles: uniqueness by probing and by CP-SAT, one row per set and method."""
     rng = random.Random(args.colour_seed)
     sets: list[tuple[str, list[Any]]] = [
-        ("shipped (mushroom, tricolour)", [read(f)[0].puzzle for f in COLOUR_FILES])
+        ("mushroom, tricolour", [read(f)[0].puzzle for f in COLOUR_FILES])
     ]
     for width, height, fill, count in COLOUR_SETS:
         puzzles = [random_colour(width, height, fill, rng) for _ in range(count)]
-        sets.append((f"random {width}x{height}, fill {fill:g}", puzzles))
+        sets.append((f"{width}x{height}, fill {fill:g}", puzzles))
     table = Table(title=f"colour nonograms, uniqueness settled, seed {args.colour_seed}")
-    for column in (*COLUMNS, "verdicts agree"):
+    for column in (*COLUMNS, "agree"):
         left = column in ("set", "method")
         table.add_column(column, justify="left" if left else "right", no_wrap=left)
     for label, puzzles in sets:
