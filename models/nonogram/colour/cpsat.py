@@ -97,24 +97,8 @@ def solve(
 ) -> Result[Grid]:
     """Solve a colour nonogram with CP-SAT: one colour per cell, one automaton per line.
 
-    Parameters
-    ----------
-    puzzle : ColourNonogram
-        The clues.
-    limits : Limits, optional
-        ``time_limit`` bounds the whole run (a second solve gets the time left) and ``cancel``
-        stops it; ``max_nodes`` and ``progress`` do not apply to CP-SAT.
-    max_solutions : int
-        1 to solve, 2 to decide uniqueness.
-    workers : int
-        CP-SAT's ``num_workers``; the default 1 makes runs deterministic.
-
-    Returns
-    -------
-    Result
-        The grid (rows of colour keys, ``.`` the background); status ``solved``, ``unsolvable``,
-        ``limit`` or ``cancelled``; ``proof["unique"]`` when ``max_solutions >= 2``, as
-        :func:`..cpsat.solve`. Method ``"cpsat"``.
+    The options, the limits and the result are those of the black-and-white model's
+    :func:`..cpsat.solve`; the grid's rows are colour keys (``.`` the background).
 
     Raises
     ------

@@ -40,6 +40,8 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .._kernels import copy, kernel
+from ..search import probing
+from ..search.probing import enqueue
 from .board import ColourNonogram, Grid
 from .lines import scratch, settle_colour_line
 
@@ -128,36 +130,15 @@ class Network:
         return tuple("".join(keys[int(m).bit_length() - 1] for m in row) for row in grid)
 
 
-@dataclass
-class Probes:
-    """What a node knows of its cells' last trials; copied to each child.
-
-    Attributes
-    ----------
-    probed_at : numpy.ndarray of int64, shape (H * W,)
-        The clock when each cell was last probed (-1: never).
-    read : numpy.ndarray of uint64, shape (H * W,)
-        The lines the cell's trials solved, as a mask of ``line mod 64``.
-    score : numpy.ndarray of float64, shape (H * W,)
-        The branching score of the cell's last trials (see the module docstring).
-    changed_at : numpy.ndarray of int64, shape (64,)
-        The clock when a line of each class ``line mod 64`` last changed.
-    """
-
-    probed_at: Any
-    read: Any
-    score: Any
-    changed_at: Any
+class Probes(probing.Probes):
+    """What a node knows of its cells' last trials (as the black-and-white solver's
+    :class:`..search.probing.Probes`, the scores as floats); copied to each child."""
 
     @classmethod
     def fresh(cls, cells: int) -> Probes:
         """No cell probed yet."""
-        return cls(
-            np.full(cells, -1, np.int64),
-            np.zeros(cells, np.uint64),
-            np.zeros(cells),
-            np.zeros(64, np.int64),
-        )
+        fresh = super().fresh(cells)
+        return cls(fresh.probed_at, fresh.read, np.zeros(cells), fresh.changed_at)
 
     def child(self, parent: Any, grid: Any, counters: Any) -> Probes:
         """A copy for a child whose grid is ``grid``, the lines where it differs from the
@@ -172,16 +153,6 @@ class Probes:
         ):
             changed_at[line & 63] = counters[_CLOCK]
         return Probes(self.probed_at.copy(), self.read.copy(), self.score.copy(), changed_at)
-
-
-@kernel(inline=True)
-def _enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
-    """Put a line at the end of the worklist unless it is there already."""
-    if not queued[line]:
-        queued[line] = 1
-        tail = ends[0] + ends[1]
-        queue[tail - queue.shape[0] if tail >= queue.shape[0] else tail] = line
-        ends[1] += 1
 
 
 @kernel(inline=True)
@@ -203,8 +174,8 @@ def _narrow(grid: Any, row: int, col: int, mask: Any, work: Any, counters: Any,
     counters[_REMOVED] += _bits(grid[row, col]) - _bits(mask)
     grid[row, col] = mask
     column = grid.shape[0] + col
-    _enqueue(row, queue, queued, ends)
-    _enqueue(column, queue, queued, ends)
+    enqueue(row, queue, queued, ends)
+    enqueue(column, queue, queued, ends)
     changed_at[row & 63] = changed_at[column & 63] = counters[_CLOCK]
 
 

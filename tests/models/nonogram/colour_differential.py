@@ -36,7 +36,10 @@ from cspsolve.models.nonogram.colour.board import (
     Grid,
     line_errors,
 )
-from cspsolve.results import Result, Status
+from cspsolve.results import Status
+
+from . import oracles
+from .oracles import Oracle, disagreement
 
 METHODS = ("probing", "cpsat")
 """The methods that solve colour puzzles."""
@@ -154,27 +157,12 @@ def colour_cases(draw: st.DrawFn) -> ColourCase:
     return ColourCase(ColourNonogram(tuple(rows), tuple(columns), palette), planted, changed)
 
 
-@dataclass(frozen=True)
-class Oracle:
-    """What is known of a case: ``solvable`` and ``unique`` (None: unknown), a solution."""
-
-    solvable: bool | None
-    unique: bool | None
-    solution: Grid | None
-
-
 def brute_force(puzzle: ColourNonogram) -> Oracle:
     """Every grid whose rows match their clues, checked column by column, stopping at two."""
-    keys = [c.key for c in puzzle.colours]
-    lines = ["".join(cells) for cells in itertools.product(keys, repeat=puzzle.width)]
-    fitting = [[line for line in lines if blocks(line) == clue] for clue in puzzle.rows]
-    found: list[Grid] = []
-    for grid in itertools.product(*fitting):
-        if blocks_match(puzzle, grid):
-            found.append(grid)
-            if len(found) == 2:
-                break
-    return Oracle(bool(found), len(found) == 1 if found else False, found[0] if found else None)
+    keys = "".join(c.key for c in puzzle.colours)
+    return oracles.brute_force(
+        puzzle.rows, puzzle.width, keys, blocks, lambda grid: blocks_match(puzzle, grid)
+    )
 
 
 def oracle(case: ColourCase) -> Oracle:
@@ -190,27 +178,6 @@ def oracle(case: ColourCase) -> Oracle:
     return Oracle(True if not case.changed else None, None, None)
 
 
-def disagreement(case: ColourCase, known: Oracle, result: Result[Grid]) -> str | None:
-    """Why ``result`` contradicts what is known of the case (None when it does not)."""
-    status = result.status
-    if status not in (Status.SOLVED, Status.UNSOLVABLE):
-        return f"ended with status {status.value}"
-    if not case.changed and status is Status.UNSOLVABLE:
-        return "unsolvable, but the planted grid solves it"
-    if known.solvable is not None and known.solvable != (status is Status.SOLVED):
-        return f"status {status.value}, the oracle says solvable={known.solvable}"
-    if status is Status.UNSOLVABLE:
-        return None
-    if result.solution is None or not blocks_match(case.puzzle, result.solution):
-        return "its grid does not match the clues"
-    unique = result.proof.get("unique")
-    if known.unique is not None and unique != known.unique:
-        return f"unique={unique}, the oracle says {known.unique}"
-    if known.unique and result.solution != known.solution:
-        return "a unique solution, but not the oracle's grid"
-    return None
-
-
 def check_colour(case: ColourCase) -> dict[str, str | None]:
     """Each colour method checked on ``case``, mapped to None (agrees) or what it got wrong."""
     known = oracle(case)
@@ -218,5 +185,6 @@ def check_colour(case: ColourCase) -> dict[str, str | None]:
     for method in METHODS:
         limits = Limits(time_limit=METHOD_SECONDS)
         result = kind.solve(case.puzzle, method, limits=limits, unique=True)
-        verdicts[method] = disagreement(case, known, result)
+        matches = result.solution is not None and blocks_match(case.puzzle, result.solution)
+        verdicts[method] = disagreement(case.changed, known, result, matches)
     return verdicts

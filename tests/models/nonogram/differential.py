@@ -23,7 +23,6 @@ methods that take them.
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 
@@ -32,9 +31,11 @@ from hypothesis import strategies as st
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import cpsat, explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
-from cspsolve.results import Result, Status
+from cspsolve.results import Status
 
+from . import oracles
 from .colour_differential import ColourCase, check_colour, colour_cases
+from .oracles import Oracle, disagreement
 
 METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
 """Every method of the nonogram kind."""
@@ -153,28 +154,12 @@ def black_and_white_cases(draw: st.DrawFn) -> Case:
     return Case(Nonogram(tuple(rows), tuple(columns)), planted, changed)
 
 
-@dataclass(frozen=True)
-class Oracle:
-    """What is known of a case: ``solvable`` and ``unique`` (None: unknown), a solution."""
-
-    solvable: bool | None
-    unique: bool | None
-    solution: Grid | None
-
-
 def brute_force(puzzle: Nonogram) -> Oracle:
     """Enumerate every grid of at most :data:`BRUTE_CELLS` cells whose rows match their clues,
     stopping at two that match every clue."""
-    w = puzzle.width
-    lines = ["".join(cells) for cells in itertools.product(".#", repeat=w)]
-    fitting = [[line for line in lines if runs(line) == clue] for clue in puzzle.rows]
-    found: list[Grid] = []
-    for grid in itertools.product(*fitting):
-        if runs_match(puzzle, grid):
-            found.append(grid)
-            if len(found) == 2:
-                break
-    return Oracle(bool(found), len(found) == 1 if found else False, found[0] if found else None)
+    return oracles.brute_force(
+        puzzle.rows, puzzle.width, ".#", runs, lambda grid: runs_match(puzzle, grid)
+    )
 
 
 def oracle(case: Case) -> Oracle:
@@ -188,27 +173,6 @@ def oracle(case: Case) -> Oracle:
     if result.status is Status.UNSOLVABLE:
         return Oracle(False, False, None)
     return Oracle(True if not case.changed else None, None, None)
-
-
-def disagreement(case: Case, known: Oracle, result: Result[Grid]) -> str | None:
-    """Why ``result`` contradicts what is known of the case (None when it does not)."""
-    status = result.status
-    if status not in (Status.SOLVED, Status.UNSOLVABLE):
-        return f"ended with status {status.value}"
-    if not case.changed and status is Status.UNSOLVABLE:
-        return "unsolvable, but the planted grid solves it"
-    if known.solvable is not None and known.solvable != (status is Status.SOLVED):
-        return f"status {status.value}, the oracle says solvable={known.solvable}"
-    if status is Status.UNSOLVABLE:
-        return None
-    if result.solution is None or not runs_match(case.puzzle, result.solution):
-        return "its grid does not match the clues"
-    unique = result.proof.get("unique")
-    if known.unique is not None and unique != known.unique:
-        return f"unique={unique}, the oracle says {known.unique}"
-    if known.unique and result.solution != known.solution:
-        return "a unique solution, but not the oracle's grid"
-    return None
 
 
 def methods_for(puzzle: Nonogram) -> list[str]:
@@ -228,5 +192,6 @@ def check(case: Case | ColourCase) -> dict[str, str | None]:
     for method in methods_for(case.puzzle):
         limits = Limits(time_limit=METHOD_SECONDS)
         result = kind.solve(case.puzzle, method, limits=limits, unique=True)
-        verdicts[method] = disagreement(case, known, result)
+        matches = result.solution is not None and runs_match(case.puzzle, result.solution)
+        verdicts[method] = disagreement(case.changed, known, result, matches)
     return verdicts
