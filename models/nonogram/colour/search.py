@@ -7,8 +7,8 @@ a cell's two values replaced by its set of colours:
 
 :func:`propagate`
     Line logic to a fixpoint: a FIFO worklist of dirty lines, each narrowed by the exact colour
-    line solver (:func:`.lines.settle_colour_line`), every cell it narrows making the crossing
-    line dirty.
+    line solver (:func:`.lines.settle_colour_line`; lines of up to 64 cells through a line
+    cache), every cell it narrows making the crossing line dirty.
 :func:`probe`
     Probing to a fixpoint (failed-literal detection on cells, generalised to several values):
     each undecided cell is given each of its colours in turn, each trial propagated on a copy
@@ -47,9 +47,15 @@ from .lines import scratch, settle_colour_line
 
 __all__ = ["Network", "Probes", "line_logic", "probe", "propagate", "search", "solve_colour"]
 
-_SOLVES, _PROBES, _REMOVED, _CLOCK = 0, 1, 2, 3
-"""Indices in the kernels' ``counters``: line solves, trials, colour bits removed, and the
-clock that stamps line changes (see :class:`Probes`)."""
+_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS = 0, 1, 2, 3, 4
+"""Indices in the kernels' ``counters``: line solves, trials, colour bits removed, the clock
+that stamps line changes (see :class:`Probes`), and line-cache hits."""
+
+_MEMO_BITS = 13
+"""The line cache holds ``2**13`` lines (see :func:`_settle`)."""
+_MEMO_CELLS = 64
+"""Lines of up to 64 cells go through the line cache."""
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
@@ -71,14 +77,17 @@ class Network:
         The worklist (``queue`` int64 (H + W,), ``queued`` uint8 (H + W,), ``ends`` int64 (2,):
         head and size), a line's cells (uint32 (n,)), the lines a propagation solved (``read``,
         uint64 (1,), a mask of ``line mod 64``), the stamps of trial grids' line changes
-        (int64 (64,), never read) and the line solver's scratch (:func:`.lines.scratch`).
+        (int64 (64,), never read), the line cache (:func:`_settle`: keys uint32
+        (2**13, m + 1), values uint32 (2**13, m), m = min(n, 64)) and the line solver's
+        scratch (:func:`.lines.scratch`).
     trials : numpy.ndarray of uint32, shape (C + 1, H, W)
         One trial grid per colour, and their union.
     order : numpy.ndarray of int64, shape (2, C)
         The children :func:`children` kept, in the order to try them, and the colour bits each
         trial removed.
-    counters : numpy.ndarray of int64, shape (4,)
-        Line solves, trials, colour bits removed, the clock (see :class:`Probes`).
+    counters : numpy.ndarray of int64, shape (5,)
+        Line solves, trials, colour bits removed, the clock (see :class:`Probes`), line-cache
+        hits.
     """
 
     height: int
@@ -88,7 +97,7 @@ class Network:
     work: tuple[Any, ...]
     trials: Any
     order: Any
-    counters: Any = field(default_factory=lambda: np.zeros(4, np.int64))
+    counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
 
     @classmethod
     def build(cls, puzzle: ColourNonogram) -> Network:
@@ -107,6 +116,8 @@ class Network:
             np.zeros(longest, np.uint32),
             np.zeros(1, np.uint64),
             np.zeros(64, np.int64),
+            np.zeros((1 << _MEMO_BITS, min(longest, _MEMO_CELLS) + 1), np.uint32),
+            np.zeros((1 << _MEMO_BITS, min(longest, _MEMO_CELLS)), np.uint32),
             *scratch(longest, int(counts.max(initial=0))),
         )
         size = (puzzle.height, puzzle.width)
@@ -180,6 +191,45 @@ def _narrow(grid: Any, row: int, col: int, mask: Any, work: Any, counters: Any,
 
 
 @kernel(inline=True)
+def _settle(line: int, cells: Any, lengths: Any, colours: Any, work: Any, counters: Any) -> bool:
+    """:func:`.lines.settle_colour_line` on line ``line`` whose cells are ``cells``, through a
+    direct-mapped cache for lines of up to :data:`_MEMO_CELLS` cells: the slot is a
+    multiplicative hash of the line's number and masks (Knuth, *TAOCP* vol. 3, §6.4); it keeps
+    the last line stored there (its number plus one, then its masks) and the narrowed masks (a
+    first mask of 0 for a contradiction)."""
+    n = cells.shape[0]
+    if n > _MEMO_CELLS:
+        counters[_SOLVES] += 1
+        return settle_colour_line(cells, lengths, colours, *work[8:])
+    keys, values = work[6], work[7]
+    digest = np.uint64(line + 1) * _GOLDEN
+    for i in range(n):
+        digest = (digest ^ np.uint64(cells[i])) * _GOLDEN
+    slot = np.int64(digest >> np.uint64(64 - _MEMO_BITS))
+    key, value = keys[slot], values[slot]
+    hit = key[0] == line + 1
+    for i in range(n):
+        if not hit:
+            break
+        hit = key[i + 1] == cells[i]
+    if hit:
+        counters[_HITS] += 1
+        if value[0] == 0:
+            return False
+        for i in range(n):
+            cells[i] = value[i]
+        return True
+    counters[_SOLVES] += 1
+    key[0] = line + 1
+    for i in range(n):
+        key[i + 1] = cells[i]
+    ok = settle_colour_line(cells, lengths, colours, *work[8:])
+    for i in range(n):
+        value[i] = cells[i] if ok else 0
+    return ok
+
+
+@kernel(inline=True)
 def _propagate(grid: Any, clues: Any, work: Any, counters: Any, changed_at: Any) -> bool:
     """:func:`propagate`, inlined into the trials; the lines it changes are stamped in
     ``changed_at``, those it solves added to ``work[4]``."""
@@ -199,10 +249,8 @@ def _propagate(grid: Any, clues: Any, work: Any, counters: Any, changed_at: Any)
         for i in range(n):
             line_cells[i] = grid[line, i] if is_row else grid[i, line - height]
         first, k = starts[line], counts[line]
-        counters[_SOLVES] += 1
-        if not settle_colour_line(
-            line_cells, lengths[first : first + k], colours[first : first + k], *work[6:]
-        ):
+        blocks, painted = lengths[first : first + k], colours[first : first + k]
+        if not _settle(line, line_cells, blocks, painted, work, counters):
             queued[:] = 0
             ends[:] = 0
             return False
@@ -458,6 +506,7 @@ def search(
             stats.max_frontier = max(stats.max_frontier, len(stack))
     stats.propagations += int(net.counters[_SOLVES])
     stats.probes += int(net.counters[_PROBES])
+    stats.extra["line_cache_hits"] = int(net.counters[_HITS])
     return solutions, stopped
 
 
@@ -493,8 +542,9 @@ def solve_colour(
     -------
     Result of Grid
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
-        nodes, ``propagations`` line solves, ``probes`` trials, ``backtracks`` dead nodes and
-        colours refuted at branching.
+        nodes, ``propagations`` line solves (line-cache hits not counted), ``probes`` trials,
+        ``backtracks`` dead nodes and colours refuted at branching; ``stats.extra`` has
+        ``line_cache_hits``.
     """
     _load_kernels()
     stats = Stats()
