@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from cspsolve.errors import PuzzleError
+from cspsolve.notebook import picture
 from cspsolve.render import plural
 
 if TYPE_CHECKING:
@@ -164,6 +165,8 @@ class LightsOut:
         variant is unknown, or a graph board has more than one row, holes, a torus, or a
         neighbour list that is not symmetric, loop-free and in range.
     """
+
+    _repr_svg_ = picture("lightsout")
 
     lights: tuple[int, ...]
     cols: int

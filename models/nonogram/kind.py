@@ -231,6 +231,11 @@ def constraint_graph(puzzle: Nonogram) -> nx.Graph:
     return build_csp(puzzle).graph
 
 
+def empty_grid(puzzle: Nonogram) -> Grid:
+    """Every cell blank: the picture of the puzzle shows its clues."""
+    return ("." * puzzle.width,) * puzzle.height
+
+
 KIND = Kind(
     name="nonogram",
     title="Nonograms",
@@ -252,4 +257,5 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     constraint_graph=constraint_graph,
+    blank=empty_grid,
 )
