@@ -373,7 +373,8 @@ def _still(scenes: Sequence[Scene]) -> tuple[Figure, Layout]:
 
 
 def svg(scenes: Sequence[Scene]) -> str:
-    """The SVG text of the picture :func:`write_image` draws in a ``.svg`` file.
+    """The SVG text of the picture :func:`write_image` draws in a ``.svg`` file, its labels
+    kept as ``<text>`` elements.
 
     Raises
     ------
@@ -383,7 +384,7 @@ def svg(scenes: Sequence[Scene]) -> str:
     from matplotlib import rc_context
 
     out = io.StringIO()
-    with rc_context({"svg.fonttype": "none"}):  # text as text: a tenth of the size of glyphs
+    with rc_context({"svg.fonttype": "none"}):  # text stays text, not glyph outlines
         _still(scenes)[0].savefig(out, format="svg", dpi=DPI)
     return out.getvalue()
 
