@@ -16,6 +16,10 @@ One run prints one table:
 * ``colour``: colour puzzles (``instances/nonogram/mushroom.non``, ``tests/data/nonogram/colour/
   tricolour.non`` and seeded random colour grids of 2 to 5 colours, clues derived), uniqueness
   settled by ``probing`` and by CP-SAT, verdicts compared.
+* ``--parts large`` (not run by default, ~10 min): uniqueness of large puzzles, ``probing``
+  beside CP-SAT: the webpbn-cc puzzles (up to 60x60), cauldron (512x512) and random grids of
+  40x40 to 100x100 at fill probabilities 0.5-0.8 (clues derived; ``--large-seed``); the table
+  counts the puzzles CP-SAT settles and ``probing`` does not.
 * ``--parts seeds`` (not run by default, ~6 min): the probing search's nodes on both
   tournament sets for several seeds of its randomized searches (``--seeds``), every puzzle
   capped at ``--seed-node-cap`` nodes: how much of the figures above is the default seed's luck.
@@ -31,6 +35,7 @@ Run from the repository root::
     python benchmarks/nonogram.py --skip-cauldron-cpsat     # CP-SAT needs ~30 s on cauldron
     python benchmarks/nonogram.py --sets taai2011 --parts tournament   # one set only
     python benchmarks/nonogram.py --sets all --parts tournament --cpsat-sample 0 --engine-sample 0
+    python benchmarks/nonogram.py --parts survey,large --time-limit 60
     python benchmarks/nonogram.py --parts seeds --seeds 0,1000,2000,3000,4000
     python benchmarks/nonogram.py --parts colour                         # ~2 min
 """
@@ -57,8 +62,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import Nonogram, check, read, solve
-from cspsolve.models.nonogram.colour.board import Colour, ColourNonogram, clue_of
+from cspsolve.models.nonogram import Nonogram, check, clue_of, read, solve
+from cspsolve.models.nonogram.colour import board as colour_board
+from cspsolve.models.nonogram.colour.board import Colour, ColourNonogram
 from cspsolve.models.nonogram.search.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
@@ -84,6 +90,9 @@ PALETTE = tuple(
     )
 )
 CAULDRON = "large/cauldron.non"
+LARGE_SIDES = (40, 60, 80, 100)
+LARGE_DENSITIES = (0.5, 0.6, 0.65, 0.8)
+"""Random grids of ``--parts large``: every side at every fill probability."""
 _T = TypeVar("_T")
 COLUMNS = ("set", "method", "puzzles", "solved", "check fails", "unique")
 COLUMNS += ("total s", "median s", "worst s", "vs probing")
@@ -281,37 +290,64 @@ def cauldron(args: argparse.Namespace, table: Table, progress: Console) -> None:
 def survey(args: argparse.Namespace, console: Console, progress: Console) -> None:
     """Uniqueness of each webpbn-survey puzzle: probing and CP-SAT, one row per puzzle."""
     files = sorted((args.data / SURVEY).glob("*.n[io]n"))
-    puzzles = [read(f)[0].puzzle for f in files]
+    named = [(f.name, read(f)[0].puzzle) for f in files]
+    title = f"{SURVEY}: uniqueness of each puzzle (target <= 0.5 s each)"
+    console.print(uniqueness_table(title, named, args, progress))
+
+
+def large(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """Uniqueness of large puzzles: the 40x40-60x60 puzzles of ``../shared`` and random grids
+    of 40x40 to 100x100 at several densities (clues derived, seeded)."""
+    files = [*sorted((args.data / "webpbn-cc").glob("*.non")), args.data / CAULDRON]
+    named = [(f.name, read(f)[0].puzzle) for f in files]
+    rng = random.Random(args.large_seed)
+    for side in LARGE_SIDES:
+        for density in LARGE_DENSITIES:
+            grid = [[rng.random() < density for _ in range(side)] for _ in range(side)]
+            named.append((f"random {side}x{side} p={density}", from_grid(grid)))
+    title = f"large puzzles: uniqueness, {args.time_limit:g} s limit each (target <= 1 s)"
+    console.print(uniqueness_table(title, named, args, progress))
+
+
+def from_grid(grid: list[list[bool]]) -> Nonogram:
+    """The puzzle whose clues are the runs of ``grid`` (rows of filled flags)."""
+    columns = [[row[j] for row in grid] for j in range(len(grid[0]))]
+    return Nonogram(rows=[clue_of(row) for row in grid], columns=[clue_of(c) for c in columns])
+
+
+def uniqueness_table(
+    title: str, named: list[tuple[str, Nonogram]], args: argparse.Namespace, progress: Console
+) -> Table:
+    """Uniqueness settled by probing and by CP-SAT (each in a fresh process), one row a puzzle,
+    the verdicts compared, and the puzzles CP-SAT settles and probing does not counted."""
+    puzzles = [p for _, p in named]
     mine = time_fresh(puzzles, "probing", True, args.time_limit)
     cpsat = time_fresh(puzzles, "cpsat", True, args.time_limit)
-    progress.print(
-        f"[dim]survey: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s[/dim]"
-    )
-    table = Table(title=f"{SURVEY}: uniqueness of each puzzle (target <= 0.5 s each)")
-    for column in ("puzzle", "size", "probing s", "unique", "cpsat s", "unique (cpsat)", "agree"):
+    progress.print(f"[dim]{title}: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s")
+    table = Table(title=title)
+    columns = ("puzzle", "size", "probing s", "unique", "cpsat s", "unique (cpsat)", "agree")
+    for column in columns:
         table.add_column(column, justify="left" if column == "puzzle" else "right")
-    for k, (f, p) in enumerate(zip(files, puzzles, strict=True)):
+    for k, (name, p) in enumerate(named):
+        ours, theirs = mine.verdicts[k], cpsat.verdicts[k]
+        agree = "-" if ours is None or theirs is None else "yes" if ours == theirs else "NO"
         table.add_row(
-            f.name,
+            name,
             f"{p.width}x{p.height}",
             f"{mine.seconds[k]:.3f}",
-            str(mine.verdicts[k]),
+            str(ours),
             f"{cpsat.seconds[k]:.3f}",
-            str(cpsat.verdicts[k]),
-            "yes" if mine.verdicts[k] == cpsat.verdicts[k] is not None else "NO",
+            str(theirs),
+            agree,
         )
-    table.add_row(
-        "all",
-        "",
-        f"{sum(mine.seconds):.3f}",
-        "",
-        f"{sum(cpsat.seconds):.3f}",
-        "",
-        "",
-        end_section=True,
-    )
-    table.add_row("worst", "", f"{max(mine.seconds):.3f}", "", f"{max(cpsat.seconds):.3f}", "", "")
-    console.print(table)
+    pairs = zip(mine.verdicts, cpsat.verdicts, strict=True)
+    missed = sum(ours is None and theirs is not None for ours, theirs in pairs)
+    sums = (f"{sum(mine.seconds):.3f}", f"{sum(cpsat.seconds):.3f}")
+    table.add_row("all", "", sums[0], "", sums[1], "", "", end_section=True)
+    worst = (f"{max(mine.seconds):.3f}", f"{max(cpsat.seconds):.3f}")
+    table.add_row("worst", "", worst[0], "", worst[1], "", "")
+    table.add_row("settled by CP-SAT only", "", str(missed), "", "", "", "")
+    return table
 
 
 def random_colour(width: int, height: int, fill: float, rng: random.Random) -> ColourNonogram:
@@ -321,8 +357,8 @@ def random_colour(width: int, height: int, fill: float, rng: random.Random) -> C
         [rng.randint(1, colours) if rng.random() < fill else 0 for _ in range(width)]
         for _ in range(height)
     ]
-    rows = [clue_of(row) for row in grid]
-    columns = [clue_of(column) for column in zip(*grid, strict=True)]
+    rows = [colour_board.clue_of(row) for row in grid]
+    columns = [colour_board.clue_of(column) for column in zip(*grid, strict=True)]
     return ColourNonogram(rows, columns, PALETTE[: colours + 1])
 
 
@@ -363,7 +399,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine-limit", type=float, default=20.0, help="their s per puzzle")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
-    parser.add_argument("--parts", default="tournament,cauldron,survey,colour", help="and: seeds")
+    parser.add_argument(
+        "--parts", default="tournament,cauldron,survey,colour", help="and: seeds, large"
+    )
+    parser.add_argument("--large-seed", type=int, default=1, help="random grids of large")
     parser.add_argument("--seeds", default="0,1000,2000,3000,4000", help="for --parts seeds")
     parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
@@ -391,6 +430,8 @@ def main(argv: list[str] | None = None) -> None:
         console.print(table)
     if "survey" in parts:
         survey(args, console, progress)
+    if "large" in parts:
+        large(args, console, progress)
     if "seeds" in parts:
         seeds(args, console, progress)
     if "colour" in parts:

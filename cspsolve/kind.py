@@ -158,6 +158,11 @@ def option(help: str, *, default: Any = None, choices: Sequence[str] = ()) -> An
     return field(default=default, metadata={"help": help, "choices": tuple(choices)})
 
 
+def no_moves(puzzle: Any) -> list[Any]:
+    """The empty plan: the :attr:`Kind.blank` of a kind whose solutions are plans of moves."""
+    return []
+
+
 @dataclass(frozen=True, kw_only=True)
 class Kind:
     """Everything a puzzle kind offers the engine.
@@ -214,6 +219,10 @@ class Kind:
         board under another rule of play); must be idempotent.
     constraint_graph : callable or None
         ``constraint_graph(puzzle) -> networkx.Graph`` for kinds solved as a CSP.
+    blank : callable or None
+        ``blank(puzzle) -> solution``: the solution that draws the puzzle as it is given (no
+        presses, no moves, an empty grid), for its picture in Jupyter
+        (:func:`cspsolve.notebook.picture`); ``None`` when puzzles show no picture.
     """
 
     name: str
@@ -237,6 +246,7 @@ class Kind:
     verify_options: Mapping[str, Any] = field(default_factory=dict)
     prepare: Callable[[Any, Any], Any] | None = None
     constraint_graph: Callable[[Any], nx.Graph] | None = None
+    blank: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         names = [m.name for m in self.methods]

@@ -28,6 +28,7 @@ __all__ = [
     "plot_comparison",
     "plural",
     "side_by_side",
+    "svg",
     "write_image",
 ]
 
@@ -364,6 +365,30 @@ def _frame(scene: Scene, at: Layout) -> Any:
     return Image.open(png).convert("RGB")
 
 
+def _still(scenes: Sequence[Scene]) -> tuple[Figure, Layout]:
+    """The one picture of ``scenes``: the only scene, or the first and the last side by side."""
+    stills = list(scenes) if len(scenes) < 2 else [side_by_side(scenes[0], scenes[-1])]
+    at = layout(stills)
+    return _figure(stills[0], at), at
+
+
+def svg(scenes: Sequence[Scene]) -> str:
+    """The SVG text of the picture :func:`write_image` draws in a ``.svg`` file, its labels
+    kept as ``<text>`` elements.
+
+    Raises
+    ------
+    OptionError
+        For scenes that cannot be drawn (see :func:`layout`).
+    """
+    from matplotlib import rc_context
+
+    out = io.StringIO()
+    with rc_context({"svg.fonttype": "none"}):  # text stays text, not glyph outlines
+        _still(scenes)[0].savefig(out, format="svg", dpi=DPI)
+    return out.getvalue()
+
+
 def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
     """Write a puzzle's scenes as an image file; the extension names the format.
 
@@ -393,9 +418,8 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
     if suffix not in IMAGE_FORMATS:
         raise OptionError(f"unknown image format {path.suffix!r}; use .png, .svg or .gif")
     if suffix != ".gif":
-        stills = list(scenes) if len(scenes) < 2 else [side_by_side(scenes[0], scenes[-1])]
-        at = layout(stills)
-        _figure(stills[0], at).savefig(path, format=suffix[1:], dpi=DPI)
+        figure, at = _still(scenes)
+        figure.savefig(path, format=suffix[1:], dpi=DPI)
         return at
     at = layout(scenes)
     frames = [_frame(scene, at) for scene in scenes]

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+import html
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from cspsolve.render import Scene
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -91,6 +95,15 @@ class Stats:
         out.update(self.extra)
         return out
 
+    def _repr_html_(self) -> str:
+        """The counters as a two-column HTML table (shown by Jupyter); zero counters left out."""
+        cells = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(name)}</th><td>{value:,}</td></tr>"
+            for name, value in self.to_json().items()
+            if value
+        )
+        return f"<table>{cells}</table>"
+
 
 @dataclass
 class Result(Generic[S]):
@@ -112,6 +125,9 @@ class Result(Generic[S]):
         Facts proven about the answer, e.g. ``{"unique": True}`` or ``{"lower_bound": 51}``.
     message : str
         Human explanation, e.g. why a puzzle is unsolvable.
+    picture : callable or None
+        ``picture() -> [Scene, ...]``: the solution drawn on its puzzle (set by
+        :mod:`cspsolve.tasks`); Jupyter shows it through :meth:`_repr_svg_`.
     """
 
     status: Status
@@ -121,6 +137,19 @@ class Result(Generic[S]):
     heuristic: str | None = None
     proof: dict[str, Any] = field(default_factory=dict)
     message: str = ""
+    picture: Callable[[], Sequence[Scene]] | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """The picture of the solution as SVG (shown by Jupyter), ``None`` when there is none."""
+        if self.picture is None or not self.status.has_solution:
+            return None
+        from cspsolve.errors import OptionError
+        from cspsolve.render import svg
+
+        try:
+            return svg(self.picture())
+        except OptionError:  # a board with no grid to draw (a graph)
+            return None
 
     @classmethod
     def from_solutions(

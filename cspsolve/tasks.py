@@ -10,6 +10,7 @@ and compares them by the rules of :func:`agreement`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,10 +144,18 @@ def choose(kind: Kind, puzzle: Any, *, request: Request) -> tuple[Method, str | 
 
 
 def _run(
-    puzzle: Any, method: Method, heuristic: str | None, options: Any, limits: Limits | None
+    kind: Kind,
+    puzzle: Any,
+    method: Method,
+    heuristic: str | None,
+    options: Any,
+    limits: Limits | None,
 ) -> Result[Any]:
+    """Run ``method``; the result names it and can draw its solution on ``puzzle``."""
     result = method.run(puzzle, heuristic=heuristic, options=options, limits=limits)
     result.method, result.heuristic = method.name, heuristic
+    if result.status.has_solution:
+        result.picture = functools.partial(kind.scenes, puzzle, result.solution)
     return result
 
 
@@ -179,7 +188,7 @@ def solve(
     request = request or Request()
     options, puzzle = _shaped(kind, puzzle, request)
     method, heuristic = choose(kind, puzzle, request=request)
-    return _run(puzzle, method, heuristic, options, limits)
+    return _run(kind, puzzle, method, heuristic, options, limits)
 
 
 @dataclass
@@ -226,13 +235,13 @@ def verify(
     if method.name == name and heuristic == reference_heuristic:
         raise OptionError(f"verify checks a method against {name}; pick another --method")
     budget = (limits or Limits()).start(Stats())
-    search = _run(puzzle, method, heuristic, options, limits)
+    search = _run(kind, puzzle, method, heuristic, options, limits)
     reference = kind.method(name)
     if reference.confirm is not None:
         second = reference.confirm(puzzle, search, options=options, limits=budget.rest())
         second.method, second.heuristic = reference.name, None
     else:
-        second = _run(puzzle, reference, reference_heuristic, options, budget.rest())
+        second = _run(kind, puzzle, reference, reference_heuristic, options, budget.rest())
     agree, problems = agreement(kind, puzzle, search, second)
     return Verification(search, second, agree, problems)
 

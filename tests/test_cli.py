@@ -579,7 +579,7 @@ def test_verify_help() -> None:
 
 
 def test_import_is_light() -> None:
-    heavy = ("ortools", "numba", "matplotlib", "dask", "constraint")
+    heavy = ("ortools", "numba", "numpy", "matplotlib", "networkx", "dask", "constraint", "rich")
     code = (
         "import json, sys\n"
         "import cspsolve.cli\n"

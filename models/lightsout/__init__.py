@@ -6,8 +6,8 @@ The command line reaches this package through :mod:`.kind` (the ``lightsout`` ki
 
 from __future__ import annotations
 
-from .algebra import Solution, minimum, nullity, quiet_patterns, solutions
-from .algebra import solve as solve_algebra
+from typing import Any
+
 from .board import VARIANTS, LightsOut, Presses, apply, check
 from .formats import Entry, from_graph, from_networkx, read, write
 
@@ -29,3 +29,17 @@ __all__ = [
     "solve_algebra",
     "write",
 ]
+
+_ALGEBRA = {
+    name: name for name in ("Solution", "minimum", "nullity", "quiet_patterns", "solutions")
+} | {"solve_algebra": "solve"}
+"""Names served from :mod:`.algebra` on first use, so that importing the package (as every
+command does, to sniff files) does not import numpy."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ALGEBRA:
+        from . import algebra
+
+        return getattr(algebra, _ALGEBRA[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,12 +22,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from cspsolve.errors import PuzzleError
+from cspsolve.notebook import picture
 from cspsolve.render import plural
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "GENERAL_CELLS",
@@ -99,6 +102,8 @@ _FEW_ROWS = 32
 
 def _bit_matrix(rows: Sequence[int], cols: int) -> NDArray[np.uint8]:
     """Packed rows as a ``len(rows) x cols`` matrix of 0/1 bytes."""
+    import numpy as np  # only big boards need numpy; the command line starts without it
+
     width = (cols + 7) // 8
     data = b"".join(row.to_bytes(width, "little") for row in rows)
     bits = np.unpackbits(np.frombuffer(data, np.uint8), bitorder="little")
@@ -107,11 +112,15 @@ def _bit_matrix(rows: Sequence[int], cols: int) -> NDArray[np.uint8]:
 
 def _to_int(bits: NDArray[np.uint8]) -> int:
     """The int whose bit ``i`` is ``bits[i]``."""
+    import numpy as np
+
     return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
 
 def _to_ints(matrix: NDArray[np.uint8]) -> tuple[int, ...]:
     """Each row of a 0/1 matrix as a packed int."""
+    import numpy as np
+
     packed = np.packbits(matrix, axis=1, bitorder="little")
     return tuple(int.from_bytes(line.tobytes(), "little") for line in packed)
 
@@ -156,6 +165,8 @@ class LightsOut:
         variant is unknown, or a graph board has more than one row, holes, a torus, or a
         neighbour list that is not symmetric, loop-free and in range.
     """
+
+    _repr_svg_ = picture("lightsout")
 
     lights: tuple[int, ...]
     cols: int

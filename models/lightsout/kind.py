@@ -292,6 +292,11 @@ def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
     return out
 
 
+def no_presses(puzzle: LightsOut) -> Presses:
+    """No cell pressed: the board as given."""
+    return (0,) * puzzle.rows
+
+
 KIND = Kind(
     name="lightsout",
     title="Lights Out",
@@ -312,4 +317,5 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     prepare=prepare,
+    blank=no_presses,
 )

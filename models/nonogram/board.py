@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cspsolve.errors import PuzzleError
+from cspsolve.notebook import picture
 
 from .colour import board as colour_board
 
@@ -61,6 +62,8 @@ class Nonogram:
         If there are no rows or no columns, a run length is not a positive integer, or a clue
         cannot fit its line. The message names the line (``row 3`` / ``column 7``, 1-based).
     """
+
+    _repr_svg_ = picture("nonogram")
 
     rows: tuple[Clue, ...]
     columns: tuple[Clue, ...]

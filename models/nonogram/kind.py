@@ -221,11 +221,11 @@ def _labels(puzzle: Puzzle) -> tuple[list[list[str]], list[list[str]]]:
 
 
 def _inks(puzzle: Puzzle) -> dict[str, str]:
-    """Each grid character's colour as ``#rrggbb`` (``#`` black and ``.`` white without
-    colours)."""
+    """Each grid character's colour: a colour puzzle's ``#rrggbb``, else ``#`` black and ``.``
+    white."""
     if isinstance(puzzle, ColourNonogram):
         return {c.key: c.rgb for c in puzzle.colours}
-    return {"#": "#000000", ".": "#ffffff"}
+    return {"#": "black", ".": "white"}
 
 
 def draw(puzzle: Puzzle, solution: Grid) -> str:
@@ -280,6 +280,11 @@ def constraint_graph(puzzle: Puzzle) -> nx.Graph:
     return build_csp(puzzle).graph
 
 
+def empty_grid(puzzle: Puzzle) -> Grid:
+    """Every cell blank: the picture of the puzzle shows its clues."""
+    return ("." * puzzle.width,) * puzzle.height
+
+
 KIND = Kind(
     name="nonogram",
     title="Nonograms",
@@ -301,4 +306,5 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     constraint_graph=constraint_graph,
+    blank=empty_grid,
 )

@@ -3,7 +3,11 @@
 ``probing`` (the default)
     Depth-first search with probing at every node, on compiled bit grids
     (:mod:`.search.probing`): line logic on a worklist of dirty lines, probing to a fixpoint,
-    branching on the cell whose trials fixed the most cells.
+    branching on the cell whose trials fixed the most cells. A puzzle of at most
+    :data:`LINE_LOGIC_CELLS` cells first gets line logic alone in pure Python (the engine's GAC
+    propagation on :mod:`.constraints`); when that decides every cell, or refutes the clues, the
+    compiled kernels are never loaded, and a small solve takes a fraction of a second as a
+    whole process.
 ``gac-astar``
     Best-first search over GAC-propagated states (:func:`cspsolve.csp.gac_astar`) on the
     implicit-domain CSP of :mod:`.constraints`.
@@ -31,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cspsolve.csp import Assignment, gac_astar, mac
+from cspsolve.csp.gac import propagate
 from cspsolve.kind import Runner, option
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
@@ -40,6 +45,7 @@ from .colour.board import ColourNonogram
 from .constraints import build_csp, grid_from_assignment
 
 __all__ = [
+    "LINE_LOGIC_CELLS",
     "NonogramOptions",
     "black_and_white_only",
     "cpsat",
@@ -132,11 +138,59 @@ def _engine(
     return solve
 
 
+LINE_LOGIC_CELLS = 400
+"""Largest puzzle (cells) that gets pure-Python line logic before the compiled search: there
+it costs at most a few milliseconds, against about half a second to load the kernels."""
+
+
+def line_logic(
+    puzzle: Nonogram, *, limits: Limits | None = None, max_solutions: int = 1
+) -> Result[Grid] | None:
+    """Solve ``puzzle`` by line logic alone, or say it cannot (``None``).
+
+    Line logic is GAC propagation (:func:`cspsolve.csp.gac.propagate`) on the row and column
+    pattern variables of :func:`.constraints.build_csp`. It is sound, so a grid it decides
+    in full is the only solution, and a wiped-out line proves the clues unsolvable.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    limits : Limits, optional
+        Only the clock is kept (propagation is not interrupted).
+    max_solutions : int
+        2 (or more) to state the uniqueness verdict, as the searches do.
+
+    Returns
+    -------
+    Result of Grid or None
+        Method ``"probing"``, status ``SOLVED`` (``proof["unique"] = True`` when
+        ``max_solutions >= 2``) or ``UNSOLVABLE``; ``stats.propagations`` counts the revisions.
+        ``None`` when cells remain undecided.
+    """
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    csp = build_csp(puzzle)
+    domains = dict(csp.domains)
+    if not propagate(csp, domains, stats=stats):
+        return Result(Status.UNSOLVABLE, None, budget.finish(), "probing")
+    if any(domains[v].size() != 1 for v in csp.variables):
+        return None
+    assignment = {v: domains[v].value() for v in csp.variables}
+    grid = grid_from_assignment(puzzle, assignment)
+    proof = {"unique": True} if max_solutions >= 2 else {}
+    return Result(Status.SOLVED, grid, budget.finish(), "probing", proof=proof)
+
+
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     if isinstance(puzzle, ColourNonogram):
         from .colour.search import solve_colour
 
         return solve_colour(puzzle, limits=limits, max_solutions=wanted)
+    if puzzle.height * puzzle.width <= LINE_LOGIC_CELLS:
+        decided = line_logic(puzzle, limits=limits, max_solutions=wanted)
+        if decided is not None:
+            return decided
     from .search.probing import solve_probing
 
     return solve_probing(puzzle, limits=limits, max_solutions=wanted)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cspsolve.errors import PuzzleError
+from cspsolve.notebook import picture
 from cspsolve.render import plural
 
 __all__ = [
@@ -91,6 +92,8 @@ class Puzzle:
     PuzzleError
         For a bad size, or boards that are not permutations of ``0 .. rows*cols-1``.
     """
+
+    _repr_svg_ = picture("npuzzle")
 
     rows: int
     cols: int

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cspsolve import tasks
-from cspsolve.kind import Kind, Method, Runner
+from cspsolve.kind import Kind, Method, Runner, no_moves
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
@@ -324,4 +324,5 @@ KIND = Kind(
     draw=draw,
     scenes=scenes,
     analyze=analyze,
+    blank=no_moves,
 )

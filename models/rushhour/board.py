@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cspsolve.errors import PuzzleError
+from cspsolve.notebook import picture
 from cspsolve.render import plural
 
 __all__ = ["Board", "Move", "Piece", "check", "merged", "replay"]
@@ -116,6 +117,8 @@ class Board:
         If a piece is shorter than 2 or leaves the board, two pieces or a piece and a wall
         overlap, names repeat, or the red car is missing or vertical.
     """
+
+    _repr_svg_ = picture("rushhour")
 
     size: int
     pieces: tuple[Piece, ...]

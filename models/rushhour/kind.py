@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.kind import Kind, Method, Runner, option
+from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
@@ -398,4 +398,5 @@ KIND = Kind(
     draw=draw,
     scenes=scenes,
     analyze=analyze,
+    blank=no_moves,
 )

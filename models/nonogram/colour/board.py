@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cspsolve.errors import PuzzleError
+from cspsolve.notebook import picture
 
 __all__ = [
     "BACKGROUND",
@@ -172,6 +173,8 @@ class ColourNonogram:
     colours: tuple[Colour, ...]
     title: str = ""
     goal: Grid | None = field(default=None, compare=False)
+
+    _repr_svg_ = picture("nonogram")
 
     def __post_init__(self) -> None:
         for name in ("rows", "columns"):

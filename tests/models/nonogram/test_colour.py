@@ -196,6 +196,11 @@ def test_node_limit_stops_the_search() -> None:
     assert result.status is Status.LIMIT and result.solution is None
 
 
+def test_a_colour_puzzle_shows_itself_in_a_notebook() -> None:
+    svg = TWO_WAYS._repr_svg_()  # type: ignore[attr-defined]
+    assert svg is not None and svg.startswith("<?xml") and "1r" in svg
+
+
 def test_line_logic_counts_the_cells_it_decides() -> None:
     assert kind.line_logic(TWO_WAYS) == (True, 0)
     line_solvable = ColourNonogram([((1, 1), (1, 2))], [((1, 1),), ((1, 2),)], PALETTE[:3])

@@ -3,13 +3,18 @@ brute force; the implicit line domain; limits and unsolvable clues."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.csp import propagate
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import solve
+from cspsolve.models.nonogram import solve, solver
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.results import Status
@@ -17,6 +22,11 @@ from cspsolve.results import Status
 from .conftest import all_solutions
 
 ENGINE_METHODS = ["probing", "gac-astar", "mac"]
+
+ROOT = Path(__file__).resolve().parents[3]
+
+COMPILED = "probing, compiled only"
+"""``probing`` with the pure-Python line logic of small puzzles turned off."""
 
 
 def puzzle_of(grid: list[str]) -> Nonogram:
@@ -46,22 +56,28 @@ def test_random_grid_clues_are_solved(method: str, grid: list[str]) -> None:
     assert check(puzzle, result.solution) == []
 
 
-@pytest.mark.parametrize("method", ENGINE_METHODS)
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.DataObject) -> None:
+def crossed_puzzle(data: st.DataObject) -> Nonogram:
     """Rows from one grid, columns from another: unique, several or no solutions all occur."""
     w, h = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 3))
-    if w * h > 12:
-        return
     shape = st.lists(st.text(alphabet="#.", min_size=w, max_size=w), min_size=h, max_size=h)
     rows, columns = data.draw(shape), data.draw(shape)
-    puzzle = Nonogram(
+    return Nonogram(
         [clue_of(ch == "#" for ch in row) for row in rows],
         [clue_of(row[j] == "#" for row in columns) for j in range(w)],
     )
+
+
+@pytest.mark.parametrize("method", [*ENGINE_METHODS, COMPILED])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.DataObject) -> None:
+    puzzle = crossed_puzzle(data)
     expected = all_solutions(puzzle)
-    result = solve(puzzle, method, unique=True)
+    if method == COMPILED:
+        with mock.patch.object(solver, "LINE_LOGIC_CELLS", 0):
+            result = solve(puzzle, "probing", unique=True)
+    else:
+        result = solve(puzzle, method, unique=True)
     if not expected:
         assert result.status is Status.UNSOLVABLE
         assert result.message
@@ -69,6 +85,31 @@ def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.Da
         assert result.status is Status.SOLVED
         assert result.solution in expected
         assert result.proof["unique"] == (len(expected) == 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_line_logic_decides_only_what_brute_force_proves(data: st.DataObject) -> None:
+    puzzle = crossed_puzzle(data)
+    expected = all_solutions(puzzle)
+    decided = solver.line_logic(puzzle, max_solutions=2)
+    if decided is None:
+        return
+    if decided.status is Status.UNSOLVABLE:
+        assert expected == []
+    else:
+        assert expected == [decided.solution]
+        assert decided.proof["unique"] is True
+
+
+def test_line_logic_settles_a_small_solve_without_loading_the_kernels() -> None:
+    code = (
+        "import sys; from cspsolve.models.nonogram import read, solve; "
+        "r = solve(read('instances/nonogram/duck.non')[0].puzzle); "
+        "print(r.status.value, 'numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.split() == ["solved", "False"], done.stderr
 
 
 def test_contradictory_totals_are_a_result_not_an_error() -> None:
