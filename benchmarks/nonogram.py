@@ -13,6 +13,9 @@ One run prints one table:
 * ``large/cauldron.non`` (512x512): every method but python-constraint.
 * ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
   verdicts compared.
+* ``colour``: colour puzzles (``instances/nonogram/mushroom.non``, ``tests/data/nonogram/colour/
+  tricolour.non`` and seeded random colour grids of 2 to 5 colours, clues derived), uniqueness
+  settled by ``probing`` and by CP-SAT, verdicts compared.
 * ``--parts large`` (not run by default, ~10 min): uniqueness of large puzzles, ``probing``
   beside CP-SAT: the webpbn-cc puzzles (up to 60x60), cauldron (512x512) and random grids of
   40x40 to 100x100 at fill probabilities 0.5-0.8 (clues derived; ``--large-seed``); the table
@@ -34,6 +37,7 @@ Run from the repository root::
     python benchmarks/nonogram.py --sets all --parts tournament --cpsat-sample 0 --engine-sample 0
     python benchmarks/nonogram.py --parts survey,large --time-limit 60
     python benchmarks/nonogram.py --parts seeds --seeds 0,1000,2000,3000,4000
+    python benchmarks/nonogram.py --parts colour                         # ~2 min
 """
 
 from __future__ import annotations
@@ -59,12 +63,32 @@ from rich.table import Table
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, clue_of, read, solve
+from cspsolve.models.nonogram.colour import board as colour_board
+from cspsolve.models.nonogram.colour.board import Colour, ColourNonogram
 from cspsolve.models.nonogram.search.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
 TOURNAMENT = ("taai2011", "tcga2022")
 """The sets run by default; ``--sets all`` runs every set of ``taai/question/``."""
 SURVEY = "webpbn-survey"
+ROOT = Path(__file__).resolve().parents[1]
+COLOUR_FILES = (
+    ROOT / "instances/nonogram/mushroom.non",
+    ROOT / "tests/data/nonogram/colour/tricolour.non",
+)
+COLOUR_SETS = ((20, 20, 0.7, 20), (30, 30, 0.7, 20), (40, 40, 0.7, 10), (25, 25, 0.45, 20))
+"""Random colour sets: width, height, share of coloured cells, puzzles."""
+PALETTE = tuple(
+    Colour(key, name, rgb)
+    for key, name, rgb in (
+        (".", "white", "#ffffff"),
+        ("r", "red", "#d62728"),
+        ("g", "green", "#2ca02c"),
+        ("b", "blue", "#1f77b4"),
+        ("y", "yellow", "#ffd700"),
+        ("k", "black", "#000000"),
+    )
+)
 CAULDRON = "large/cauldron.non"
 LARGE_SIDES = (40, 60, 80, 100)
 LARGE_DENSITIES = (0.5, 0.6, 0.65, 0.8)
@@ -124,6 +148,8 @@ def warm_up() -> None:
     """Load every method's code (OR-Tools, the compiled kernels) before any clock starts."""
     for method in ("probing", "gac-astar", "mac", "cpsat"):
         solve(Nonogram(rows=((1,),), columns=((1,),)), method)
+    for method in ("probing", "cpsat"):
+        solve(ColourNonogram(rows=(((1, 1),),), columns=(((1, 1),),), colours=PALETTE[:2]), method)
 
 
 def revision() -> str:
@@ -135,9 +161,16 @@ def revision() -> str:
 
 
 def add_row(
-    table: Table, label: str, method: str, t: Timing, reference: Timing | None, unique: bool
+    table: Table,
+    label: str,
+    method: str,
+    t: Timing,
+    reference: Timing | None,
+    unique: bool,
+    *extra: str,
 ) -> None:
-    """One table row; ``vs probing`` is this method's total over probing's on the same list."""
+    """One table row; ``vs probing`` is this method's total over probing's on the same list;
+    ``extra`` cells follow."""
     total = sum(t.seconds)
     ratio = "-"
     if reference is not None and sum(reference.seconds) > 0:
@@ -154,6 +187,7 @@ def add_row(
         f"{statistics.median(t.seconds):.3f}" if t.seconds else "-",
         f"{max(t.seconds):.3f}" if t.seconds else "-",
         ratio,
+        *extra,
     )
 
 
@@ -316,6 +350,44 @@ def uniqueness_table(
     return table
 
 
+def random_colour(width: int, height: int, fill: float, rng: random.Random) -> ColourNonogram:
+    """The clues of a random grid of 2 to 5 colours, each cell coloured with chance ``fill``."""
+    colours = rng.randint(2, 5)
+    grid = [
+        [rng.randint(1, colours) if rng.random() < fill else 0 for _ in range(width)]
+        for _ in range(height)
+    ]
+    rows = [colour_board.clue_of(row) for row in grid]
+    columns = [colour_board.clue_of(column) for column in zip(*grid, strict=True)]
+    return ColourNonogram(rows, columns, PALETTE[: colours + 1])
+
+
+def colour(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """Colour puzzles: uniqueness by probing and by CP-SAT, one row per set and method."""
+    rng = random.Random(args.colour_seed)
+    sets: list[tuple[str, list[Any]]] = [
+        ("mushroom, tricolour", [read(f)[0].puzzle for f in COLOUR_FILES])
+    ]
+    for width, height, fill, count in COLOUR_SETS:
+        puzzles = [random_colour(width, height, fill, rng) for _ in range(count)]
+        sets.append((f"{width}x{height}, fill {fill:g}", puzzles))
+    table = Table(title=f"colour nonograms, uniqueness settled, seed {args.colour_seed}")
+    for column in (*COLUMNS, "agree"):
+        left = column in ("set", "method")
+        table.add_column(column, justify="left" if left else "right", no_wrap=left)
+    for label, puzzles in sets:
+        mine = time_fresh(puzzles, "probing", True, args.time_limit)
+        cpsat = time_fresh(puzzles, "cpsat", True, args.time_limit)
+        agree = sum(a == b is not None for a, b in zip(mine.verdicts, cpsat.verdicts, strict=True))
+        progress.print(
+            f"[dim]{label}: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s[/dim]"
+        )
+        add_row(table, label, "probing", mine, None, True, f"{agree}/{len(puzzles)}")
+        add_row(table, "", "cpsat", cpsat, mine, True, "")
+        table.add_section()
+    console.print(table)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -327,11 +399,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine-limit", type=float, default=20.0, help="their s per puzzle")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
-    parser.add_argument("--parts", default="tournament,cauldron,survey", help="and: seeds, large")
+    parser.add_argument(
+        "--parts", default="tournament,cauldron,survey,colour", help="and: seeds, large"
+    )
     parser.add_argument("--large-seed", type=int, default=1, help="random grids of large")
     parser.add_argument("--seeds", default="0,1000,2000,3000,4000", help="for --parts seeds")
     parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
+    parser.add_argument("--colour-seed", type=int, default=2026, help="of the colour sets")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
 
@@ -359,6 +434,8 @@ def main(argv: list[str] | None = None) -> None:
         large(args, console, progress)
     if "seeds" in parts:
         seeds(args, console, progress)
+    if "colour" in parts:
+        colour(args, console, progress)
     console.print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 

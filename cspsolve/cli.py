@@ -76,7 +76,10 @@ def _console() -> Console:
 
 
 def _say(text: str, style: str | None = None) -> None:
-    _console().print(text, style=style)
+    from rich.text import Text
+
+    # A drawing may colour its cells with ANSI codes: shown on a terminal, dropped when piped.
+    _console().print(Text.from_ansi(text), style=style)
 
 
 def _fail(message: str) -> NoReturn:

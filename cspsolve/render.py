@@ -89,8 +89,8 @@ class Scene:
 def labelled_grid(
     cells: Sequence[Sequence[str]],
     *,
-    row_labels: Sequence[Sequence[int]],
-    column_labels: Sequence[Sequence[int]],
+    row_labels: Sequence[Sequence[int | str]],
+    column_labels: Sequence[Sequence[int | str]],
     cell_width: int = 2,
 ) -> str:
     """Draw a grid of cells with number labels left of each row and above each column.
@@ -99,10 +99,10 @@ def labelled_grid(
     ----------
     cells : sequence of sequences of str
         ``cells[r][c]`` is drawn as is; each should be ``cell_width`` characters wide.
-    row_labels : sequence of sequences of int
-        Numbers written left of each row (e.g. a nonogram's row clues).
-    column_labels : sequence of sequences of int
-        Numbers stacked above each column, bottom-aligned.
+    row_labels : sequence of sequences of int or str
+        Numbers (or short words) written left of each row (e.g. a nonogram's row clues).
+    column_labels : sequence of sequences of int or str
+        Numbers (or short words) stacked above each column, bottom-aligned.
     cell_width : int
         Width of one cell in characters.
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 
+from .colour import board as colour_board
+
 __all__ = ["Clue", "Grid", "Nonogram", "check", "clue_of", "line_errors", "min_length"]
 
 Clue = tuple[int, ...]
@@ -110,21 +112,24 @@ def line_errors(clue: Sequence[int], length: int) -> str:
     return ""
 
 
-def check(puzzle: Nonogram, grid: Sequence[str]) -> list[str]:
+def check(puzzle: Nonogram | colour_board.ColourNonogram, grid: Sequence[str]) -> list[str]:
     """Check a filled grid against every clue, independently of any solver.
 
     Parameters
     ----------
-    puzzle : Nonogram
-        The clues.
+    puzzle : Nonogram or ColourNonogram
+        The clues (a colour puzzle is checked by :func:`.colour.board.check`).
     grid : sequence of str
-        ``puzzle.height`` strings of ``puzzle.width`` characters, ``#`` filled, ``.`` empty.
+        ``puzzle.height`` strings of ``puzzle.width`` characters, ``#`` filled, ``.`` empty (a
+        colour puzzle's keys).
 
     Returns
     -------
     list of str
         One message per violated clue or malformed row; empty when the grid solves the puzzle.
     """
+    if isinstance(puzzle, colour_board.ColourNonogram):
+        return colour_board.check(puzzle, grid)
     if len(grid) != puzzle.height or any(len(r) != puzzle.width for r in grid):
         return [f"grid is not {puzzle.width}x{puzzle.height}"]
     if any(ch not in "#." for r in grid for ch in r):

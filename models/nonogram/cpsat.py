@@ -29,6 +29,7 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
 from .board import Clue, Grid, Nonogram
+from .colour.cpsat import automaton as colour_automaton
 
 __all__ = ["automaton", "solve"]
 
@@ -39,7 +40,8 @@ def automaton(clue: Clue) -> tuple[int, list[int], list[tuple[int, int, int]]]:
     The states are positions in the word ``1^b1 0 1^b2 0 ... 0 1^bk`` (state ``s``: its first
     ``s`` letters have been read); reading the next letter of the word moves from ``s`` to
     ``s + 1``, and a ``0`` may repeat in place at the start (state 0), after each gap's
-    mandatory ``0``, and at the end.
+    mandatory ``0``, and at the end: the colour automaton (:func:`.colour.cpsat.automaton`) of
+    the clue's blocks all of colour 1.
 
     Parameters
     ----------
@@ -60,19 +62,7 @@ def automaton(clue: Clue) -> tuple[int, list[int], list[tuple[int, int, int]]]:
     >>> automaton((2,))
     (0, [2], [(0, 0, 0), (0, 1, 1), (1, 1, 2), (2, 0, 2)])
     """
-    word: list[int] = []
-    for b in clue:
-        if word:
-            word.append(0)
-        word.extend([1] * b)
-    end = len(word)
-    transitions: list[tuple[int, int, int]] = []
-    for s in range(end + 1):
-        if s == 0 or s == end or word[s - 1] == 0:
-            transitions.append((s, 0, s))
-        if s < end:
-            transitions.append((s, word[s], s + 1))
-    return 0, [end], transitions
+    return colour_automaton(tuple((b, 1) for b in clue))
 
 
 def _add_counts(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> None:

@@ -10,10 +10,13 @@ from cspsolve.limits import Limits
 from cspsolve.render import Scene, labelled_grid
 from cspsolve.results import Result
 
-from .board import Grid, Nonogram, check
+from .board import Grid, check
+from .colour.board import ColourNonogram
 from .io.formats import read, select, sniff, write
 from .solver import (
     NonogramOptions,
+    Puzzle,
+    black_and_white_only,
     cpsat,
     gac_astar_method,
     mac_method,
@@ -30,7 +33,7 @@ SMALL = 225
 """Most cells ``cspsolve compare`` gives python-constraint (it takes minutes beyond 15x15)."""
 
 
-def _small(puzzle: Nonogram) -> list[str | None]:
+def _small(puzzle: Puzzle) -> list[str | None]:
     return [None] if puzzle.width * puzzle.height <= SMALL else []
 
 
@@ -52,6 +55,7 @@ METHODS = (
         backend="csp",
         optimal=None,
         complete=True,
+        refuses=black_and_white_only,
     ),
     Method(
         name="mac",
@@ -60,6 +64,7 @@ METHODS = (
         backend="csp",
         optimal=None,
         complete=True,
+        refuses=black_and_white_only,
     ),
     Method(
         name="cpsat",
@@ -76,13 +81,14 @@ METHODS = (
         backend="python-constraint",
         optimal=None,
         complete=True,
+        refuses=black_and_white_only,
         compared=_small,
     ),
 )
 
 
 def solve(
-    puzzle: Nonogram,
+    puzzle: Puzzle,
     method: str | None = None,
     *,
     limits: Limits | None = None,
@@ -92,10 +98,11 @@ def solve(
 
     Parameters
     ----------
-    puzzle : Nonogram
+    puzzle : Nonogram or ColourNonogram
         The clues.
     method : str, optional
-        A method of :data:`KIND` (default ``probing``).
+        A method of :data:`KIND` (default ``probing``; ``probing`` and ``cpsat`` solve colour
+        puzzles, the others refuse them).
     limits : Limits, optional
         Time and node limits, cancellation, progress.
     unique : bool
@@ -111,14 +118,15 @@ def solve(
     Raises
     ------
     OptionError
-        For an unknown method, or a puzzle too large for ``python-constraint``.
+        For an unknown method, a puzzle too large for ``python-constraint``, or a colour
+        puzzle given to a method that refuses it.
     """
     request = tasks.Request(method, options={"unique": unique})
     return tasks.solve(KIND, puzzle, request=request, limits=limits)
 
 
 def verify(
-    puzzle: Nonogram, method: str | None = None, *, limits: Limits | None = None
+    puzzle: Puzzle, method: str | None = None, *, limits: Limits | None = None
 ) -> tasks.Verification:
     """Solve by ``method`` and by CP-SAT, both deciding uniqueness, and compare
     (:func:`cspsolve.tasks.verify`): every grid must pass :func:`.board.check`, the statuses
@@ -132,17 +140,21 @@ def verify(
     return tasks.verify(KIND, puzzle, request=tasks.Request(method), limits=limits)
 
 
-def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
+def line_logic(puzzle: Puzzle) -> tuple[bool, int]:
     """What line logic alone (GAC on the line constraints, no probing, no search) decides.
 
-    Runs the fast solver's worklist propagation (:func:`.search.probing.line_logic`) from
-    the empty grid.
+    Runs the fast solver's worklist propagation (:func:`.search.probing.line_logic`, for a
+    colour puzzle :func:`.colour.search.line_logic`) from the grid of undecided cells.
 
     Returns
     -------
     tuple of (bool, int)
         Whether the clues are consistent under line logic, and how many cells it fixes.
     """
+    if isinstance(puzzle, ColourNonogram):
+        from .colour.search import line_logic as propagate_colours
+
+        return propagate_colours(puzzle)
     from .lines.cells import UNKNOWN
     from .search.probing import line_logic as propagate_lines
 
@@ -151,7 +163,7 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, int]:
 
 
 def analyze(
-    puzzle: Nonogram,
+    puzzle: Puzzle,
     *,
     method: str | None,
     heuristic: str | None,
@@ -192,46 +204,83 @@ def encode(solution: Grid) -> dict[str, list[str]]:
     return {"grid": list(solution)}
 
 
-def describe(puzzle: Nonogram) -> str:
-    """``WxH`` and the title, e.g. ``25x20 "Cat"``."""
+def describe(puzzle: Puzzle) -> str:
+    """``WxH``, the colours of a colour puzzle and the title, e.g. ``25x20 "Cat"``,
+    ``10x8, 3 colours "Flag"``."""
     size = f"{puzzle.width}x{puzzle.height}"
+    if isinstance(puzzle, ColourNonogram):
+        size += f", {len(puzzle.colours) - 1} colours"
     return f'{size} "{puzzle.title}"' if puzzle.title else size
 
 
-def draw(puzzle: Nonogram, solution: Grid) -> str:
-    """The solved grid with its clues: ``██`` filled, `` ·`` empty (wider for long clues)."""
-    longest = max((len(str(n)) for clue in puzzle.columns for n in clue), default=1)
+def _labels(puzzle: Puzzle) -> tuple[list[list[str]], list[list[str]]]:
+    """The row and column clues as written: ``3`` (``3r`` for a block of colour ``r``)."""
+    if isinstance(puzzle, ColourNonogram):
+        return [puzzle.written(c) for c in puzzle.rows], [puzzle.written(c) for c in puzzle.columns]
+    return [list(map(str, c)) for c in puzzle.rows], [list(map(str, c)) for c in puzzle.columns]
+
+
+def _inks(puzzle: Puzzle) -> dict[str, str]:
+    """Each grid character's colour: a colour puzzle's ``#rrggbb``, else ``#`` black and ``.``
+    white."""
+    if isinstance(puzzle, ColourNonogram):
+        return {c.key: c.rgb for c in puzzle.colours}
+    return {"#": "black", ".": "white"}
+
+
+def draw(puzzle: Puzzle, solution: Grid) -> str:
+    """The solved grid with its clues: ``██`` filled, `` ·`` empty (wider for long clues); in
+    a colour puzzle each block in its colour (ANSI 24-bit colour codes, which the command line
+    shows on a terminal and drops when its output is piped)."""
+    rows, columns = _labels(puzzle)
+    longest = max((len(n) for clue in columns for n in clue), default=1)
     width = max(2, longest + 1)
     filled, empty = "█" * width, "·".rjust(width)
-    cells = [[filled if ch == "#" else empty for ch in row] for row in solution]
-    return labelled_grid(
-        cells, row_labels=puzzle.rows, column_labels=puzzle.columns, cell_width=width
-    )
+    if isinstance(puzzle, ColourNonogram):
+        inks = {
+            key: "\x1b[38;2;{};{};{}m{}\x1b[0m".format(*bytes.fromhex(rgb[1:]), filled)
+            for key, rgb in _inks(puzzle).items()
+        }
+        inks[puzzle.key(0)] = empty
+        cells = [[inks[ch] for ch in row] for row in solution]
+    else:
+        cells = [[filled if ch == "#" else empty for ch in row] for row in solution]
+    return labelled_grid(cells, row_labels=rows, column_labels=columns, cell_width=width)
 
 
-def scenes(puzzle: Nonogram, solution: Grid) -> list[Scene]:
-    """One picture: the solved grid, its clues left of the rows and stacked above the columns."""
-    fills = tuple(tuple("black" if ch == "#" else "white" for ch in row) for row in solution)
+def scenes(puzzle: Puzzle, solution: Grid) -> list[Scene]:
+    """One picture: the solved grid in the puzzle's colours, its clues left of the rows and
+    stacked above the columns."""
+    inks = _inks(puzzle)
+    fills = tuple(tuple(inks[ch] for ch in row) for row in solution)
+    rows, columns = _labels(puzzle)
     return [
         Scene(
             fills,
-            row_labels=tuple(" ".join(map(str, clue)) for clue in puzzle.rows),
-            column_labels=tuple("\n".join(map(str, clue)) for clue in puzzle.columns),
+            row_labels=tuple(" ".join(clue) for clue in rows),
+            column_labels=tuple("\n".join(clue) for clue in columns),
             caption=puzzle.title,
         )
     ]
 
 
-def constraint_graph(puzzle: Nonogram) -> nx.Graph:
+def constraint_graph(puzzle: Puzzle) -> nx.Graph:
     """The constraint graph of the line model: a node per row and column variable (``("row",
     i)``, ``("col", j)``), an edge per crossing cell — the complete bipartite graph
-    K(height, width)."""
+    K(height, width); a colour puzzle has the same graph, built directly."""
+    if isinstance(puzzle, ColourNonogram):
+        import networkx as nx
+
+        graph = nx.Graph()
+        rows, columns = range(puzzle.height), range(puzzle.width)
+        graph.add_edges_from((("row", i), ("col", j)) for i in rows for j in columns)
+        return graph
     from .constraints import build_csp
 
     return build_csp(puzzle).graph
 
 
-def empty_grid(puzzle: Nonogram) -> Grid:
+def empty_grid(puzzle: Puzzle) -> Grid:
     """Every cell blank: the picture of the puzzle shows its clues."""
     return ("." * puzzle.width,) * puzzle.height
 

@@ -18,6 +18,10 @@
 ``python-constraint``
     Explicit pattern lists handed to python-constraint2 (:mod:`.explicit`); small puzzles only.
 
+``probing`` and ``cpsat`` also solve colour puzzles (:class:`.colour.board.ColourNonogram`),
+by the colour solver (:mod:`.colour.search`) and the colour CP-SAT model (:mod:`.colour.cpsat`);
+the other methods refuse them (:func:`black_and_white_only`).
+
 Every method decides uniqueness when the options ask (it then looks for a second solution).
 Clues whose row and column totals differ are unsolvable at once for every method but CP-SAT,
 which refutes them by itself (its model's counting constraints) so that it stays an
@@ -37,11 +41,13 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import Grid, Nonogram
+from .colour.board import ColourNonogram
 from .constraints import build_csp, grid_from_assignment
 
 __all__ = [
     "LINE_LOGIC_CELLS",
     "NonogramOptions",
+    "black_and_white_only",
     "cpsat",
     "gac_astar_method",
     "mac_method",
@@ -58,17 +64,38 @@ class NonogramOptions:
     unique: bool = option("also decide whether the solution is unique.", default=False)
 
 
-Solve = Callable[[Nonogram, Limits | None, int], Result[Grid]]
+Puzzle = Nonogram | ColourNonogram
+"""A black-and-white or a colour nonogram."""
+
+Solve = Callable[[Puzzle, Limits | None, int], Result[Grid]]
 """A solver given the puzzle, the limits and how many solutions to look for (1 or 2)."""
 
 
-def sum_mismatch(puzzle: Nonogram) -> str:
-    """Say why the clues contradict each other by their totals ("" when the totals agree)."""
-    by_rows = sum(map(sum, puzzle.rows))
-    by_columns = sum(map(sum, puzzle.columns))
-    if by_rows == by_columns:
-        return ""
-    return f"the row clues fill {by_rows} cells, the column clues {by_columns}"
+def sum_mismatch(puzzle: Puzzle) -> str:
+    """Say why the clues contradict each other by their totals ("" when the totals agree); in
+    a colour puzzle, the totals of each colour."""
+    if isinstance(puzzle, Nonogram):
+        by_rows = sum(map(sum, puzzle.rows))
+        by_columns = sum(map(sum, puzzle.columns))
+        if by_rows == by_columns:
+            return ""
+        return f"the row clues fill {by_rows} cells, the column clues {by_columns}"
+    for colour in range(1, len(puzzle.colours)):
+        by_rows, by_columns = (
+            sum(n for clue in clues for n, c in clue if c == colour)
+            for clues in (puzzle.rows, puzzle.columns)
+        )
+        if by_rows != by_columns:
+            name = puzzle.colours[colour].name
+            return f"the row clues have {by_rows} {name} cells, the column clues {by_columns}"
+    return ""
+
+
+def black_and_white_only(puzzle: Puzzle) -> str | None:
+    """Why a method of the generic engine refuses ``puzzle``: it has colours (None otherwise)."""
+    if isinstance(puzzle, ColourNonogram):
+        return "solves black-and-white nonograms only; use probing or cpsat for colour puzzles"
+    return None
 
 
 def _method(solve: Solve, *, refutes_totals: bool = False) -> Runner:
@@ -76,7 +103,7 @@ def _method(solve: Solve, *, refutes_totals: bool = False) -> Runner:
     (unless the solver refutes them itself), an unsolvable puzzle's reason in the message."""
 
     def run(
-        puzzle: Nonogram,
+        puzzle: Puzzle,
         /,
         *,
         heuristic: str | None,
@@ -103,7 +130,8 @@ def _engine(
 ) -> Solve:
     """A search of :mod:`cspsolve.csp` on the line model, its assignment turned into a grid."""
 
-    def solve(puzzle: Nonogram, limits: Limits | None, wanted: int) -> Result[Grid]:
+    def solve(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
+        assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
         found = search(build_csp(puzzle), limits=limits, max_solutions=wanted)
         return found.map(functools.partial(grid_from_assignment, puzzle))
 
@@ -154,7 +182,11 @@ def line_logic(
     return Result(Status.SOLVED, grid, budget.finish(), "probing", proof=proof)
 
 
-def _probing(puzzle: Nonogram, limits: Limits | None, wanted: int) -> Result[Grid]:
+def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
+    if isinstance(puzzle, ColourNonogram):
+        from .colour.search import solve_colour
+
+        return solve_colour(puzzle, limits=limits, max_solutions=wanted)
     if puzzle.height * puzzle.width <= LINE_LOGIC_CELLS:
         decided = line_logic(puzzle, limits=limits, max_solutions=wanted)
         if decided is not None:
@@ -164,13 +196,18 @@ def _probing(puzzle: Nonogram, limits: Limits | None, wanted: int) -> Result[Gri
     return solve_probing(puzzle, limits=limits, max_solutions=wanted)
 
 
-def _cpsat(puzzle: Nonogram, limits: Limits | None, wanted: int) -> Result[Grid]:
+def _cpsat(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
+    if isinstance(puzzle, ColourNonogram):
+        from .colour.cpsat import solve as solve_colour_cpsat
+
+        return solve_colour_cpsat(puzzle, limits=limits, max_solutions=wanted)
     from .cpsat import solve as solve_cpsat
 
     return solve_cpsat(puzzle, limits=limits, max_solutions=wanted)
 
 
-def _python_constraint(puzzle: Nonogram, limits: Limits | None, wanted: int) -> Result[Grid]:
+def _python_constraint(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
+    assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
     from .explicit import solve_python_constraint
 
     return solve_python_constraint(puzzle, limits=limits, max_solutions=wanted)

@@ -5,6 +5,10 @@ Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md Â
 ``non``
     Steve Simpson's ``.non`` (as extended by mikix/nonogram-db): ``key value`` lines, ``width``
     and ``height`` before ``rows`` and ``columns``, comma-separated clues, optional ``goal``.
+    Colour puzzles declare their colours first, one line ``color KEY NAME #RRGGBB`` each
+    (``colour`` too; KEY one ASCII letter, ``.`` for the background, white when not declared),
+    and write each block with its colour's key, ``2r,1b`` (a number without a key is a block
+    of the first colour); their ``goal`` is written in keys, ``.`` for the background.
 ``nin``
     Jakub Wilk's ``.nin``: a line ``W H``, then H row clues, then W column clues,
     space-separated.
@@ -22,9 +26,10 @@ Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md Â
 
 An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). Every
 problem in a file raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
-exception escapes :func:`parse` or :func:`read`. ``.non`` and ``.nin`` are written
-(:func:`write_non`, :func:`write_nin`, :func:`.web.write_tatham`; :func:`write` picks
-by file extension, ``.tatham`` for game IDs).
+exception escapes :func:`parse` or :func:`read`. ``.non``, ``.nin``, Tatham game IDs and
+webpbn XML are written (:func:`write_non`, :func:`write_nin`, :func:`.web.write_tatham`,
+:func:`.web.write_xml`; :func:`write` picks by file extension, ``.tatham`` for game IDs);
+colour puzzles as ``.non`` and XML.
 """
 
 from __future__ import annotations
@@ -34,12 +39,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from typing import Any
 
 from cspsolve.errors import InputError, OptionError
 
 from ..board import Clue, Grid, Nonogram
-from .clues import MAX_SIZE, Placed, build
-from .web import parse_tatham, parse_xml, write_tatham
+from ..colour.board import BACKGROUND, Colour, ColourNonogram
+from . import palette
+from .clues import MAX_SIZE, Placed, build, build_colour
+from .web import parse_tatham, parse_xml, write_tatham, write_xml
 
 __all__ = [
     "FORMATS",
@@ -63,6 +71,7 @@ _NON_KEY = re.compile(r"(width|height)\s+\S.*|rows|columns", re.IGNORECASE)
 _TATHAM_ID = re.compile(r"[0-9]+(x[0-9]+)?:[0-9./]*")
 _CLUE_LIKE = re.compile(r"[0-9][0-9,\s]*")
 _NON_UNIQUE_KEYS = ("width", "height", "rows", "columns", "title", "goal")
+_NON_COLOUR_KEYS = ("color", "colour")
 
 
 @dataclass(frozen=True)
@@ -74,14 +83,14 @@ class Entry:
     id : int or str or None
         ``None`` in single-puzzle files, ``N`` for a tournament puzzle ``$N``, the grid name for a
         picross-solver ``GRID <name>``.
-    puzzle : Nonogram
+    puzzle : Nonogram or ColourNonogram
         The clues (and title and goal when the file gives them).
     line : int
         1-based line where the puzzle starts in its file.
     """
 
     id: int | str | None
-    puzzle: Nonogram
+    puzzle: Nonogram | ColourNonogram
     line: int
 
 
@@ -143,22 +152,23 @@ def _read_clues(
     start: int,
     count: int,
     what: str,
-    sep: str | None,
+    clue: Callable[[str, int], Any],
     source: str,
     ends_section: Callable[[str], bool] | None = None,
-) -> tuple[list[Placed], int]:
-    """Read ``count`` clue lines from index ``start``; return them and the index after them.
+) -> tuple[list[Any], int]:
+    """Read ``count`` clue lines from index ``start`` (each by ``clue(text, line)``); return
+    them with their lines, and the index after them.
 
     A line for which ``ends_section`` is true (a header) or the end of the file before ``count``
     clues is an error at that line.
     """
-    placed: list[Placed] = []
+    placed: list[Any] = []
     i = start
     while len(placed) < count:
         if i >= len(lines) or (ends_section is not None and ends_section(lines[i])):
             at = i + 1 if i < len(lines) else _last_line(lines)
             raise InputError(source, at, f"expected {count} {what} clues, found {len(placed)}")
-        placed.append((_clue(lines[i], sep, source, i + 1), i + 1))
+        placed.append((clue(lines[i], i + 1), i + 1))
         i += 1
     return placed, i
 
@@ -199,9 +209,67 @@ class _NonState:
 
     seen: dict[str, int] = field(default_factory=dict)
     sizes: dict[str, int] = field(default_factory=dict)
-    sections: dict[str, list[Placed]] = field(default_factory=dict)
+    sections: dict[str, list[Any]] = field(default_factory=dict)
     title: str = ""
     goal: str | None = None
+    colours: list[Colour] = field(default_factory=lambda: [palette.WHITE])
+    """The background, then the colours declared."""
+
+    def clue_reader(self, source: str) -> Callable[[str, int], Any]:
+        """How a clue line of this file is read: keyed blocks once colours are declared."""
+        if len(self.colours) > 1:
+            return lambda text, line: palette.colour_clue(text, self.colours, source, line)
+        return lambda text, line: _clue(text, ",", source, line)
+
+
+def _non_colour(value: str, state: _NonState, source: str, line: int) -> None:
+    """Read a ``color KEY NAME #RRGGBB`` line (``.`` the background's key)."""
+    if state.sections:
+        raise InputError(source, line, "colours must be declared before 'rows' and 'columns'")
+    parts = value.split()
+    if len(parts) != 3:
+        raise InputError(
+            source, line, "expected 'color KEY NAME #RRGGBB' (e.g. color r red #ff0000)"
+        )
+    key, name, value = parts
+    colour = Colour(key, name, palette.rgb(value, source, line))
+    if key == BACKGROUND:
+        if "background" in state.seen:
+            first = state.seen["background"]
+            raise InputError(source, line, f"duplicate background colour (first on line {first})")
+        state.seen["background"] = line
+        state.colours[0] = colour
+        return
+    if not (len(key) == 1 and key.isascii() and key.isalpha()):
+        raise InputError(source, line, f"colour key {key!r} is not one ASCII letter (or '.')")
+    palette.declare(state.colours, colour, source, line)
+
+
+def _non_puzzle(state: _NonState, source: str, start: int) -> Nonogram | ColourNonogram:
+    """The puzzle of a ``.non`` file read to its end."""
+    width, height = state.sizes["width"], state.sizes["height"]
+    rows, columns = state.sections["rows"], state.sections["columns"]
+    if len(state.colours) == 1:
+        goal = None
+        if state.goal is not None:
+            goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
+        return build(source, start, rows, columns, title=state.title, goal=goal)
+    if state.goal is not None:
+        at, cells = state.seen["goal"], state.goal
+        if len(cells) != width * height:
+            raise InputError(
+                source,
+                at,
+                f"goal has {len(cells)} cells, expected {width}x{height} = {width * height}",
+            )
+        chars = {c.key: c.key for c in state.colours} | {"0": BACKGROUND}
+        pictured = [cells[r * width : (r + 1) * width] for r in range(height)]
+        goal = palette.goal_of(pictured, chars, width, source, at)
+    else:
+        goal = None
+    return build_colour(
+        source, start, rows, columns, colours=state.colours, title=state.title, goal=goal
+    )
 
 
 def _parse_non(lines: list[str], source: str) -> list[Entry]:
@@ -230,8 +298,10 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
                 raise InputError(source, lineno, f"'width' and 'height' must come before '{key}'")
             count = state.sizes["height" if key == "rows" else "width"]
             state.sections[key], i = _read_clues(
-                lines, i, count, key[:-1], ",", source, _is_non_header
+                lines, i, count, key[:-1], state.clue_reader(source), source, _is_non_header
             )
+        elif key in _NON_COLOUR_KEYS:
+            _non_colour(value, state, source, lineno)
         elif key == "title":
             state.title = html.unescape(_unquote(value))
         elif key == "goal":
@@ -244,13 +314,7 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
     for key in ("width", "height", "rows", "columns"):
         if key not in state.seen:
             raise InputError(source, end, f"no '{key}' section")
-    goal = None
-    if state.goal is not None:
-        width, height = state.sizes["width"], state.sizes["height"]
-        goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
-    rows, columns = state.sections["rows"], state.sections["columns"]
-    puzzle = build(source, start or 1, rows, columns, title=state.title, goal=goal)
-    return [Entry(None, puzzle, start or 1)]
+    return [Entry(None, _non_puzzle(state, source, start or 1), start or 1)]
 
 
 # --- .nin -------------------------------------------------------------------------------------
@@ -266,10 +330,14 @@ def _parse_nin(lines: list[str], source: str) -> list[Entry]:
         raise InputError(source, first + 1, "expected 'W H' (width and height) on the first line")
     width = _size(tokens[0], "width", source, first + 1)
     height = _size(tokens[1], "height", source, first + 1)
-    rows, i = _read_clues(lines, first + 1, height, "row", None, source)
+
+    def clue(text: str, line: int) -> Clue:
+        return _clue(text, None, source, line)
+
+    rows, i = _read_clues(lines, first + 1, height, "row", clue, source)
     # Lines after the clues are ignored, as Wilk's own reader does: some published files
     # (jwilk data142.nin) carry a damaged repeat of the puzzle after it.
-    columns, _ = _read_clues(lines, i, width, "column", None, source)
+    columns, _ = _read_clues(lines, i, width, "column", clue, source)
     return [Entry(None, build(source, first + 1, rows, columns), first + 1)]
 
 
@@ -586,12 +654,13 @@ def select(entries: list[Entry], key: str, source: str) -> Entry:
     raise InputError(source, None, f"no puzzle {key!r} in file ({_describe(entries)})")
 
 
-def write_non(puzzle: Nonogram) -> str:
-    """Write ``puzzle`` in the ``.non`` format.
+def write_non(puzzle: Nonogram | ColourNonogram) -> str:
+    """Write ``puzzle`` in the ``.non`` format (a colour puzzle with its ``color`` lines and
+    keyed clues).
 
     Parameters
     ----------
-    puzzle : Nonogram
+    puzzle : Nonogram or ColourNonogram
 
     Returns
     -------
@@ -616,6 +685,8 @@ def write_non(puzzle: Nonogram) -> str:
         escaped = html.escape(puzzle.title).replace("\r", "&#13;").replace("\n", "&#10;")
         out.append(f'title "{escaped}"')
     out += [f"width {puzzle.width}", f"height {puzzle.height}"]
+    if isinstance(puzzle, ColourNonogram):
+        return "\n".join(out + _colour_non(puzzle)) + "\n"
     for name, clues in (("rows", puzzle.rows), ("columns", puzzle.columns)):
         out += ["", name]
         out += [",".join(map(str, clue)) if clue else "0" for clue in clues]
@@ -623,6 +694,24 @@ def write_non(puzzle: Nonogram) -> str:
         cells = "".join("1" if ch == "#" else "0" for row in puzzle.goal for ch in row)
         out += ["", f'goal "{cells}"']
     return "\n".join(out) + "\n"
+
+
+def _colour_non(puzzle: ColourNonogram) -> list[str]:
+    """The lines of a colour ``.non`` file after its size: colours, clues, goal."""
+    out = [""] + [f"color {c.key} {c.name} {c.rgb}" for c in puzzle.colours]
+    for name, clues in (("rows", puzzle.rows), ("columns", puzzle.columns)):
+        out += ["", name]
+        out += [palette.written(clue, puzzle.colours) for clue in clues]
+    if puzzle.goal is not None:
+        out += ["", f'goal "{"".join(puzzle.goal)}"']
+    return out
+
+
+def _black_and_white(puzzle: Nonogram | ColourNonogram, suffix: str) -> Nonogram:
+    """``puzzle``, refused with an :class:`OptionError` when it has colours."""
+    if isinstance(puzzle, ColourNonogram):
+        raise OptionError(f"{suffix} has no colours; write a colour puzzle as .non or .xml")
+    return puzzle
 
 
 def write_nin(puzzle: Nonogram) -> str:
@@ -641,33 +730,33 @@ def write_nin(puzzle: Nonogram) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_tatham(puzzle: Nonogram) -> str:
-    return write_tatham(puzzle) + "\n"
-
-
-WRITERS: dict[str, Callable[[Nonogram], str]] = {
+WRITERS: dict[str, Callable[[Nonogram | ColourNonogram], str]] = {
     ".non": write_non,
-    ".nin": write_nin,
-    ".tatham": _write_tatham,
+    ".nin": lambda puzzle: write_nin(_black_and_white(puzzle, ".nin")),
+    ".tatham": lambda puzzle: write_tatham(_black_and_white(puzzle, ".tatham")) + "\n",
+    ".xml": write_xml,
 }
 """File extension â†’ writer."""
 
 
-def write(puzzle: Nonogram, path: str | Path) -> None:
+def write(puzzle: Nonogram | ColourNonogram, path: str | Path) -> None:
     """Write ``puzzle`` to ``path`` in the format its extension names.
 
-    ``.non``, ``.nin`` or ``.tatham`` (a Tatham game ID).
+    ``.non``, ``.nin``, ``.tatham`` (a Tatham game ID) or ``.xml`` (webpbn XML); a colour
+    puzzle as ``.non`` or ``.xml``.
 
     Raises
     ------
     OptionError
-        If the extension names no format that can be written.
+        If the extension names no format that can be written, or one without colours for a
+        colour puzzle.
     OSError
         If the file cannot be written.
     """
     suffix = PurePath(path).suffix.lower()
     if suffix not in WRITERS:
         raise OptionError(
-            f"cannot write {suffix or 'files without an extension'}; use .non, .nin or .tatham"
+            f"cannot write {suffix or 'files without an extension'}; use .non, .nin, .tatham "
+            "or .xml"
         )
     Path(path).write_text(WRITERS[suffix](puzzle), encoding="utf-8")

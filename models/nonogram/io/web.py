@@ -5,8 +5,14 @@ webpbn XML
     https://webpbn.com/pbn_fmt.html): a ``<puzzleset>`` of ``<puzzle>`` elements, each with
     ``<clues type="columns">`` and ``<clues type="rows">`` of ``<line>`` elements holding
     ``<count>`` elements, an optional ``<title>`` and an optional ``<solution type="goal">``
-    whose ``<image>`` draws the picture between ``|`` bars. Only black-and-white puzzles are
-    read. The text is parsed by the standard library's expat with every DTD feature that
+    whose ``<image>`` draws the picture between ``|`` bars. A puzzle whose every ``<count>``
+    is black (the ``defaultcolor`` unless a ``color`` attribute names another) and that
+    declares no ``<color>`` but the background and black is a black-and-white
+    :class:`~..board.Nonogram`; any other is a
+    :class:`~..colour.board.ColourNonogram` whose colours are the puzzle's ``<color name=
+    char=>RGB</color>`` elements (the ``backgroundcolor``, white by default, first; each keyed
+    by its ``char`` when that is a free ASCII letter, see :func:`.palette.free_key`).
+    The text is parsed by the standard library's expat with every DTD feature that
     could expand into more text refused: a document type with an internal subset
     (``<!DOCTYPE x [ ... ]>``) or any ``<!ENTITY`` declaration is an error (the "billion
     laughs" and external-entity attacks need one), and no external DTD is fetched. HTML named
@@ -31,9 +37,14 @@ from typing import Any
 from cspsolve.errors import InputError
 
 from ..board import Grid, Nonogram
-from .clues import Placed, build
+from ..colour.board import BACKGROUND, Colour, ColourNonogram
+from . import palette
+from .clues import ColourPlaced, Placed, build, build_colour
 
-__all__ = ["parse_tatham", "parse_xml", "write_tatham"]
+__all__ = ["parse_tatham", "parse_xml", "write_tatham", "write_xml"]
+
+Block = tuple[int, str, int]
+"""A ``<count>`` as read: its run length, its colour's name and its line."""
 
 _TATHAM = re.compile(r"\s*([0-9]{1,6})(?:x([0-9]{1,6}))?:([0-9./]*)\s*")
 _NAMED_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
@@ -112,20 +123,15 @@ def _tree(text: str, source: str) -> _Node:
     return root
 
 
-def _count(node: _Node, source: str) -> int:
-    """The run length of a ``<count>`` element (black cells only)."""
-    color = node.attrs.get("color", "black")
-    if color != "black":
-        raise InputError(
-            source, node.line, f"colour {color!r}: only black-and-white puzzles are read"
-        )
+def _count(node: _Node, default: str, source: str) -> Block:
+    """A ``<count>`` element: its run length, its colour (``default`` unless named), its line."""
     text = node.text.strip()
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 100_000:
         raise InputError(source, node.line, f"count {text!r} is not a run length >= 1")
-    return int(text)
+    return int(text), node.attrs.get("color", default), node.line
 
 
-def _clues(puzzle: _Node, kind: str, source: str) -> list[Placed]:
+def _clues(puzzle: _Node, kind: str, source: str) -> list[tuple[list[Block], int]]:
     """The ``<line>`` clues of ``<clues type=kind>``, each with its line number."""
     found = [c for c in puzzle.find("clues") if c.attrs.get("type") == kind]
     if len(found) != 1:
@@ -137,11 +143,12 @@ def _clues(puzzle: _Node, kind: str, source: str) -> list[Placed]:
     lines = found[0].find("line")
     if not lines:
         raise InputError(source, found[0].line, f"no <line> in the {kind} clues")
-    return [(tuple(_count(c, source) for c in line.find("count")), line.line) for line in lines]
+    default = puzzle.attrs.get("defaultcolor", "black")
+    return [([_count(c, default, source) for c in line.find("count")], line.line) for line in lines]
 
 
-def _goal(puzzle: _Node, width: int, height: int, source: str) -> Grid | None:
-    """The ``<solution type="goal">`` picture, if the puzzle has one."""
+def _image(puzzle: _Node, width: int, height: int, source: str) -> tuple[list[str], int] | None:
+    """The rows of the ``<solution type="goal">`` picture and its line, if the puzzle has one."""
     for solution in puzzle.find("solution"):
         if solution.attrs.get("type", "goal") != "goal":
             continue
@@ -153,23 +160,91 @@ def _goal(puzzle: _Node, width: int, height: int, source: str) -> Grid | None:
             raise InputError(
                 source, images[0].line, f"the goal image is not {width}x{height} cells"
             )
-        return tuple("".join("." if ch in ".0 " else "#" for ch in row) for row in rows)
+        return rows, images[0].line
     return None
 
 
-def _puzzle(node: _Node, source: str) -> Nonogram:
-    """One ``<puzzle>`` element as a :class:`Nonogram`."""
+def _goal(puzzle: _Node, width: int, height: int, source: str) -> Grid | None:
+    """The black-and-white goal picture, if the puzzle has one."""
+    image = _image(puzzle, width, height, source)
+    if image is None:
+        return None
+    return tuple("".join("." if ch in ".0 " else "#" for ch in row) for row in image[0])
+
+
+def _colours(node: _Node, source: str) -> tuple[list[Colour], dict[str, str]]:
+    """The puzzle's colours (the background first) and each ``char`` of the XML's goal picture
+    mapped to its colour's key."""
+    background = node.attrs.get("backgroundcolor", "white")
+    colours = [palette.WHITE if background == "white" else Colour(BACKGROUND, background, "")]
+    chars: dict[str, str] = {}
+    for element in node.find("color"):
+        name, char = element.attrs.get("name", ""), element.attrs.get("char", "")
+        value = palette.rgb(element.text, source, element.line)
+        if name == background:
+            colours[0] = Colour(BACKGROUND, name, value)
+            chars[char] = BACKGROUND
+            continue
+        key = palette.free_key(char, name, [c.key for c in colours])
+        palette.declare(colours, Colour(key, name, value), source, element.line)
+        chars[char] = key
+    if not colours[0].rgb:
+        raise InputError(source, node.line, f"background colour {background!r} is not declared")
+    return colours, chars
+
+
+def _colour_puzzle(
+    node: _Node, columns: list[tuple[list[Block], int]], rows: list[tuple[list[Block], int]],
+    title: str, source: str,
+) -> ColourNonogram:  # fmt: skip
+    """One ``<puzzle>`` element with colours as a :class:`ColourNonogram`."""
+    colours, chars = _colours(node, source)
+    used = {name for blocks, _ in rows + columns for _, name, _ in blocks}
+    if "black" in used and "black" not in {c.name for c in colours}:  # the default may go
+        black = palette.free_key("X", "black", [c.key for c in colours])  # undeclared
+        palette.declare(colours, Colour(black, "black", "#000000"), source, node.line)
+    index = {c.name: i for i, c in enumerate(colours)}
+
+    def placed(lines: list[tuple[list[Block], int]]) -> list[ColourPlaced]:
+        out = []
+        for blocks, at in lines:
+            for _, name, line in blocks:
+                if name not in index or index[name] == 0:
+                    raise InputError(source, line, f"colour {name!r} is not a declared colour")
+            out.append((tuple((n, index[name]) for n, name, _ in blocks), at))
+        return out
+
+    width, height = len(columns), len(rows)
+    image = _image(node, width, height, source)
+    goal = None if image is None else palette.goal_of(image[0], chars, width, source, image[1])
+    return build_colour(
+        source, node.line, placed(rows), placed(columns), colours=colours, title=title, goal=goal
+    )
+
+
+def _puzzle(node: _Node, source: str) -> Nonogram | ColourNonogram:
+    """One ``<puzzle>`` element as a :class:`Nonogram`, or a :class:`ColourNonogram` when it
+    has colours besides black and the background."""
     if node.attrs.get("type", "grid") != "grid":
         raise InputError(source, node.line, f"puzzle type {node.attrs['type']!r} is not 'grid'")
     columns = _clues(node, "columns", source)
     rows = _clues(node, "rows", source)
     titles = node.find("title")
     title = " ".join(titles[0].text.split()) if titles else ""
+    plain = {"black", node.attrs.get("backgroundcolor", "white")}
+    declared = {c.attrs.get("name", "") for c in node.find("color")}
+    used = {name for blocks, _ in rows + columns for _, name, _ in blocks}
+    if not declared | used <= plain:
+        return _colour_puzzle(node, columns, rows, title, source)
+
+    def placed(lines: list[tuple[list[Block], int]]) -> list[Placed]:
+        return [(tuple(n for n, _, _ in blocks), at) for blocks, at in lines]
+
     goal = _goal(node, len(columns), len(rows), source)
-    return build(source, node.line, rows, columns, title=title, goal=goal)
+    return build(source, node.line, placed(rows), placed(columns), title=title, goal=goal)
 
 
-def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram, int]]:
+def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram | ColourNonogram, int]]:
     """Read a webpbn XML file.
 
     Parameters
@@ -181,21 +256,21 @@ def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram, int]]:
 
     Returns
     -------
-    list of (str or None, Nonogram, int)
+    list of (str or None, Nonogram or ColourNonogram, int)
         Every puzzle with its ``<id>`` text (``None`` when absent) and the line it starts on.
 
     Raises
     ------
     InputError
-        For malformed XML, DTD entity declarations, colour puzzles or bad clues, naming the
-        line.
+        For malformed XML, DTD entity declarations, undeclared or malformed colours or bad
+        clues, naming the line.
     """
     root = _tree(text, source)
     top = root.children[0]
     puzzles = top.find("puzzle") if top.tag == "puzzleset" else [top]
     if not puzzles or puzzles[0].tag != "puzzle":
         raise InputError(source, top.line, "no <puzzle> element (expected webpbn XML)")
-    out: list[tuple[str | None, Nonogram, int]] = []
+    out: list[tuple[str | None, Nonogram | ColourNonogram, int]] = []
     for node in puzzles:
         ids = node.find("id")
         ident = ids[0].text.strip().lstrip("#") or None if ids else None
@@ -243,3 +318,42 @@ def write_tatham(puzzle: Nonogram) -> str:
     lines = [*puzzle.columns, *puzzle.rows]
     clues = "/".join(".".join(map(str, clue)) for clue in lines)
     return f"{puzzle.width}x{puzzle.height}:{clues}"
+
+
+def write_xml(puzzle: Nonogram | ColourNonogram) -> str:
+    """Write ``puzzle`` as webpbn XML (title, colours, clues and goal picture), which
+    :func:`parse_xml` reads back to an equal puzzle.
+
+    A black-and-white puzzle is written in white and black (``char`` ``.`` and ``X``), its
+    counts without a ``color``; a colour puzzle names the colour of every count.
+    """
+    if isinstance(puzzle, ColourNonogram):
+        colours = puzzle.colours
+        clues = [
+            [(n, colours[c].name) for n, c in clue] for clue in (*puzzle.columns, *puzzle.rows)
+        ]
+    else:
+        colours = (palette.WHITE, Colour("X", "black", "#000000"))
+        clues = [[(n, "black") for n in clue] for clue in (*puzzle.columns, *puzzle.rows)]
+    bare = not isinstance(puzzle, ColourNonogram)
+    out = ['<?xml version="1.0"?>', '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">']
+    out += ["<puzzleset>", f'<puzzle type="grid" defaultcolor="{colours[1].name}" '
+            f'backgroundcolor="{colours[0].name}">']  # fmt: skip
+    if puzzle.title:
+        out.append(f"<title>{html.escape(puzzle.title, quote=False)}</title>")
+    out += [f'<color name="{c.name}" char="{c.key}">{c.rgb[1:]}</color>' for c in colours]
+    for kind, start, count in (("columns", 0, puzzle.width), ("rows", puzzle.width, puzzle.height)):
+        out.append(f'<clues type="{kind}">')
+        for clue in clues[start : start + count]:
+            counts = "".join(
+                f"<count>{n}</count>" if bare else f'<count color="{name}">{n}</count>'
+                for n, name in clue
+            )
+            out.append(f"<line>{counts}</line>")
+        out.append("</clues>")
+    if puzzle.goal is not None:
+        rows = [row.replace("#", "X") for row in puzzle.goal]
+        out += ['<solution type="goal">', "<image>", *(f"|{row}|" for row in rows), "</image>"]
+        out.append("</solution>")
+    out += ["</puzzle>", "</puzzleset>"]
+    return "\n".join(out) + "\n"

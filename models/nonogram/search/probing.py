@@ -61,6 +61,7 @@ __all__ = [
     "Probes",
     "Work",
     "children",
+    "enqueue",
     "line_logic",
     "probe",
     "propagate",
@@ -341,7 +342,7 @@ def _settle(
 
 
 @kernel(inline=True)
-def _enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
+def enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
     """Put a line at the end of the worklist unless it is there already."""
     if not queued[line]:
         queued[line] = 1
@@ -364,7 +365,7 @@ def _decide(
         bits &= bits - np.uint64(1)
         cross = height + i if line < height else i
         grid[plane, cross, pos >> 6] |= _bit(pos)
-        _enqueue(cross, queue, queued, ends)
+        enqueue(cross, queue, queued, ends)
 
 
 @kernel(inline=True)
@@ -373,7 +374,7 @@ def _assign(grid: Any, cell: int, plane: int, width: int, work: Any) -> None:
     queue, queued, ends = work.queue, work.queued, work.ends
     height = grid.shape[1] - width
     row, col = cell // width, cell % width
-    _enqueue(row, queue, queued, ends)
+    enqueue(row, queue, queued, ends)
     _decide(grid, row, col >> 6, plane, _bit(col), height, queue, queued, ends)
 
 
@@ -513,7 +514,7 @@ def _agree(grid: Any, empty: Any, filled: Any, height: int, work: Any) -> None:
             for plane in range(2):
                 new = empty[plane, row, w] & filled[plane, row, w] & ~grid[plane, row, w]
                 if new:
-                    _enqueue(row, queue, queued, ends)
+                    enqueue(row, queue, queued, ends)
                     _decide(grid, row, w, plane, new, height, queue, queued, ends)
 
 

@@ -16,11 +16,13 @@ The oracles, none of which is a method under test:
 
 Every method solves with ``unique=True``; it agrees when its status, its uniqueness verdict and
 its grid (which must match the clues, and equal the oracle's when unique) agree.
+
+A quarter of the cases are colour nonograms, checked by :mod:`.colour_differential` on the
+methods that take them.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 
@@ -29,7 +31,11 @@ from hypothesis import strategies as st
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import cpsat, explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
-from cspsolve.results import Result, Status
+from cspsolve.results import Status
+
+from . import oracles
+from .colour_differential import ColourCase, check_colour, colour_cases
+from .oracles import Oracle, disagreement
 
 METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
 """Every method of the nonogram kind."""
@@ -106,9 +112,18 @@ of 124x37 at density 0.5 and 123x10 at 0.3 were not settled in 20 s by probing n
 CP-SAT), which is no test of agreement."""
 
 
+def cases() -> st.SearchStrategy[Case | ColourCase]:
+    """Random nonograms, black-and-white (three in four) and colour (see the module
+    docstring)."""
+    return st.one_of(
+        black_and_white_cases(), black_and_white_cases(), black_and_white_cases(), colour_cases()
+    )
+
+
 @st.composite
-def cases(draw: st.DrawFn) -> Case:
-    """Random nonograms of every size the code treats differently (see the module docstring)."""
+def black_and_white_cases(draw: st.DrawFn) -> Case:
+    """Random black-and-white nonograms of every size the code treats differently (see the
+    module docstring)."""
     any_density = st.one_of(st.floats(0.1, 0.9), st.sampled_from((0.0, 1.0)))
     long_line, short, wide = st.integers(65, 200), st.integers(1, 4), st.integers(5, 50)
     width, height, density = draw(
@@ -139,28 +154,12 @@ def cases(draw: st.DrawFn) -> Case:
     return Case(Nonogram(tuple(rows), tuple(columns)), planted, changed)
 
 
-@dataclass(frozen=True)
-class Oracle:
-    """What is known of a case: ``solvable`` and ``unique`` (None: unknown), a solution."""
-
-    solvable: bool | None
-    unique: bool | None
-    solution: Grid | None
-
-
 def brute_force(puzzle: Nonogram) -> Oracle:
     """Enumerate every grid of at most :data:`BRUTE_CELLS` cells whose rows match their clues,
     stopping at two that match every clue."""
-    w = puzzle.width
-    lines = ["".join(cells) for cells in itertools.product(".#", repeat=w)]
-    fitting = [[line for line in lines if runs(line) == clue] for clue in puzzle.rows]
-    found: list[Grid] = []
-    for grid in itertools.product(*fitting):
-        if runs_match(puzzle, grid):
-            found.append(grid)
-            if len(found) == 2:
-                break
-    return Oracle(bool(found), len(found) == 1 if found else False, found[0] if found else None)
+    return oracles.brute_force(
+        puzzle.rows, puzzle.width, ".#", runs, lambda grid: runs_match(puzzle, grid)
+    )
 
 
 def oracle(case: Case) -> Oracle:
@@ -176,27 +175,6 @@ def oracle(case: Case) -> Oracle:
     return Oracle(True if not case.changed else None, None, None)
 
 
-def disagreement(case: Case, known: Oracle, result: Result[Grid]) -> str | None:
-    """Why ``result`` contradicts what is known of the case (None when it does not)."""
-    status = result.status
-    if status not in (Status.SOLVED, Status.UNSOLVABLE):
-        return f"ended with status {status.value}"
-    if not case.changed and status is Status.UNSOLVABLE:
-        return "unsolvable, but the planted grid solves it"
-    if known.solvable is not None and known.solvable != (status is Status.SOLVED):
-        return f"status {status.value}, the oracle says solvable={known.solvable}"
-    if status is Status.UNSOLVABLE:
-        return None
-    if result.solution is None or not runs_match(case.puzzle, result.solution):
-        return "its grid does not match the clues"
-    unique = result.proof.get("unique")
-    if known.unique is not None and unique != known.unique:
-        return f"unique={unique}, the oracle says {known.unique}"
-    if known.unique and result.solution != known.solution:
-        return "a unique solution, but not the oracle's grid"
-    return None
-
-
 def methods_for(puzzle: Nonogram) -> list[str]:
     """The methods checked on ``puzzle``: slow ones up to :data:`SLOW_CELLS`, python-constraint
     where no line has more fill patterns than it accepts."""
@@ -205,12 +183,15 @@ def methods_for(puzzle: Nonogram) -> list[str]:
     return [m for m in METHODS if cells <= SLOW_CELLS.get(m, cells) and m not in refused]
 
 
-def check(case: Case) -> dict[str, str | None]:
+def check(case: Case | ColourCase) -> dict[str, str | None]:
     """Each method checked on ``case``, mapped to None (agrees) or what it got wrong."""
+    if isinstance(case, ColourCase):
+        return check_colour(case)
     known = oracle(case)
     verdicts: dict[str, str | None] = {}
     for method in methods_for(case.puzzle):
         limits = Limits(time_limit=METHOD_SECONDS)
         result = kind.solve(case.puzzle, method, limits=limits, unique=True)
-        verdicts[method] = disagreement(case, known, result)
+        matches = result.solution is not None and runs_match(case.puzzle, result.solution)
+        verdicts[method] = disagreement(case.changed, known, result, matches)
     return verdicts

@@ -1,4 +1,5 @@
-"""Every nonogram method against brute force and CP-SAT on random puzzles (see
+"""Every nonogram method against brute force and CP-SAT on random black-and-white and colour
+puzzles (see
 :mod:`.differential`); ``CSPSOLVE_FUZZ=N`` or ``pytest --fuzz N`` draws N cases."""
 
 from __future__ import annotations
@@ -6,10 +7,11 @@ from __future__ import annotations
 from hypothesis import given
 
 from ...fuzzing import assert_agree, differential
+from .colour_differential import ColourCase
 from .differential import Case, cases, check
 
 
-@differential(ci=200)
+@differential(ci=260)
 @given(case=cases())
-def test_every_method_agrees_with_the_oracles(case: Case) -> None:
+def test_every_method_agrees_with_the_oracles(case: Case | ColourCase) -> None:
     assert_agree(check(case))

@@ -84,7 +84,7 @@ def test_xml_undeclared_html_entities_become_characters() -> None:
                 1,
             ),
             3,
-            "only black-and-white",
+            "colour 'red' is not a declared colour",
         ),
         (HEADER + ONE_PUZZLE.replace("<count>1</count>", "<count>x</count>", 1), 3, "count 'x'"),
         (HEADER + ONE_PUZZLE.replace('"rows"', '"lines"'), 2, 'one <clues type="rows">'),
