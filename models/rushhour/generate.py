@@ -1,12 +1,13 @@
 """Random Rush Hour boards of any size, kept when their hardest position is far from the exit.
 
 :func:`random_board` drops the red car ``X`` at the exit (so that its cluster holds a goal
-position) and then cars (length 2) and trucks (length 3) of random axis at random free cells
-until the board holds the pieces asked for. :func:`hardest_start` searches the board's whole cluster breadth first
-(:func:`.packed.search`), then searches it again from all its goal positions at once; the last
-layer of that second search holds the positions farthest from the exit, the way Michael
-Fogleman's database picks its puzzles (https://www.michaelfogleman.com/rush/). Its depth is the
-optimum of those positions, proven by the exhaustive search.
+position; or at a column asked for) and then cars (length 2) and trucks (length 3) of random
+axis at random free cells until the board holds the pieces asked for. :func:`hardest_start`
+searches the board's whole cluster breadth first (:func:`.packed.search`), then searches it
+again from all its goal positions at once; the last layer of that second search holds the
+positions farthest from the exit, the way Michael Fogleman's database picks its puzzles
+(https://www.michaelfogleman.com/rush/). Its depth is the optimum of those positions, proven by
+the exhaustive search.
 
 Run as a script it writes boards in the course CSV format::
 
@@ -33,13 +34,20 @@ __all__ = ["Hardest", "hardest_start", "random_board"]
 
 
 def random_board(
-    rng: random.Random, size: int, pieces: int, *, exit_row: int, trucks: float = 0.25
+    rng: random.Random,
+    size: int,
+    pieces: int,
+    *,
+    exit_row: int,
+    trucks: float = 0.25,
+    red_col: int | None = None,
 ) -> Board:
     """A random board of ``size`` x ``size`` with up to ``pieces`` pieces (module text).
 
-    Pieces are named ``X`` (the red car, at the exit) and ``A``, ``B``, ... then ``P26``,
-    ``P27``, ...; a drop is a truck with probability ``trucks``. At most ``100 * pieces`` drops
-    are tried.
+    Pieces are named ``X`` (the red car, at the exit unless ``red_col`` gives its 0-based
+    column) and ``A``, ``B``, ... then ``P26``, ``P27``, ...; a drop is a truck with probability
+    ``trucks``. At most ``100 * pieces`` drops are tried; a horizontal piece right of the red car
+    on its row is never dropped (it would wall the exit in).
 
     Raises
     ------
@@ -48,7 +56,7 @@ def random_board(
     """
     if size < 4 or not 0 <= exit_row < size:
         raise OptionError(f"no {size}x{size} board with an exit on row {exit_row + 1}")
-    red = Piece("X", exit_row, size - 2, 2, True)
+    red = Piece("X", exit_row, size - 2 if red_col is None else red_col, 2, True)
     taken = set(red.cells())
     placed = [red]
     letters = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWYZ"]
@@ -58,6 +66,8 @@ def random_board(
         horizontal = rng.random() < 0.5
         length = 3 if rng.random() < trucks else 2
         row, col = rng.randrange(size), rng.randrange(size)
+        if horizontal and row == exit_row and col > red.col:
+            continue
         k = len(placed) - 1
         piece = Piece(letters[k] if k < len(letters) else f"P{k + 1}", row, col, length, horizontal)
         cells = piece.cells()

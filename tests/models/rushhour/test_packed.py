@@ -7,6 +7,7 @@ Keys of several words are reached two ways: by packing small boards into narrow 
 
 from __future__ import annotations
 
+import csv
 import random
 
 import numpy as np
@@ -15,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
+from cspsolve.models.rushhour import parse, read
 from cspsolve.models.rushhour.board import Board
 from cspsolve.models.rushhour.deepening import solve
 from cspsolve.models.rushhour.generate import hardest_start, random_board
@@ -22,9 +24,10 @@ from cspsolve.models.rushhour.packed import LEVELS, Packing, search
 from cspsolve.results import Stats, Status
 
 from . import differential
+from .conftest import DATA, cards
 from .differential import Case, cases
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None)
 WORD_BITS = st.sampled_from((62, 8, 4, 3))
 
 
@@ -99,8 +102,8 @@ def test_a_stopped_search_proves_a_true_lower_bound(case: Case, nodes: int) -> N
 
 
 def test_memory_budget_stops_with_a_lower_bound() -> None:
-    board = _dense_board(seed=3, most=None)
-    result = solve(board, memory=200_000)
+    board = parse(cards()[-1]["board"], fmt="string")[0].puzzle
+    result = solve(board, memory=2_000)
     assert result.status == Status.LIMIT and "memory budget" in result.message
     assert result.proof["lower_bound"] >= 1
 
@@ -124,25 +127,30 @@ def test_hardest_start_is_the_farthest_position(case: Case) -> None:
     assert found.cluster_size == len(cluster) and found.goal_states == len(goals)
 
 
-def _dense_board(seed: int, most: int | None) -> Board:
-    """A random 9x9 board of 26 pieces whose key needs more than 62 bits and whose cluster
-    (when ``most`` is given) holds at most ``most`` positions."""
+def _dense_board(seed: int, most: int) -> Board:
+    """A random 9x9 board of 30 pieces, the red car on the left, whose key needs more than 62
+    bits and whose cluster holds at most ``most`` positions."""
     rng = random.Random(seed)
     while True:
-        board = random_board(rng, 9, 26, exit_row=4, trucks=0.5)
+        board = random_board(rng, 9, 30, exit_row=4, trucks=0.3, red_col=0)
         if Packing.of(board).words < 2:
             continue
-        if most is None:
-            return board
         graph = differential.Graph(board)
         if differential.bfs(graph, [graph.start()], board.size, most) is not None:
             return board
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_bfida_on_dense_boards_of_wide_keys(seed: int) -> None:
+@pytest.mark.parametrize("seed", range(2))
+def test_dense_boards_of_wide_keys(seed: int) -> None:
     board = _dense_board(seed, most=3_000)
-    assert int(np.sum(Packing.of(board).bits)) > 62
+    packing = Packing.of(board)
+    assert int(np.sum(packing.bits)) > 62
+    graph = differential.Graph(board)
+    expected = differential.bfs(graph, [graph.start()], board.size)
+    start = packing.key(graph.start())[None, :]
+    layers = search(packing, start, budget=Limits().start(Stats()), stop_at_goal=False)
+    found = {packing.offsets(k): layers.depth(i) for i, k in enumerate(layers.keys)}
+    assert found == expected
     for metric in ("moves", "steps"):
         known = _oracle(board, metric)
         result = solve(board, metric=metric)
@@ -152,3 +160,16 @@ def test_bfida_on_dense_boards_of_wide_keys(seed: int) -> None:
         assert result.status == Status.OPTIMAL and result.solution is not None
         assert differential.replay(board, result.solution) is None
         assert differential.cost(result.solution, metric) == known.optimum
+
+
+def test_large_boards_are_of_the_course_kind() -> None:
+    """Our generated boards (``tests/data/rushhour/large.tsv``) read as course CSV, with the
+    sizes and piece counts stated, the red car on the middle row, and keys of 2-3 words."""
+    with (DATA / "large.tsv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    assert len(rows) >= 4
+    for row in rows:
+        board = read(DATA / row["board_file"])[0].puzzle
+        assert board.size == int(row["size"]) and len(board.pieces) == int(row["pieces"])
+        assert board.red == "X" and board.exit_row == (board.size + 1) // 2 - 1
+        assert Packing.of(board).words == (2 if board.size == 9 else 3)
