@@ -30,7 +30,7 @@ from cspsolve.limits import Budget
 from cspsolve.results import Status
 
 from .board import Board, Move
-from .cluster import offset_ranges
+from .cluster import offset_ranges, piece_axes, wall_cells
 
 __all__ = ["INFINITE", "LEVELS", "Layers", "Packing", "search"]
 
@@ -42,6 +42,8 @@ LEVELS = {"zero": 0, "blocking": 1, "blockers": 2}
 """The compiled estimates by heuristic name (those of :mod:`.search`)."""
 WORD_BITS = 62
 """Bits of a key word used by fields."""
+_MOST_STATES = (1 << 31) - 1
+"""State indices are int32."""
 _CHUNK = 1 << 14
 """States expanded per compiled call between two limit checks."""
 
@@ -88,25 +90,14 @@ class Packing:
             word.append(words - 1)
             shift.append(used)
             used += width
-        n = board.size
-        walls = np.zeros(n * n, dtype=np.int64)
-        for r, c in board.walls:
-            walls[r * n + c] = -1
-        pieces = board.pieces
-
-        def array(values: Sequence[int]) -> Int64s:
-            return np.array(values, dtype=np.int64)
-
         return cls(
             board,
-            array([int(p.horizontal) for p in pieces]),
-            array([p.row if p.horizontal else p.col for p in pieces]),
-            array([p.length for p in pieces]),
-            array(low),
-            array(word),
-            array(shift),
-            array(widths),
-            walls,
+            *piece_axes(board),
+            np.array(low, dtype=np.int64),
+            np.array(word, dtype=np.int64),
+            np.array(shift, dtype=np.int64),
+            np.array(widths, dtype=np.int64),
+            wall_cells(board, -1),
             words,
         )
 
@@ -150,7 +141,7 @@ class Packing:
     def state_bytes(self) -> int:
         """Bytes a kept state costs: key, parent, move, and its share of the hash table (at
         most four slots, the table being kept between a quarter and a half full)."""
-        return 8 * self.words + 4 + 2 + 4 * 4
+        return 8 * self.words + 4 + 3 + 4 * 4
 
 
 @dataclass
@@ -165,7 +156,7 @@ class Layers:
         The keys.
     parent : numpy.ndarray of int32, shape (states,)
         Index of the state each was first reached from (-1 for a source).
-    piece, delta : numpy.ndarray of int8, shape (states,)
+    piece, delta : numpy.ndarray of int16 and int8, shape (states,)
         The move that first reached each state (piece index and signed distance).
     starts : list of int
         ``starts[d]`` is the index of the first state at depth ``d``; the last entry is the
@@ -188,7 +179,7 @@ class Layers:
     packing: Packing
     keys: Int64s
     parent: npt.NDArray[np.int32]
-    piece: npt.NDArray[np.int8]
+    piece: npt.NDArray[np.int16]
     delta: npt.NDArray[np.int8]
     starts: list[int]
     goal: int
@@ -228,7 +219,7 @@ class _Arrays:
 
     keys: Int64s
     parent: npt.NDArray[np.int32]
-    piece: npt.NDArray[np.int8]
+    piece: npt.NDArray[np.int16]
     delta: npt.NDArray[np.int8]
     table: npt.NDArray[np.int32]
 
@@ -237,7 +228,7 @@ class _Arrays:
         return cls(
             np.zeros((capacity, words), dtype=np.int64),
             np.full(capacity, -1, dtype=np.int32),
-            np.zeros(capacity, dtype=np.int8),
+            np.zeros(capacity, dtype=np.int16),
             np.zeros(capacity, dtype=np.int8),
             np.zeros(_capacity(2 * capacity), dtype=np.int32),
         )
@@ -289,7 +280,8 @@ def search(
     stop_at_goal : bool
         Stop at the first goal state kept; otherwise run until nothing is left to expand.
     max_states : int, optional
-        Stop with ``LIMIT`` before keeping more states (the memory budget).
+        Stop with ``LIMIT`` before keeping more states (the memory budget); at most
+        ``2**31 - 1`` are kept in any case (state indices are int32).
 
     Returns
     -------
@@ -300,6 +292,7 @@ def search(
 
     layout = packing.layout()
     goal_offset = packing.board.goal_offset
+    max_states = min(max_states or _MOST_STATES, _MOST_STATES)
     most = len(packing.board.pieces) * packing.board.size
     arrays = _Arrays.empty(_capacity(2 * (len(sources) + most)), packing.words)
     arrays.keys[: len(sources)] = sources
@@ -317,8 +310,7 @@ def search(
         while counters[1] < end and stopped is None and not (goal >= 0 and stop_at_goal):
             if counters[0] + most > len(arrays.keys):
                 wanted = 2 * len(arrays.keys)
-                if max_states is not None and wanted > max_states:
-                    wanted = max_states
+                wanted = min(wanted, max_states)
                 if counters[0] + most > wanted:
                     stopped, full = Status.LIMIT, True
                     break

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import parse, read
-from cspsolve.models.rushhour.board import Board
+from cspsolve.models.rushhour.board import Board, Piece, check
 from cspsolve.models.rushhour.deepening import solve
 from cspsolve.models.rushhour.generate import hardest_start, random_board
 from cspsolve.models.rushhour.packed import LEVELS, Packing, search
@@ -173,3 +173,20 @@ def test_large_boards_are_of_the_course_kind() -> None:
         assert board.size == int(row["size"]) and len(board.pieces) == int(row["pieces"])
         assert board.red == "X" and board.exit_row == (board.size + 1) // 2 - 1
         assert Packing.of(board).words == (2 if board.size == 9 else 3)
+
+
+def test_plans_name_pieces_past_the_127th() -> None:
+    """Piece indices are stored in 16 bits: the red car as piece 134 of a 24x24 board."""
+    cars = [
+        Piece(f"C{k}", row, col, 2, False)
+        for k, (row, col) in enumerate(
+            (row, col) for row in (0, 2, 4, 6, 8, 12, 14, 16, 18, 20, 22) for col in range(12)
+        )
+    ]
+    blocker = Piece("B", 9, 20, 2, False)
+    red = Piece("X", 10, 0, 2, True)
+    board = Board(24, (*cars, blocker, red), frozenset(), "X")
+    result = solve(board)
+    assert result.status == Status.OPTIMAL and result.solution is not None
+    assert [str(m) for m in result.solution] in (["B-1", "X+22"], ["B+2", "X+22"])
+    assert check(board, result.solution) == []
