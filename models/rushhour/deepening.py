@@ -105,7 +105,10 @@ def solve(
             return _optimal(layers, budget.finish())
         if not layers.exhausted:
             assert layers.stopped is not None
-            return _stopped(layers.stopped, proven, budget.finish(), memory, layers.full)
+            why = f"the memory budget ({memory / 2**30:g} GiB) ran out" if layers.full else ""
+            return _stopped(
+                layers.stopped, proven, budget.finish(), why or "a limit stopped it", metric
+            )
         if layers.least_pruned >= INFINITE:
             message = "no plan: every reachable position was searched"
             return Result(Status.UNSOLVABLE, None, budget.finish(), message=message)
@@ -135,10 +138,9 @@ def _optimal(layers: Layers, stats: Stats) -> Result[list[Move]]:
 
 
 def _stopped(
-    status: Status, proven: int, stats: Stats, memory: int, full: bool
+    status: Status, proven: int, stats: Stats, why: str, metric: str
 ) -> Result[list[Move]]:
-    why = f"the memory budget ({memory / 2**30:g} GiB) ran out" if full else "a limit stopped it"
-    message = f"no plan within the limits: {why}; every plan has at least {proven} moves"
+    message = f"no plan within the limits: {why}; every plan has at least {proven} {metric}"
     result: Result[list[Move]] = Result(status, None, stats, message=message)
     result.proof["lower_bound"] = proven
     return result
