@@ -11,7 +11,11 @@ Tables, all in one run (targets from DESIGN.md §5):
    puzzles only);
 3. CP-SAT proof time per card: "no plan in T - 1" and "a plan in T" for the first
    ``--cpsat-cards`` original cards;
-4. the course boards of ``uva_boards`` (the 9x9 included): compiled BFS vs engine A*.
+4. the course boards of ``uva_boards`` (the 9x9 included): compiled BFS vs engine A*;
+5. large boards in the course CSV format (``--large``: the 9x9 course board and our generated
+   9x9 and 12x12 boards of ``tests/data/rushhour/large.tsv``): every method of ``--methods``
+   in a fresh ``cspsolve solve`` process under ``/usr/bin/time``, side by side: wall-clock
+   seconds, peak resident memory, and the answer (optimal moves, or the proven lower bound).
 
 Every optimum is compared with the published value and every plan is replayed by the
 independent ``board.check``; mismatches are counted (they must be 0). The numba kernels are
@@ -21,13 +25,17 @@ Run from the repository root::
 
     python benchmarks/rushhour.py
     python benchmarks/rushhour.py --cpsat-cards 40 --python-db 500
+    python benchmarks/rushhour.py --parts large --methods bfida,bfs,astar --large-limit 60
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import statistics
+import subprocess
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -47,6 +55,7 @@ from cspsolve.models.rushhour.cpsat import plan_within
 from cspsolve.tasks import Request
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rushhour"
+OURS = Path(__file__).resolve().parents[1] / "tests" / "data" / "rushhour"
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -220,19 +229,90 @@ def boards_table(limit: float) -> Table:
     return table
 
 
+def _large_boards() -> list[tuple[str, Path, int | None]]:
+    """(name, file, optimal moves or None) of table 5."""
+    boards: list[tuple[str, Path, int | None]] = []
+    course = DATA / "uva_boards" / "Rushhour9x9_4.csv"
+    if course.exists():
+        boards.append(("Rushhour9x9_4 (course)", course, 27))
+    with (OURS / "large.tsv").open(encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            optimum = row["optimal_moves"]
+            boards.append((row["board_file"], OURS / row["board_file"], int(optimum or 0) or None))
+    return boards
+
+
+def _measured(path: Path, method: str, limit: float) -> tuple[str, float, float]:
+    """(answer, wall seconds, peak MB) of one ``cspsolve solve`` run under /usr/bin/time."""
+    command = [
+        "/usr/bin/time", "-f", "%e %M", sys.executable, "-c",
+        "from cspsolve.cli import main; main()", "solve",
+        str(path), "--method", method, "--format", "json", "--time-limit", str(limit),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    seconds, kilobytes = done.stderr.strip().splitlines()[-1].split()
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        answer = "refused" if done.returncode == 2 else f"exit {done.returncode}"
+        return answer, float(seconds), int(kilobytes) / 1024
+    out = json.loads(lines[-1])
+    board = read(path)[0].puzzle
+    plan = out["solution"]
+    if plan is not None:
+        from cspsolve.models.rushhour import Move
+
+        assert not check(board, [Move.parse(m) for m in plan["moves"]]), (path, method)
+    bound = out["proof"].get("lower_bound")
+    if out["status"] == "optimal":
+        answer = f"{plan['count']}"
+    else:
+        answer = out["status"] + (f", >= {bound}" if bound is not None else "")
+    return answer, float(seconds), int(kilobytes) / 1024
+
+
+def large_table(methods: list[str], limit: float) -> Table:
+    """Table 5: large boards, every method in its own process."""
+    table = Table(title=f"large boards: seconds / peak MB / answer ({limit:g} s limit a run)")
+    for name in ("board", "pieces", "optimum", *methods):
+        table.add_column(name, justify="left" if name == "board" else "right")
+    for name, path, optimum in _large_boards():
+        board = read(path)[0].puzzle
+        cells = []
+        for method in methods:
+            answer, seconds, megabytes = _measured(path, method, limit)
+            if optimum is not None and answer.isdigit():
+                assert int(answer) == optimum, (name, method, answer)
+            cells.append(f"{seconds:.2f} s / {megabytes:,.0f} MB / {answer}")
+        size = f"{board.size}x{board.size}"
+        table.add_row(f"{name} ({size})", str(len(board.pieces)), str(optimum or "?"), *cells)
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cpsat-cards", type=int, default=12, help="cards for table 3")
     parser.add_argument("--python-db", type=int, default=300, help="db puzzles, plain Python")
     parser.add_argument("--time-limit", type=float, default=60.0, help="per engine run")
+    parser.add_argument("--parts", default="cards,database,cpsat,boards,large")
+    parser.add_argument("--methods", default="bfida,bfs,astar", help="table 5's methods")
+    parser.add_argument("--large-limit", type=float, default=60.0, help="per run of table 5")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     console = Console()
+    if "large" in parts:
+        console.print(large_table(args.methods.split(","), args.large_limit))
+    if not parts - {"large"}:
+        return
     _, warm = _timed(lambda: explore(_cards()[0][1]))
     console.print(f"numba kernels compiled or loaded from cache in {warm:.2f} s (not counted)")
-    console.print(cards_table(args.time_limit))
-    console.print(database_table(args.python_db))
-    console.print(cpsat_table(args.cpsat_cards))
-    console.print(boards_table(args.time_limit))
+    if "cards" in parts:
+        console.print(cards_table(args.time_limit))
+    if "database" in parts:
+        console.print(database_table(args.python_db))
+    if "cpsat" in parts:
+        console.print(cpsat_table(args.cpsat_cards))
+    if "boards" in parts:
+        console.print(boards_table(args.time_limit))
 
 
 if __name__ == "__main__":

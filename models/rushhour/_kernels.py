@@ -244,3 +244,240 @@ def goal_distances(
                 queue[tail] = t
                 tail += 1
     return dist
+
+
+# ----------------------------------------------------------------------------------------------
+# Breadth-first heuristic search over bit-packed keys of several words (:mod:`.frontier`).
+# A key is ``words`` int64 values; piece i's offset minus ``low[i]`` sits in bits
+# ``shift[i] .. shift[i] + bits[i] - 1`` of word ``word[i]`` (at most 62 bits a word, so every
+# word stays non-negative). The hash table holds state index + 1 (0: empty slot) and compares
+# the stored keys; its size is a power of two, kept at most half full by the caller.
+
+_MIX2 = -7046029254386353131  # 0x9E3779B97F4A7C15, the 64-bit golden-ratio constant
+_INFINITE = 1 << 30
+
+
+@njit(cache=True)
+def _hash_words(key: Arr, mask: int) -> int:
+    """Slot where the search for ``key`` (one row of words) starts."""
+    h = 0
+    for k in range(len(key)):
+        h = (h ^ key[k]) * _MIX
+        h ^= h >> 29
+    return ((h * _MIX2) >> 20) & mask
+
+
+@njit(cache=True)
+def _find(table: Arr, keys: Arr, key: Arr) -> int:
+    """The slot holding ``key`` (table entry > 0) or the empty slot where it belongs."""
+    mask = len(table) - 1
+    h = _hash_words(key, mask)
+    words = len(key)
+    while table[h] != 0:
+        row = table[h] - 1
+        same = True
+        for k in range(words):
+            if keys[row, k] != key[k]:
+                same = False
+                break
+        if same:
+            return h
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True)
+def packed_rehash(table: Arr, keys: Arr, count: int) -> Arr:
+    """Insert states 0..count-1 into the empty ``table``."""
+    for i in range(count):
+        table[_find(table, keys, keys[i])] = i + 1
+    return table
+
+
+@njit(cache=True)
+def _decode(key: Arr, pos: Arr, low: Arr, word: Arr, shift: Arr, bits: Arr) -> None:
+    """Piece offsets of ``key`` into ``pos``."""
+    for i in range(len(pos)):
+        pos[i] = low[i] + ((key[word[i]] >> shift[i]) & ((1 << bits[i]) - 1))
+
+
+@njit(cache=True)
+def _paint(
+    occ: Arr, i: int, p: int, value: int, size: int, horiz: Arr, line: Arr, length: Arr
+) -> None:
+    """Write ``value`` on the cells of piece ``i`` at offset ``p``."""
+    stride = 1 if horiz[i] else size
+    base = line[i] * size + p if horiz[i] else p * size + line[i]
+    for k in range(length[i]):
+        occ[base + k * stride] = value
+
+
+@njit(cache=True)
+def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
+    """Distinct pieces on rows ``first..last`` of column ``col``; -1 if a wall is there."""
+    count = 0
+    previous = 0
+    for r in range(first, last + 1):
+        v = occ[r * size + col]
+        if v < 0:
+            return -1
+        if v > 0 and v != previous:
+            count += 1
+        previous = v
+    return count
+
+
+@njit(cache=True)
+def _estimate(
+    occ: Arr,
+    red_offset: int,
+    level: int,
+    steps: bool,
+    size: int,
+    horiz: Arr,
+    length: Arr,
+    pos: Arr,
+    red: int,
+    row: int,
+    goal_offset: int,
+) -> int:
+    """Admissible cost-to-go of the position ``occ`` (piece index + 1 per cell, -1 a wall).
+
+    ``level`` 0: zero; 1: blocking (the red car plus one per blocker, or under steps their
+    fewest cells); 2: blockers (1 plus the most second-level pieces of one blocker). Returns
+    ``_INFINITE`` when a wall or a piece ahead of the red car can never leave its row.
+    """
+    if level == 0 or red_offset == goal_offset:
+        return 0
+    h = goal_offset - red_offset if steps else 1
+    second = 0
+    for col in range(red_offset + length[red], size):
+        v = occ[row * size + col]
+        if v == 0:
+            continue
+        if v < 0 or horiz[v - 1]:
+            return _INFINITE
+        b = v - 1
+        top = pos[b]
+        lb = length[b]
+        fewest_cells = _INFINITE
+        fewest_pieces = _INFINITE
+        up = row - lb
+        if up >= 0:
+            found = _column_pieces(occ, col, up, top - 1, size)
+            if found >= 0:
+                fewest_cells = top - up
+                fewest_pieces = found
+        down = row + 1
+        if down + lb <= size:
+            found = _column_pieces(occ, col, top + lb, row + lb, size)
+            if found >= 0:
+                fewest_cells = min(fewest_cells, down - top)
+                fewest_pieces = min(fewest_pieces, found)
+        if fewest_pieces == _INFINITE:
+            return _INFINITE
+        h += fewest_cells if steps else 1
+        second = max(second, fewest_pieces)
+    return h + second if level == 2 else h
+
+
+@njit(cache=True)
+def packed_layer(
+    table: Arr,
+    keys: Arr,
+    parent: Arr,
+    piece: Arr,
+    delta: Arr,
+    counters: Arr,
+    end: int,
+    chunk: int,
+    depth: int,
+    bound: int,
+    level: int,
+    stop_at_goal: bool,
+    steps: bool,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    low: Arr,
+    word: Arr,
+    shift: Arr,
+    bits: Arr,
+    walls: Arr,
+    red: int,
+    goal_offset: int,
+) -> int:
+    """Expand up to ``chunk`` states of the layer ``keys[head:end]`` (all at ``depth``).
+
+    A new state whose ``depth + 1 + estimate`` exceeds ``bound`` is not kept (pruned).
+    ``counters`` holds count, head, generated, pruned, the least pruned f (or ``_INFINITE``)
+    and the largest layer, and is updated. Returns the index of a goal state generated (when
+    ``stop_at_goal``), else -1. Stops early when fewer than ``pieces * size`` rows are free.
+    """
+    n = len(horiz)
+    occ = np.zeros(size * size, dtype=np.int64)
+    pos = np.zeros(n, dtype=np.int64)
+    key = np.zeros(keys.shape[1], dtype=np.int64)
+    most = n * size
+    room = min(len(keys), len(table) // 2) - most
+    count = counters[0]
+    head = counters[1]
+    start = head
+    row = line[red]
+    found = -1
+    while head < end and head - start < chunk and count <= room:
+        _decode(keys[head], pos, low, word, shift, bits)
+        occ[:] = walls
+        for i in range(n):
+            _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
+        for i in range(n):
+            p = pos[i]
+            stride = 1 if horiz[i] else size
+            first = line[i] * size if horiz[i] else line[i]
+            for direction in (-1, 1):
+                d = direction
+                while True:
+                    edge = p + d if d < 0 else p + length[i] - 1 + d
+                    if edge < 0 or edge >= size or occ[first + edge * stride] != 0:
+                        break
+                    counters[2] += 1
+                    key[:] = keys[head]
+                    key[word[i]] += d << shift[i]
+                    slot = _find(table, keys, key)
+                    if table[slot] == 0:
+                        _paint(occ, i, p, 0, size, horiz, line, length)
+                        _paint(occ, i, p + d, i + 1, size, horiz, line, length)
+                        pos[i] = p + d
+                        red_at = pos[red]
+                        h = _estimate(
+                            occ, red_at, level, steps, size, horiz, length, pos, red, row,
+                            goal_offset,
+                        )  # fmt: skip
+                        pos[i] = p
+                        _paint(occ, i, p + d, 0, size, horiz, line, length)
+                        _paint(occ, i, p, i + 1, size, horiz, line, length)
+                        f = depth + 1 + h
+                        if h >= _INFINITE:
+                            pass
+                        elif f > bound:
+                            counters[3] += 1
+                            counters[4] = min(counters[4], f)
+                        else:
+                            table[slot] = count + 1
+                            keys[count] = key
+                            parent[count] = head
+                            piece[count] = i
+                            delta[count] = d
+                            if found < 0 and i == red and red_at == goal_offset:
+                                found = count
+                            count += 1
+                    if steps:
+                        break
+                    d += direction
+        head += 1
+        if found >= 0 and stop_at_goal:
+            break
+    counters[0] = count
+    counters[1] = head
+    return found

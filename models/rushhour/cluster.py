@@ -31,7 +31,15 @@ from cspsolve.results import Stats, Status
 
 from .board import Board, Move
 
-__all__ = ["Cluster", "Encoding", "explore", "goal_distances", "offset_ranges"]
+__all__ = [
+    "Cluster",
+    "Encoding",
+    "explore",
+    "goal_distances",
+    "offset_ranges",
+    "piece_axes",
+    "wall_cells",
+]
 
 Int64s = npt.NDArray[np.int64]
 
@@ -72,30 +80,19 @@ class Encoding:
     @classmethod
     def of(cls, board: Board) -> Encoding:
         """The encoding of ``board``'s pieces (see the module text for the offset ranges)."""
-        n = board.size
         low, high = offset_ranges(board)
         radix = [h - lo + 1 for lo, h in zip(low, high, strict=True)]
         weight, total = [], 1
         for r in radix:
             weight.append(min(total, _MAX_KEY))
             total *= r
-        walls = np.zeros(n * n, dtype=np.int64)
-        for r, c in board.walls:
-            walls[r * n + c] = 1
-        pieces = board.pieces
-
-        def array(values: list[int]) -> Int64s:
-            return np.array(values, dtype=np.int64)
-
         return cls(
             board,
-            array([int(p.horizontal) for p in pieces]),
-            array([p.row if p.horizontal else p.col for p in pieces]),
-            array([p.length for p in pieces]),
-            array(low),
-            array(radix),
-            array(weight),
-            walls,
+            *piece_axes(board),
+            np.array(low, dtype=np.int64),
+            np.array(radix, dtype=np.int64),
+            np.array(weight, dtype=np.int64),
+            wall_cells(board, 1),
             total < _MAX_KEY,
         )
 
@@ -131,6 +128,26 @@ class Encoding:
             red,
             self.board.goal_offset,
         )
+
+
+def piece_axes(board: Board) -> tuple[Int64s, Int64s, Int64s]:
+    """Each piece's axis (1 horizontal), fixed row (horizontal) or column, and length; shape
+    (pieces,) each."""
+    pieces = board.pieces
+    return (
+        np.array([int(p.horizontal) for p in pieces], dtype=np.int64),
+        np.array([p.row if p.horizontal else p.col for p in pieces], dtype=np.int64),
+        np.array([p.length for p in pieces], dtype=np.int64),
+    )
+
+
+def wall_cells(board: Board, mark: int) -> Int64s:
+    """The cells row by row, shape (size * size,): ``mark`` on a wall, else 0."""
+    n = board.size
+    walls = np.zeros(n * n, dtype=np.int64)
+    for r, c in board.walls:
+        walls[r * n + c] = mark
+    return walls
 
 
 def offset_ranges(board: Board) -> tuple[list[int], list[int]]:

@@ -1,8 +1,11 @@
 """The ``rushhour`` kind: its table of methods, options, files and pictures.
 
-Methods: ``bfs`` (the default where the board's state fits its 62-bit key) is the compiled
-breadth-first search over compact states of :mod:`.cluster` — optimal under both metrics,
-since its edges are moves (or one-cell steps). ``astar`` (the default beyond), ``idastar``,
+Methods: ``bfs`` (the default on boards of at most 6 x 6 whose state fits its 62-bit key) is
+the compiled breadth-first search over compact states of :mod:`.cluster` — optimal under both
+metrics, since its edges are moves (or one-cell steps). ``bfida`` (the default beyond) is the
+compiled breadth-first iterative-deepening A* of :mod:`.deepening` over bit-packed keys of any
+width, which prunes by the ``blockers`` estimate and reports the lower bound it proved when a
+limit stops it. ``astar``, ``idastar``,
 ``greedy``, ``engine-bfs`` and ``dfs`` run the generic engine (:mod:`cspsolve.search`) on
 :class:`.search.RushHourProblem`, whose actions are slides; under the steps metric a slide
 costs its length, so ``engine-bfs`` is then not optimal (use ``astar`` — uniform-cost search
@@ -33,6 +36,7 @@ __all__ = ["KIND", "RushHourOptions", "analyze"]
 
 DEFAULT_HEURISTIC = "blockers"
 _HEURISTICS = (DEFAULT_HEURISTIC, *(h for h in HEURISTICS if h != DEFAULT_HEURISTIC))
+_COMPILED_HEURISTICS = (DEFAULT_HEURISTIC, "blocking", "zero")
 _UNSOLVABLE_HORIZON = 60
 """Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1)."""
 
@@ -99,7 +103,7 @@ def _fits(board: Board) -> bool:
 def _too_big(board: Board) -> str | None:
     if _fits(board):
         return None
-    return "the board's positions do not fit the compiled search's 62-bit key; use astar"
+    return "the board's positions do not fit the compiled search's 62-bit key; use bfida"
 
 
 def _cluster_bfs(
@@ -232,8 +236,23 @@ def _cpsat_result(
     return result
 
 
+LARGEST_BFS_DEFAULT = 6
+"""Largest side on which ``bfs`` is the default. On 9x9 boards of 24-26 pieces it kept
+tens of millions of positions (18.5 GB in 346 s on ``tests/data/rushhour/random9x9_24_b.csv``
+without an answer); ``bfida`` stays within its memory budget and proves a bound."""
+
+
 def _cluster_default(board: Board) -> bool:
-    return _fits(board)
+    return board.size <= LARGEST_BFS_DEFAULT and _fits(board)
+
+
+def _bfida(
+    board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
+) -> Result[list[Move]]:
+    from .deepening import solve
+
+    assert heuristic is not None
+    return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
 
 
 METHODS = (
@@ -248,6 +267,16 @@ METHODS = (
         refuses=_too_big,
     ),
     Method(
+        name="bfida",
+        run=_open(_bfida),
+        summary="breadth-first iterative-deepening A* on bit-packed positions (Zhou, Hansen 2006)",
+        backend="compiled",
+        optimal=True,
+        complete=True,
+        heuristics=_COMPILED_HEURISTICS,
+        default=True,
+    ),
+    Method(
         name="astar",
         run=_open(_engine("astar", informed=True)),
         summary="A* graph search on slides (Hart, Nilsson & Raphael 1968)",
@@ -255,7 +284,6 @@ METHODS = (
         optimal=True,
         complete=True,
         heuristics=_HEURISTICS,
-        default=True,
     ),
     Method(
         name="idastar",

@@ -43,6 +43,7 @@ from cspsolve.tasks import Request
 
 PER_METRIC = (
     "bfs",
+    *(f"bfida/{h}" for h in ("blockers", "blocking", "zero")),
     *(f"astar/{h}" for h in HEURISTICS),
     *(f"idastar/{h}" for h in HEURISTICS),
     *(f"greedy/{h}" for h in HEURISTICS),

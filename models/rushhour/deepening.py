@@ -1,0 +1,146 @@
+"""Breadth-first iterative-deepening A* on bit-packed states: the ``bfida`` method.
+
+Each iteration is a breadth-first heuristic search (:func:`.packed.search`) that keeps a state
+only when its depth plus an admissible estimate (``blockers`` by default, see :mod:`.search`) is
+within the bound ``B``. An admissible estimate never exceeds the cost left on an optimal plan,
+so every state of an optimal plan is kept, at its true depth, whenever the optimum ``C* <= B``:
+the first goal reached is then optimal. An iteration that ends without a goal proves
+``C* > B``, and indeed ``C*`` at least the least depth plus estimate it left out; that value is
+the next bound (Korf's rule for IDA*). With no state left out, the whole cluster was searched
+and the board is unsolvable. This is BFIDA* (Zhou & Hansen, "Breadth-first heuristic search",
+*Artificial Intelligence* 170(4-5), 2006, §4), here keeping every layer so that the plan can be
+read back.
+
+A limit (time, nodes, memory) ends the deepening with the bound proven so far as
+``proof["lower_bound"]``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from cspsolve.errors import OptionError
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats, Status
+
+from .board import Board, Move, merged
+from .packed import INFINITE, LEVELS, Layers, Packing, search
+
+__all__ = ["MEMORY", "solve"]
+
+MEMORY = 2 << 30
+"""Bytes of states a search may keep (2 GiB)."""
+GROWTH = 4.0
+"""Aimed ratio of the work of one iteration to the last one's (the bound is raised past the
+proven one to get there: a bound above the optimum still finds an optimal plan first)."""
+_MOST_STRIDE = 4
+"""Most the bound is raised past the proven one."""
+
+
+def solve(
+    board: Board,
+    *,
+    metric: str = "moves",
+    heuristic: str = "blockers",
+    limits: Limits | None = None,
+    memory: int = MEMORY,
+    word_bits: int | None = None,
+) -> Result[list[Move]]:
+    """An optimal plan by BFIDA* (module text), or the lower bound proven within the limits.
+
+    Parameters
+    ----------
+    board : Board
+        The start position.
+    metric : str
+        ``"moves"`` (a slide of any distance costs 1) or ``"steps"`` (one cell costs 1).
+    heuristic : str
+        ``"blockers"``, ``"blocking"`` or ``"zero"`` (plain breadth-first search).
+    limits : Limits, optional
+        Time and node limits (nodes count expansions over all iterations), cancellation.
+    memory : int
+        Bytes the kept states may take (:meth:`.packed.Packing.state_bytes` each).
+    word_bits : int, optional
+        Bits per key word (default 62; smaller values test keys of many words).
+
+    Returns
+    -------
+    Result
+        ``OPTIMAL`` with the plan and ``proof["lower_bound"]`` equal to its cost;
+        ``UNSOLVABLE``; or ``LIMIT``/``CANCELLED`` with the lower bound proven so far.
+        ``stats.extra`` holds ``iterations``, ``bound`` (the last one searched) and ``states``
+        (the most kept at once).
+
+    Raises
+    ------
+    OptionError
+        For an unknown heuristic or metric.
+    """
+    if heuristic not in LEVELS:
+        raise OptionError(f"bfida takes the heuristics {', '.join(LEVELS)}, not {heuristic!r}")
+    if metric not in ("moves", "steps"):
+        raise OptionError(f"unknown metric {metric!r}; choose from moves, steps")
+    packing = Packing.of(board) if word_bits is None else Packing.of(board, word_bits=word_bits)
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    start = packing.key([p.offset for p in board.pieces])[None, :]
+    most = max(1, memory // packing.state_bytes())
+    bound, proven, iterations, kept = 0, 0, 0, 0
+    history: list[tuple[int, int]] = []
+    while True:
+        before = stats.expanded
+        layers = search(
+            packing,
+            start,
+            budget=budget,
+            level=LEVELS[heuristic],
+            bound=bound,
+            steps=metric == "steps",
+            max_states=most,
+        )
+        iterations += 1
+        kept = max(kept, layers.size)
+        stats.extra.update(iterations=iterations, bound=bound, states=kept)
+        if layers.goal >= 0:
+            return _optimal(layers, budget.finish())
+        if not layers.exhausted:
+            assert layers.stopped is not None
+            why = f"the memory budget ({memory / 2**30:g} GiB) ran out" if layers.full else ""
+            return _stopped(
+                layers.stopped, proven, budget.finish(), why or "a limit stopped it", metric
+            )
+        if layers.least_pruned >= INFINITE:
+            message = "no plan: every reachable position was searched"
+            return Result(Status.UNSOLVABLE, None, budget.finish(), message=message)
+        proven = layers.least_pruned
+        history.append((bound, stats.expanded - before))
+        bound = proven + _stride(history)
+
+
+def _stride(history: list[tuple[int, int]]) -> int:
+    """How far past the proven bound to search next: enough for about :data:`GROWTH` times
+    the work of the last iteration, judged by how the work grew per unit of bound so far."""
+    if len(history) < 2:
+        return 0
+    (b0, w0), (b1, w1) = history[-2], history[-1]
+    rate = (max(w1, 1) / max(w0, 1)) ** (1 / (b1 - b0))
+    if rate <= 1.01:
+        return _MOST_STRIDE
+    return min(_MOST_STRIDE, max(0, math.ceil(math.log(GROWTH) / math.log(rate)) - 1))
+
+
+def _optimal(layers: Layers, stats: Stats) -> Result[list[Move]]:
+    plan = layers.plan(layers.goal)
+    stats.cost = stats.depth = len(plan)  # edges: moves, or one-cell steps
+    result = Result(Status.OPTIMAL, merged(plan), stats)
+    result.proof["lower_bound"] = len(plan)
+    return result
+
+
+def _stopped(
+    status: Status, proven: int, stats: Stats, why: str, metric: str
+) -> Result[list[Move]]:
+    message = f"no plan within the limits: {why}; every plan has at least {proven} {metric}"
+    result: Result[list[Move]] = Result(status, None, stats, message=message)
+    result.proof["lower_bound"] = proven
+    return result

@@ -1,0 +1,192 @@
+"""Bit-packed keys, breadth-first heuristic search and BFIDA* against the test's own BFS.
+
+The oracle is :mod:`.differential`'s breadth-first search (no code shared with the library).
+Keys of several words are reached two ways: by packing small boards into narrow words
+(``word_bits``), and by dense 9x9 boards whose keys need more than 62 bits.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cspsolve.limits import Limits
+from cspsolve.models.rushhour import parse, read
+from cspsolve.models.rushhour.board import Board, Piece, check
+from cspsolve.models.rushhour.deepening import solve
+from cspsolve.models.rushhour.generate import hardest_start, random_board
+from cspsolve.models.rushhour.packed import LEVELS, Packing, search
+from cspsolve.results import Stats, Status
+
+from . import differential
+from .conftest import DATA, cards
+from .differential import Case, cases
+
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None)
+WORD_BITS = st.sampled_from((62, 8, 4, 3))
+
+
+def _oracle(board: Board, metric: str) -> differential.Oracle:
+    return differential.explore(board, metric)
+
+
+@given(case=cases(), word_bits=WORD_BITS, data=st.data())
+@SETTINGS
+def test_keys_round_trip(case: Case, word_bits: int, data: st.DataObject) -> None:
+    board = case.board
+    packing = Packing.of(board, word_bits=word_bits)
+    assert all(int(b) <= word_bits for b in packing.bits)
+    graph = differential.Graph(board)
+    state = graph.start()
+    for _ in range(data.draw(st.integers(0, 5))):
+        options = list(graph.slides(state, board.size))
+        if options:
+            state = data.draw(st.sampled_from(options))
+    key = packing.key(state)
+    assert key.shape == (packing.words,) and (key >= 0).all()
+    assert packing.offsets(key) == state
+    assert packing.red_offsets(key[None, :])[0] == state[graph.red]
+
+
+@given(case=cases(), word_bits=WORD_BITS)
+@SETTINGS
+def test_whole_cluster_matches_breadth_first_search(case: Case, word_bits: int) -> None:
+    board = case.board
+    packing = Packing.of(board, word_bits=word_bits)
+    graph = differential.Graph(board)
+    expected = differential.bfs(graph, [graph.start()], board.size)
+    assert expected is not None
+    start = packing.key(graph.start())[None, :]
+    layers = search(packing, start, budget=Limits().start(Stats()), stop_at_goal=False)
+    assert layers.exhausted and layers.size == len(expected)
+    found = {packing.offsets(k): layers.depth(i) for i, k in enumerate(layers.keys)}
+    assert found == expected
+
+
+@given(
+    case=cases(),
+    word_bits=WORD_BITS,
+    heuristic=st.sampled_from(sorted(LEVELS)),
+    metric=st.sampled_from(("moves", "steps")),
+)
+@SETTINGS
+def test_bfida_is_optimal(case: Case, word_bits: int, heuristic: str, metric: str) -> None:
+    board = case.board
+    known = _oracle(board, metric)
+    result = solve(board, metric=metric, heuristic=heuristic, word_bits=word_bits)
+    if known.optimum is None:
+        assert result.status == Status.UNSOLVABLE and result.solution is None
+        return
+    assert result.status == Status.OPTIMAL and result.solution is not None
+    assert differential.replay(board, result.solution) is None
+    assert differential.cost(result.solution, metric) == known.optimum == result.stats.cost
+    assert result.proof["lower_bound"] == known.optimum
+
+
+@given(case=cases(), nodes=st.integers(1, 300))
+@SETTINGS
+def test_a_stopped_search_proves_a_true_lower_bound(case: Case, nodes: int) -> None:
+    known = _oracle(case.board, "moves")
+    result = solve(case.board, limits=Limits(max_nodes=nodes))
+    bound = result.proof.get("lower_bound")
+    if result.status == Status.LIMIT:
+        assert result.solution is None and bound is not None
+        assert known.optimum is None or bound <= known.optimum
+    elif known.optimum is not None:
+        assert result.status == Status.OPTIMAL and bound == known.optimum
+
+
+def test_memory_budget_stops_with_a_lower_bound() -> None:
+    board = parse(cards()[-1]["board"], fmt="string")[0].puzzle
+    result = solve(board, memory=2_000)
+    assert result.status == Status.LIMIT and "memory budget" in result.message
+    assert result.proof["lower_bound"] >= 1
+
+
+@given(case=cases())
+@SETTINGS
+def test_hardest_start_is_the_farthest_position(case: Case) -> None:
+    board = case.board
+    graph = differential.Graph(board)
+    cluster = differential.bfs(graph, [graph.start()], board.size)
+    assert cluster is not None
+    goals = [s for s in cluster if graph.is_goal(s)]
+    found = hardest_start(board, max_states=100_000)
+    if not goals:
+        assert found is None
+        return
+    distance = differential.bfs(graph, goals, board.size)
+    assert distance is not None and found is not None
+    state = tuple(p.offset for p in found.board.pieces)
+    assert distance[state] == found.moves == max(distance.values())
+    assert found.cluster_size == len(cluster) and found.goal_states == len(goals)
+
+
+def _dense_board(seed: int, most: int) -> Board:
+    """A random 9x9 board of 30 pieces, the red car on the left, whose key needs more than 62
+    bits and whose cluster holds at most ``most`` positions."""
+    rng = random.Random(seed)
+    while True:
+        board = random_board(rng, 9, 30, exit_row=4, trucks=0.3, red_col=0)
+        if Packing.of(board).words < 2:
+            continue
+        graph = differential.Graph(board)
+        if differential.bfs(graph, [graph.start()], board.size, most) is not None:
+            return board
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_dense_boards_of_wide_keys(seed: int) -> None:
+    board = _dense_board(seed, most=3_000)
+    packing = Packing.of(board)
+    assert int(np.sum(packing.bits)) > 62
+    graph = differential.Graph(board)
+    expected = differential.bfs(graph, [graph.start()], board.size)
+    start = packing.key(graph.start())[None, :]
+    layers = search(packing, start, budget=Limits().start(Stats()), stop_at_goal=False)
+    found = {packing.offsets(k): layers.depth(i) for i, k in enumerate(layers.keys)}
+    assert found == expected
+    for metric in ("moves", "steps"):
+        known = _oracle(board, metric)
+        result = solve(board, metric=metric)
+        if known.optimum is None:
+            assert result.status == Status.UNSOLVABLE
+            continue
+        assert result.status == Status.OPTIMAL and result.solution is not None
+        assert differential.replay(board, result.solution) is None
+        assert differential.cost(result.solution, metric) == known.optimum
+
+
+def test_large_boards_are_of_the_course_kind() -> None:
+    """Our generated boards (``tests/data/rushhour/large.tsv``) read as course CSV, with the
+    sizes and piece counts stated, the red car on the middle row, and keys of 2-3 words."""
+    with (DATA / "large.tsv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    assert len(rows) >= 4
+    for row in rows:
+        board = read(DATA / row["board_file"])[0].puzzle
+        assert board.size == int(row["size"]) and len(board.pieces) == int(row["pieces"])
+        assert board.red == "X" and board.exit_row == (board.size + 1) // 2 - 1
+        assert Packing.of(board).words == (2 if board.size == 9 else 3)
+
+
+def test_plans_name_pieces_past_the_127th() -> None:
+    """Piece indices are stored in 16 bits: the red car as piece 134 of a 24x24 board."""
+    cars = [
+        Piece(f"C{k}", row, col, 2, False)
+        for k, (row, col) in enumerate(
+            (row, col) for row in (0, 2, 4, 6, 8, 12, 14, 16, 18, 20, 22) for col in range(12)
+        )
+    ]
+    blocker = Piece("B", 9, 20, 2, False)
+    red = Piece("X", 10, 0, 2, True)
+    board = Board(24, (*cars, blocker, red), frozenset(), "X")
+    result = solve(board)
+    assert result.status == Status.OPTIMAL and result.solution is not None
+    assert [str(m) for m in result.solution] in (["B-1", "X+22"], ["B+2", "X+22"])
+    assert check(board, result.solution) == []
