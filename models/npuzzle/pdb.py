@@ -78,9 +78,17 @@ Partition = tuple[tuple[int, ...], ...]
 PARTITIONS: dict[str, Partition] = {
     "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
     "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
+    "6-6-6-6": (
+        (1, 5, 6, 10, 11, 12),
+        (2, 3, 4, 7, 8, 9),
+        (15, 16, 17, 20, 21, 22),
+        (13, 14, 18, 19, 23, 24),
+    ),
 }
-"""The 15-puzzle's standard partitions, in cells of Korf's goal (blank on cell 0); for another
-goal with the blank in a corner the cells are mirrored so that the blank's goal is cell 0."""
+"""Standard partitions in cells of Korf's goal (blank on cell 0): 6-6-3 and 5-5-5 for the
+15-puzzle (Felner, Korf & Hanan 2004), 6-6-6-6 for the 24-puzzle (Korf & Felner 2002, Fig. 4:
+127.5 million entries a pattern). For another goal with the blank in a corner the cells are
+mirrored so that the blank's goal is cell 0."""
 
 BUILD_RATE = 1_500_000
 """Placements one build makes per second, roughly (1.5-1.6 million measured for a 6-tile
@@ -139,33 +147,38 @@ def _entries(cells: int, k: int) -> int:
 def partition(puzzle: Puzzle, name: str | None = None) -> Partition:
     """The patterns used for ``puzzle``'s goal.
 
-    The 15-puzzle with its blank's goal in a corner gets :data:`PARTITIONS` ``[name]``
-    (default ``6-6-3``). Any other board gets the goal's non-blank cells, in row-major order,
-    cut into patterns of the largest size ``k`` with at most 8 million placements (4 on the
-    8-puzzle, 5 on the 24-puzzle).
+    A named partition of :data:`PARTITIONS` fits the square board it was made for (4x4 or
+    5x5) when the blank's goal is in a corner. Without a name, the 15-puzzle with its blank's
+    goal in a corner gets ``6-6-3``; any other board gets the goal's non-blank cells, in
+    row-major order, cut into patterns of the largest size ``k`` with at most 8 million
+    placements (4 on the 8-puzzle, 5 on the 24-puzzle).
 
     Raises
     ------
     OptionError
-        For a named partition on a board it does not fit.
+        For an unknown name, or a named partition on a board it does not fit.
     """
     blank = puzzle.goal.index(0)
     cells = puzzle.cells
-    if name is not None or cells == 16:
-        corner = puzzle.rows == puzzle.cols == 4 and blank in (0, 3, 12, 15)
-        if corner:
-            flip_r, flip_c = blank // 4 == 3, blank % 4 == 3
+    if name is not None and name not in PARTITIONS:
+        raise OptionError(f"unknown partition {name!r}; choose from {', '.join(PARTITIONS)}")
+    side = math.isqrt(cells) if puzzle.rows == puzzle.cols else 0
+    corner = side > 1 and blank in (0, side - 1, cells - side, cells - 1)
+    chosen = PARTITIONS[name or "6-6-3"]
+    made_for = math.isqrt(sum(map(len, chosen)) + 1)
+    if corner and side == made_for and (name is not None or cells == 16):
+        flip_r, flip_c = blank // side == side - 1, blank % side == side - 1
 
-            def mirror(cell: int) -> int:
-                r, c = divmod(cell, 4)
-                return (3 - r if flip_r else r) * 4 + (3 - c if flip_c else c)
+        def mirror(cell: int) -> int:
+            r, c = divmod(cell, side)
+            return (side - 1 - r if flip_r else r) * side + (side - 1 - c if flip_c else c)
 
-            chosen = PARTITIONS[name or "6-6-3"]
-            return tuple(tuple(mirror(c) for c in pattern) for pattern in chosen)
-        if name is not None:
-            raise OptionError(
-                f"the {name} partition is for 4x4 boards with the blank's goal in a corner"
-            )
+        return tuple(tuple(mirror(c) for c in pattern) for pattern in chosen)
+    if name is not None:
+        raise OptionError(
+            f"the {name} partition is for {made_for}x{made_for} boards with the blank's goal "
+            "in a corner"
+        )
     k = max(k for k in range(1, cells) if k == 1 or _entries(cells, k) <= _MAX_ENTRIES)
     rest = [c for c in range(cells) if c != blank]
     return tuple(tuple(rest[i : i + k]) for i in range(0, len(rest), k))
