@@ -289,6 +289,7 @@ def databases_6666(cold: bool) -> None:
 
 def korf_felner(args: argparse.Namespace) -> None:
     """Korf & Felner's 24-puzzles, easiest first, each under the time limit."""
+    import resource
     from fractions import Fraction
 
     from cspsolve.limits import Limits
@@ -311,6 +312,7 @@ def korf_felner(args: argparse.Namespace) -> None:
         table.add_column(name, justify="right")
     solved = 0
     total = 0.0
+    ratios = []
     for row in rows:
         puzzle = Puzzle(5, 5, tiles(row["tiles_goal_blank_first"]), korf_goal(25))
         best = int(row["optimal_length"])
@@ -327,6 +329,7 @@ def korf_felner(args: argparse.Namespace) -> None:
             length = str(len(result.solution))
             assert best <= len(result.solution) <= weight * best, row["id"]
             assert weight != 1 or len(result.solution) == best, row["id"]
+            ratios.append(len(result.solution) / best)
             solved += 1
         total += seconds
         cells = [
@@ -343,7 +346,14 @@ def korf_felner(args: argparse.Namespace) -> None:
         table.add_row(*cells)
         console.print(" | ".join(cells), highlight=False)
     console.print(table)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    if ratios and weight != 1:
+        console.print(
+            f"length / optimum: mean {sum(ratios) / len(ratios):.3f}, worst {max(ratios):.3f} "
+            f"(bound {float(weight):g})"
+        )
     console.print(
+        f"peak memory of the process {peak:.2f} GB; "
         f"{solved} of {len(rows)} solved within {args.time_limit:g} s each ({total:.0f} s in "
         f"all; load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())}); every plan "
         "replayed, every length checked against the published optimum"

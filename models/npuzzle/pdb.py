@@ -477,6 +477,24 @@ def _recall(
     return table
 
 
+_JOINED: list[tuple[tuple[np.ndarray, ...], np.ndarray]] = []
+"""The last concatenation made by :func:`_joined`, with the databases it joined."""
+
+
+def _joined(tables: Sequence[np.ndarray]) -> np.ndarray:
+    """The databases concatenated (read-only); the same databases as last time (the same
+    objects, as :func:`load_all` hands out while their files are unchanged) reuse the last
+    concatenation instead of copying them again (0.3 s and 510 MB for the 24-puzzle's
+    6-6-6-6)."""
+    last = _JOINED[0][0] if _JOINED else ()
+    if len(last) == len(tables) and all(a is b for a, b in zip(last, tables, strict=True)):
+        return _JOINED[0][1]
+    table = np.concatenate(tables)
+    table.flags.writeable = False
+    _JOINED[:] = [(tuple(tables), table)]
+    return table
+
+
 Track = Callable[[int, int, Sequence[int]], Callable[[int, int], None] | None]
 """Gives the progress callback of one build (rows, columns, pattern), or None."""
 
@@ -610,7 +628,7 @@ class PatternDatabases:
             members,
             sizes,
             offsets,
-            np.concatenate(tables),
+            _joined(tables),
             pattern_of,
             rcell,
             rtile,
