@@ -20,10 +20,11 @@ Each database is built by breadth-first search backwards from the goal placement
 a placement and the blank's region, every move costing 1; the databases of a partition that are
 missing are built at the same time, a thread each up to the number of cores), ranked as an
 ordered placement (``cells! / (cells-k)!`` entries, 1 byte each: 5.8 million for 6 tiles of the
-15-puzzle), and cached as ``.npy`` with a JSON sidecar (format version, size, SHA-256) under
-``$CSPSOLVE_CACHE``, else ``$XDG_CACHE_HOME/cspsolve``, else ``~/.cache/cspsolve``. A missing
-or corrupt file is rebuilt; a rich progress bar shows the build on a terminal. The last few
-databases read stay in memory while their files are unchanged (:func:`load_all`).
+15-puzzle, 127.5 million for 6 tiles of the 24-puzzle), and cached as ``.npy`` with a JSON
+sidecar (format version, size, SHA-256) under ``$CSPSOLVE_CACHE``, else
+``$XDG_CACHE_HOME/cspsolve``, else ``~/.cache/cspsolve``. A missing or corrupt file is rebuilt;
+a rich progress bar shows the build on a terminal. The last few databases read stay in memory
+while their files are unchanged (:func:`load_all`).
 
 A build is work done under the caller's limits: the breadth-first search asks a ``stop`` check
 (a :meth:`cspsolve.limits.Budget.exhausted`) between chunks of 2^18 placements and raises
@@ -92,9 +93,10 @@ mirrored so that the blank's goal is cell 0."""
 
 BUILD_RATE = 1_500_000
 """Placements one build makes per second, roughly (1.5-1.6 million measured for a 6-tile
-pattern of the 15-puzzle and a 5-tile one of the 24-puzzle on a busy 2-core machine, load 3-4);
-builds run at the same time, so free cores finish sooner. Only used for the notice before a
-build, which builds of fewer entries (under a second) do without."""
+pattern of the 15-puzzle and a 5-tile one of the 24-puzzle on a busy 2-core machine, load 3-4;
+1.0 million per second of CPU for a 6-tile one of the 24-puzzle, whose tables no longer fit in
+the caches); builds run at the same time, so free cores finish sooner. Only used for the
+notice before a build, which builds of fewer entries (under a second) do without."""
 
 _CACHED_FROM = 100_000
 """Databases of at least this many entries are cached; smaller ones are built every time."""
