@@ -20,11 +20,24 @@
 5. The engine: A* + Manhattan through the generic ``SearchProblem`` on the 31-move 8-puzzles,
    beside A* + linear conflict and IDA* + Manhattan through the same engine.
 
-Run from the repository root (needs ``../shared/data/npuzzle``, except ``--only korf100``)::
+6. ``--only korf-felner`` (not in the default run: hours): Korf & Felner's 50 24-puzzles
+   (``tests/data/npuzzle/korf-felner50.tsv``, 2002). First the 6-6-6-6 databases (read from the
+   user's cache, or built and cached there when missing; ``--cold`` builds them in a fresh
+   folder): seconds, entries, bytes, and the process's peak memory. Then ``--count`` instances,
+   easiest first (by optimal length, then id; ``--ids`` picks them instead), each by the
+   compiled IDA* with the 6-6-6-6 databases and their reflection, ``--time-limit`` seconds each
+   (default 600): status, length (checked against the published optimum, plan replayed), start
+   value, nodes, seconds, nodes per second; a line is printed as each finishes. ``--weight W``
+   runs weighted IDA* instead and checks each plan against ``W`` times the optimum.
+
+Run from the repository root (needs ``../shared/data/npuzzle``, except ``--only korf100`` and
+``--only korf-felner``)::
 
     python benchmarks/npuzzle.py
     python benchmarks/npuzzle.py --manhattan     # adds Manhattan IDA* on the 15-puzzles
     python benchmarks/npuzzle.py --only korf100  # part 3 alone
+    python benchmarks/npuzzle.py --only korf-felner --count 5          # the 5 easiest 24-puzzles
+    python benchmarks/npuzzle.py --only korf-felner --count 50 --weight 2 --time-limit 60
 """
 
 from __future__ import annotations
@@ -44,6 +57,7 @@ from rich.table import Table
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "npuzzle"
 KORF100 = Path(__file__).resolve().parents[1] / "tests" / "data" / "npuzzle" / "korf100.tsv"
+KORF_FELNER = KORF100.with_name("korf-felner50.tsv")
 console = Console()
 
 
@@ -244,16 +258,129 @@ def engine() -> None:
     console.print("target: A* + Manhattan <= 0.5 s each (aima-python: about 60 s)")
 
 
+def databases_6666(cold: bool) -> None:
+    """Get the 24-puzzle's 6-6-6-6 databases (built when missing); print time and memory."""
+    import resource
+
+    from cspsolve.models.npuzzle.pdb import PARTITIONS, _to_build, cache_dir, load_all
+
+    patterns = PARTITIONS["6-6-6-6"]
+    if cold:
+        os.environ["CSPSOLVE_CACHE"] = tempfile.mkdtemp(prefix="npuzzle-pdb-")
+    missing = _to_build(5, 5, patterns, 0)
+    built, seconds = timed(lambda: load_all(5, 5, patterns=patterns, blank=0))
+    how = "built (two at a time)" if missing else "read from the cache"
+    table = Table(title=f"24-puzzle 6-6-6-6 databases, blank-aware, {how}, {cache_dir()}")
+    for name in ("pattern cells", "entries", "MB", "largest entry"):
+        table.add_column(name, justify="right")
+    for pattern, db in zip(patterns, built, strict=True):
+        table.add_row(
+            " ".join(map(str, pattern)),
+            f"{db.size:,}",
+            f"{db.nbytes / 1e6:.1f}",
+            str(int(db.max())),
+        )
+    total = sum(db.nbytes for db in built)
+    table.add_row("all four", f"{sum(db.size for db in built):,}", f"{total / 1e6:.1f}", "")
+    console.print(table)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    console.print(f"{how} in {seconds:.1f} s; peak memory of this process so far {peak:.2f} GB")
+
+
+def korf_felner(args: argparse.Namespace) -> None:
+    """Korf & Felner's 24-puzzles, easiest first, each under the time limit."""
+    import resource
+    from fractions import Fraction
+
+    from cspsolve.limits import Limits
+    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal
+
+    with KORF_FELNER.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    rows.sort(key=lambda r: (int(r["optimal_length"]), int(r["id"])))
+    if args.ids:
+        wanted = args.ids.split(",")
+        rows = [r for w in wanted for r in rows if r["id"] == w]
+    rows = rows[: args.count]
+    weight = Fraction(args.weight)
+    databases_6666(args.cold)
+    title = "Korf & Felner's 24-puzzles, compiled IDA* + 6-6-6-6 (reflected)"
+    table = Table(title=f"{title}, w = {weight}" if weight != 1 else title)
+    names = ("id", "optimal", "status", "length", "h0", "generated", "expanded", "s", "M nodes/s")
+    for name in names:
+        table.add_column(name, justify="right")
+    solved = 0
+    total = 0.0
+    ratios = []
+    for row in rows:
+        puzzle = Puzzle(5, 5, tiles(row["tiles_goal_blank_first"]), korf_goal(25))
+        best = int(row["optimal_length"])
+        limits = Limits(time_limit=args.time_limit)
+        result, seconds = timed(
+            lambda p=puzzle, lim=limits: fastida.solve(
+                p, "pdb", limits=lim, partition="6-6-6-6", weight=weight
+            )
+        )
+        s = result.stats
+        length = ""
+        if result.solution is not None:
+            assert check(puzzle, result.solution) == [], row["id"]
+            length = str(len(result.solution))
+            assert best <= len(result.solution) <= weight * best, row["id"]
+            assert weight != 1 or len(result.solution) == best, row["id"]
+            ratios.append(len(result.solution) / best)
+            solved += 1
+        total += seconds
+        cells = [
+            row["id"],
+            str(best),
+            result.status.value,
+            length,
+            str(int(s.extra.get("initial_h", 0))),
+            f"{s.generated:,}",
+            f"{s.expanded:,}",
+            f"{seconds:.1f}",
+            f"{s.generated / max(seconds, 1e-9) / 1e6:.1f}",
+        ]
+        table.add_row(*cells)
+        console.print(" | ".join(cells), highlight=False)
+    console.print(table)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    if ratios and weight != 1:
+        console.print(
+            f"length / optimum: mean {sum(ratios) / len(ratios):.3f}, worst {max(ratios):.3f} "
+            f"(bound {float(weight):g})"
+        )
+    console.print(
+        f"peak memory of the process {peak:.2f} GB; "
+        f"{solved} of {len(rows)} solved within {args.time_limit:g} s each ({total:.0f} s in "
+        f"all; load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())}); every plan "
+        "replayed, every length checked against the published optimum"
+        + (f" (at most {weight} x it)" if weight != 1 else "")
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--manhattan", action="store_true", help="also IDA* + Manhattan on 15s")
     parser.add_argument("--keep-cache", action="store_true", help="use the user's PDB cache")
-    parser.add_argument("--only", choices=["korf100"], help="run this part alone")
+    parser.add_argument("--only", choices=["korf100", "korf-felner"], help="run this part alone")
+    parser.add_argument(
+        "--count", type=int, default=50, help="korf-felner: how many, easiest first"
+    )
+    parser.add_argument("--ids", help="korf-felner: these instance ids (comma-separated) instead")
+    parser.add_argument("--time-limit", type=float, default=600, help="korf-felner: s each")
+    parser.add_argument("--weight", default="1", help="korf-felner: weighted IDA* with this w")
+    parser.add_argument("--cold", action="store_true", help="korf-felner: build the databases")
     args = parser.parse_args()
     console.print(
         f"Python {platform.python_version()}, {os.cpu_count()} cores, "
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
+    if args.only == "korf-felner":
+        korf_felner(args)
+        return
     started = startup()
     if args.only == "korf100":
         korf100(started)

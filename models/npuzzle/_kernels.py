@@ -150,10 +150,16 @@ def ida_iteration(
     rcell: np.ndarray,
     rtile: np.ndarray,
     reflect: bool,
+    g_weight: int,
+    h_weight: int,
     budget: int,
     counters: np.ndarray,
 ) -> int:
     """Run (or resume) one cost-bounded depth-first iteration of IDA* for ``budget`` nodes.
+
+    A node of depth ``g`` and heuristic ``h`` is cut off when ``f = g_weight * g + h_weight *
+    h`` exceeds ``bound``: ``g_weight == h_weight`` is IDA*, ``h_weight > g_weight`` weighted
+    IDA* with ``w = h_weight / g_weight``.
 
     The search state lives in the arrays, so a paused iteration resumes where it stopped:
     ``tiles[cell]``, ``where[tile]`` and ``rwhere`` (the board reflected about the main
@@ -230,7 +236,7 @@ def ida_iteration(
             h = max(h, totals[1])
         counters[0] += 1
         spent += 1
-        f = d + 1 + h
+        f = g_weight * (d + 1) + h_weight * h
         d += 1
         stack[d, 0] = 0
         stack[d, 1] = c

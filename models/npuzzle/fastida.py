@@ -8,6 +8,13 @@ never moves straight back (parent pruning); moves are tried in the order U, L, R
 The heuristic is additive pattern databases (:mod:`.pdb`) or, with one pattern per tile, the
 Manhattan distance. Both are admissible and consistent, so the first plan found is optimal.
 
+With a weight ``w > 1`` it is weighted IDA* (the cost bound is on ``f = g + w h``; Korf,
+"Linear-space best-first search", Artificial Intelligence 62 (1993) 41-78, §2, and Pohl's
+weighting, "Heuristic search viewed as path finding in a graph", Artificial Intelligence 1
+(1970)): every node of an optimal path has ``f <= w C*``, so no threshold passes ``w C*`` before
+a goal is found, and the plan costs at most ``w`` times the optimum. The result is then
+``SOLVED`` with that bound in ``proof``.
+
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
 reports are honoured between chunks (a chunk of 2^20 nodes takes some 50 ms). The time limit
 and cancellation also cover building the pattern databases (:class:`.pdb.BuildStoppedError`).
@@ -16,7 +23,9 @@ and cancellation also cover building the pattern databases (:class:`.pdb.BuildSt
 from __future__ import annotations
 
 import itertools
+import math
 import time
+from fractions import Fraction
 
 import numpy as np
 
@@ -50,8 +59,10 @@ def solve(
     *,
     limits: Limits | None = None,
     partition: str | None = None,
+    weight: Fraction | float = 1,
 ) -> Result[list[str]]:
-    """Solve a solvable puzzle optimally with the compiled IDA*.
+    """Solve a solvable puzzle with the compiled IDA*: optimally, or within ``weight`` times
+    the optimum.
 
     Parameters
     ----------
@@ -61,12 +72,18 @@ def solve(
     heuristic : {"pdb", "manhattan"}
     limits : Limits, optional
     partition : str, optional
-        A name of :data:`.pdb.PARTITIONS` for the 15-puzzle (default ``6-6-3``).
+        A name of :data:`.pdb.PARTITIONS` that fits the board (:func:`.pdb.partition`).
+    weight : Fraction or float
+        ``w >= 1``, a float read as the decimal it prints as; above 1, weighted IDA* on
+        ``f = g + w h`` (in integers: the denominator of ``w`` must be at most 10^6).
 
     Returns
     -------
     Result
-        ``OPTIMAL`` with the moves, ``UNSOLVABLE`` (with the reason as ``message``), or
+        ``OPTIMAL`` with the moves (``SOLVED`` when ``weight > 1``, with ``proof``
+        ``{"suboptimality_bound": w, "lower_bound": L}``: the plan costs at most ``w`` times
+        the optimum, and the optimum is at least ``L = max(h0, ceil(cost / w))``),
+        ``UNSOLVABLE`` (with the reason as ``message``), or
         ``LIMIT`` / ``CANCELLED`` (with a ``message`` when the limit came while the pattern
         databases were being built). ``stats.extra`` holds ``iterations``, ``initial_h`` and
         ``database_seconds`` (getting the databases: built, read from the cache or reused).
@@ -74,12 +91,16 @@ def solve(
     Raises
     ------
     OptionError
-        For another heuristic.
+        For another heuristic, a partition that does not fit, or a weight below 1 or with a
+        larger denominator.
     """
     from ._kernels import ida_iteration, pdb_value
 
     if heuristic not in HEURISTICS:
         raise OptionError(f"tile-idastar computes {', '.join(HEURISTICS)}, not {heuristic!r}")
+    w = Fraction(repr(weight)) if isinstance(weight, float) else Fraction(weight)
+    if w < 1 or w.denominator > 10**6:
+        raise OptionError(f"the weight must be >= 1 with a denominator <= 10^6, not {weight}")
     solvable, why = solvability(puzzle)
     if not solvable:
         return Result(Status.UNSOLVABLE, None, Stats(), "tile-idastar", heuristic, message=why)
@@ -103,12 +124,14 @@ def solve(
     totals = np.array([pdb_value(where, *lookup, parts), pdb_value(rwhere, *lookup, rparts)])
     h0 = int(max(totals) if dbs.reflect else totals[0])
     stats.extra["initial_h"] = h0
-    result: Result[list[str]] = Result(Status.OPTIMAL, [], stats, "tile-idastar", heuristic)
+    status = Status.OPTIMAL if w == 1 else Status.SOLVED
+    result: Result[list[str]] = Result(status, [], stats, "tile-idastar", heuristic)
     if puzzle.start == puzzle.goal:
         budget.finish()
-        return result
-    bound = h0
-    stack = np.zeros((max(256, 2 * h0), 4), np.int64)
+        return _bounded(result, w, h0)
+    g_weight, h_weight = w.denominator, w.numerator
+    bound = h_weight * h0
+    stack = np.zeros((max(256, 2 * h0, bound // g_weight + 2), 4), np.int64)
     stack[0, 1] = puzzle.start.index(0)
     depth = np.zeros(1, np.int64)
     counters = np.array([0, 0, _NO_BOUND], np.int64)
@@ -137,6 +160,8 @@ def solve(
             dbs.rcell,
             dbs.rtile,
             dbs.reflect,
+            g_weight,
+            h_weight,
             chunk,
             counters,
         )
@@ -149,7 +174,7 @@ def solve(
             result.solution = _moves([int(c) for c in stack[: d + 1, 1]], puzzle.cols)
             stats.depth, stats.cost = d, float(d)
             budget.finish()
-            return result
+            return _bounded(result, w, h0)
         stopped = budget.exhausted()
         if stopped is not None:
             return Result(stopped, None, budget.finish(), "tile-idastar", heuristic)
@@ -158,5 +183,14 @@ def solve(
             counters[2] = _NO_BOUND
             stack[0, 0] = 0
             iterations += 1
-            if bound + 2 > len(stack):
+            while bound // g_weight + 2 > len(stack):
                 stack = np.vstack([stack, np.zeros_like(stack)])
+
+
+def _bounded(result: Result[list[str]], weight: Fraction, h0: int) -> Result[list[str]]:
+    """``result`` of a weighted search with its bound in ``proof`` (unchanged when ``w = 1``)."""
+    if weight != 1:
+        cost = int(result.stats.cost)
+        result.proof["suboptimality_bound"] = float(weight)
+        result.proof["lower_bound"] = max(h0, math.ceil(cost / weight))
+    return result

@@ -4,6 +4,10 @@ Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.Slid
 (``astar``, ``idastar``, ``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``,
 ``dfs``) and the compiled ``tile-idastar`` of :mod:`.fastida`. Default: A* for boards of at
 most 9 cells, ``tile-idastar`` above; the heuristic defaults to ``pdb`` (the best available).
+Options (:class:`SlidingTileOptions`): ``partition`` names the pattern databases (e.g.
+``6-6-6-6`` for the 24-puzzle), ``weight`` makes ``tile-idastar`` weighted IDA* (plans within
+``w`` times the optimum, the bound in ``proof``) and sets the weight of ``weighted-astar``;
+``verify`` always runs unweighted.
 Unsolvable boards are reported at once from the parity rule, without a search. The limits
 cover the whole command: building the pattern databases counts against the time limit (and
 stops with status ``limit`` when it passes). There is no CP-SAT model of sliding tiles:
@@ -14,18 +18,22 @@ IDA* with the Manhattan distance (a heuristic independent of the pattern databas
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from cspsolve import tasks
-from cspsolve.kind import Kind, Method, Runner, no_moves
+from cspsolve.errors import OptionError
+from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
 from .board import Puzzle, apply, check, solvability
 from .formats import read, select, sniff, write
+from .pdb import PARTITIONS
 
-__all__ = ["KIND", "WEIGHT", "analyze"]
+__all__ = ["KIND", "WEIGHT", "SlidingTileOptions", "analyze"]
 
 HEURISTICS = ("pdb", "linear-conflict", "manhattan", "misplaced", "gaschnig")
 """The engine searches' heuristics, the default first."""
@@ -35,6 +43,59 @@ WEIGHT = 2.0
 """Weight of ``weighted-astar`` (plans cost at most twice the optimum)."""
 
 Plan = list[str]
+
+WEIGHTED = ("tile-idastar", "weighted-astar")
+"""The methods that take a weight."""
+
+
+@dataclass(frozen=True)
+class SlidingTileOptions:
+    """The sliding-tile kind's options (``None`` keeps the defaults).
+
+    Raises
+    ------
+    OptionError
+        When ``weight`` is not a number of at least 1 (a decimal or a fraction such as
+        ``3/2``, denominator at most 10^6).
+    """
+
+    partition: str | None = option(
+        "pattern databases of the pdb heuristic, for a goal with the blank in a corner: "
+        "6-6-3 or 5-5-5 on the 4x4, 6-6-6-6 on the 5x5 (four databases of 127.5 M entries, "
+        "510 MB, built once and cached). Default: 6-6-3 on the 4x4, else patterns of at most "
+        "8 million entries.",
+        choices=tuple(PARTITIONS),
+    )
+    weight: str | None = option(
+        "w >= 1: tile-idastar runs weighted IDA* (f = g + w h) and weighted-astar uses w "
+        "(default 2); plans cost at most w times the optimum, the bound in proof."
+    )
+
+    def __post_init__(self) -> None:
+        self.w  # noqa: B018 - checks the weight once, when the options are made
+
+    @property
+    def w(self) -> Fraction | None:
+        """The weight as an exact fraction, or None when not given."""
+        if self.weight is None:
+            return None
+        try:
+            w = Fraction(self.weight.strip())
+        except (ValueError, ZeroDivisionError):
+            raise OptionError(f"--weight must be a number >= 1, not {self.weight!r}") from None
+        if w < 1 or w.denominator > 10**6:
+            raise OptionError(
+                f"--weight must be >= 1 with a denominator <= 10^6, not {self.weight!r}"
+            )
+        return w
+
+
+def _weight(options: Any, method: str) -> Fraction | None:
+    """The weight the options give ``method``; refused for a method that takes none."""
+    w: Fraction | None = getattr(options, "w", None)
+    if w is not None and method not in WEIGHTED:
+        raise OptionError(f"--weight is for {' and '.join(WEIGHTED)}, not {method}")
+    return w
 
 
 def _small(puzzle: Puzzle) -> bool:
@@ -65,11 +126,14 @@ def _compiled(
     from . import fastida
 
     assert heuristic is not None
-    return fastida.solve(puzzle, heuristic, limits=limits)
+    w = _weight(options, "tile-idastar") or 1
+    partition = getattr(options, "partition", None)
+    return fastida.solve(puzzle, heuristic, limits=limits, partition=partition, weight=w)
 
 
-def _informed(search: Callable[..., Result[Plan]]) -> Runner:
-    """An engine search with a heuristic whose pattern databases are built within the limits."""
+def _informed(name: str, search: Callable[..., Result[Plan]], weight: float = 1.0) -> Runner:
+    """The engine search called ``name`` (``weight`` as its default weight when it takes one),
+    with a heuristic whose pattern databases are built within the limits."""
 
     def run(
         puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
@@ -79,25 +143,29 @@ def _informed(search: Callable[..., Result[Plan]]) -> Runner:
         from .search import heuristic as make_heuristic
 
         assert heuristic is not None
+        w = _weight(options, name)
+        weighted = {} if name not in WEIGHTED else {"weight": float(w or weight)}
+        partition = getattr(options, "partition", None)
         budget = (limits or Limits()).start(Stats())
         try:
-            h = make_heuristic(heuristic, puzzle, stop=budget.exhausted)
+            h = make_heuristic(heuristic, puzzle, stop=budget.exhausted, partition=partition)
         except BuildStoppedError as stopped:
             return Result(stopped.status, None, budget.finish(), message=str(stopped))
         built = budget.finish().seconds
-        result = search(SlidingTileProblem(puzzle), h, limits=budget.rest())
+        result = search(SlidingTileProblem(puzzle), h, limits=budget.rest(), **weighted)
         result.stats.seconds += built
         return result
 
     return run
 
 
-def _uninformed(search: Callable[..., Result[Plan]]) -> Runner:
+def _uninformed(name: str, search: Callable[..., Result[Plan]]) -> Runner:
     def run(
         puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
     ) -> Result[Plan]:
         from .search import SlidingTileProblem
 
+        _weight(options, name)
         return search(SlidingTileProblem(puzzle), limits=limits)
 
     return run
@@ -127,7 +195,7 @@ def _by_size(small: tuple[str | None, ...], large: tuple[str | None, ...]) -> An
 METHODS = (
     Method(
         name="astar",
-        run=_solvable(_informed(_engine("astar"))),
+        run=_solvable(_informed("astar", _engine("astar"))),
         summary="A* graph search (Hart, Nilsson & Raphael 1968)",
         backend="search",
         optimal=True,
@@ -148,7 +216,7 @@ METHODS = (
     ),
     Method(
         name="idastar",
-        run=_solvable(_informed(_engine("idastar"))),
+        run=_solvable(_informed("idastar", _engine("idastar"))),
         summary="IDA*, iterative-deepening A* (Korf 1985)",
         backend="search",
         optimal=True,
@@ -159,8 +227,9 @@ METHODS = (
     ),
     Method(
         name="weighted-astar",
-        run=_solvable(_informed(_engine("astar", weight=WEIGHT))),
-        summary=f"A* with f = g + {WEIGHT:g} h: plans at most {WEIGHT:g} times the optimum",
+        run=_solvable(_informed("weighted-astar", _engine("astar"), WEIGHT)),
+        summary=f"A* with f = g + w h (w = {WEIGHT:g} unless --weight): plans at most w times "
+        "the optimum",
         backend="search",
         optimal=False,
         complete=True,
@@ -169,7 +238,7 @@ METHODS = (
     ),
     Method(
         name="greedy",
-        run=_solvable(_informed(_engine("greedy"))),
+        run=_solvable(_informed("greedy", _engine("greedy"))),
         summary="greedy best-first graph search",
         backend="search",
         optimal=False,
@@ -179,7 +248,7 @@ METHODS = (
     ),
     Method(
         name="bfs",
-        run=_solvable(_uninformed(_engine("bfs"))),
+        run=_solvable(_uninformed("bfs", _engine("bfs"))),
         summary="breadth-first graph search",
         backend="search",
         optimal=True,
@@ -188,7 +257,7 @@ METHODS = (
     ),
     Method(
         name="iddfs",
-        run=_solvable(_uninformed(_engine("iddfs"))),
+        run=_solvable(_uninformed("iddfs", _engine("iddfs"))),
         summary="iterative-deepening depth-first tree search (Korf 1985)",
         backend="search",
         optimal=True,
@@ -197,7 +266,7 @@ METHODS = (
     ),
     Method(
         name="dfs",
-        run=_solvable(_uninformed(_engine("dfs"))),
+        run=_solvable(_uninformed("dfs", _engine("dfs"))),
         summary="depth-first graph search",
         backend="search",
         optimal=False,
@@ -313,6 +382,8 @@ KIND = Kind(
     priority=40,
     methods=METHODS,
     reference=_reference,
+    options=SlidingTileOptions,
+    verify_options={"weight": None},
     analysis="solvable, optimal_length",
     sniff=sniff,
     read=read,

@@ -265,17 +265,22 @@ HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "gaschnig", "pdb")
 
 
 def heuristic(
-    name: str, puzzle: Puzzle, *, stop: Callable[[], Status | None] | None = None
+    name: str,
+    puzzle: Puzzle,
+    *,
+    stop: Callable[[], Status | None] | None = None,
+    partition: str | None = None,
 ) -> _Heuristic:
     """The heuristic called ``name`` for ``puzzle``'s goal.
 
-    ``pdb`` builds (or loads from the cache) the puzzle's pattern databases, asking ``stop``
-    (a limit check) while it builds; see :mod:`.pdb`.
+    ``pdb`` builds (or loads from the cache) the puzzle's pattern databases — the partition
+    named ``partition``, by default :func:`.pdb.partition`'s — asking ``stop`` (a limit check)
+    while it builds; see :mod:`.pdb`. The other heuristics ignore ``partition``.
 
     Raises
     ------
     OptionError
-        For an unknown name.
+        For an unknown name, or a partition that does not fit the board.
     pdb.BuildStoppedError
         When ``stop`` stopped the build of the pattern databases.
     """
@@ -288,5 +293,8 @@ def heuristic(
     if name in simple:
         return simple[name](puzzle)
     if name == "pdb":
-        return PatternDatabaseHeuristic(puzzle, stop=stop)
+        from .pdb import partition as patterns
+
+        chosen = None if partition is None else patterns(puzzle, partition)
+        return PatternDatabaseHeuristic(puzzle, chosen=chosen, stop=stop)
     raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")

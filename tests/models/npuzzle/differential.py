@@ -16,7 +16,10 @@ pattern databases in a fresh cache folder per case (3x3 goals would otherwise le
 goal). It agrees when, on an unsolvable case, it says ``unsolvable``; on a solvable one, its
 plan replays (by :func:`replay`, written here) from the start to the goal and its reported cost
 is the plan's length; and a method that claims optimality finds exactly the oracle's length,
-weighted A* at most :data:`~cspsolve.models.npuzzle.kind.WEIGHT` times it. Methods that would
+weighted A* at most :data:`~cspsolve.models.npuzzle.kind.WEIGHT` times it. A method named
+``NAME/H@W`` runs with ``--weight W`` (:data:`WEIGHTED`): its plan costs at most ``W`` times
+the optimum, it says ``solved`` (``optimal`` when ``W`` is 1) with ``W`` as its
+``suboptimality_bound``, and its ``lower_bound`` is at most the optimum. Methods that would
 take long (tree searches with weak heuristics, uninformed searches of the 3x3 graph) run only
 on the cases :data:`REACH` allows.
 """
@@ -29,6 +32,7 @@ import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 
 from hypothesis import strategies as st
 
@@ -52,11 +56,21 @@ OPTIMAL = (
 )
 """Methods that claim optimal plans."""
 
+WEIGHTED = (
+    "tile-idastar/manhattan@3/2",
+    "tile-idastar/pdb@5/4",
+    "tile-idastar/pdb@2",
+    "tile-idastar/pdb@1",
+    "weighted-astar/manhattan@3",
+)
+"""Methods run with a weight (after the ``@``)."""
+
 METHODS = (
     *OPTIMAL,
     *(f"weighted-astar/{h}" for h in kind.HEURISTICS),
     *(f"greedy/{h}" for h in kind.HEURISTICS),
     "dfs",
+    *WEIGHTED,
 )
 """Every method x heuristic of the kind: the optimal ones, then those checked for valid plans."""
 
@@ -207,8 +221,27 @@ def disagreement(
         return f"{result.status} plan of {len(plan)} moves, optimum {best}"
     if method in OPTIMAL and result.status != Status.OPTIMAL:
         return f"{result.status}, not optimal, for an optimal method"
+    if "@" in method:
+        return _beyond_bound(Fraction(method.partition("@")[2]), best, result)
     if method.startswith("weighted-astar") and len(plan) > kind.WEIGHT * best:
         return f"{len(plan)} moves, more than {kind.WEIGHT:g} x the optimum {best}"
+    return None
+
+
+def _beyond_bound(weight: Fraction, best: int, result: Result[list[str]]) -> str | None:
+    """What a run with ``weight`` gets wrong about its bound, else None."""
+    cost = int(result.stats.cost)
+    if cost > weight * best:
+        return f"{cost} moves, more than {weight} x the optimum {best}"
+    if weight == 1:
+        optimal = result.status == Status.OPTIMAL and cost == best
+        return None if optimal else f"{result.status} plan of {cost} moves at weight 1"
+    if result.status != Status.SOLVED:
+        return f"{result.status} for a weighted search"
+    if result.proof.get("suboptimality_bound") != float(weight):
+        return f"bound {result.proof.get('suboptimality_bound')} in proof, weight {weight}"
+    if result.proof.get("lower_bound", 0) > best:
+        return f"lower bound {result.proof['lower_bound']} above the optimum {best}"
     return None
 
 
@@ -233,8 +266,10 @@ def check(puzzle: Puzzle) -> dict[str, str | None]:
     verdicts: dict[str, str | None] = {}
     with _fresh_cache():
         for method in methods_for(puzzle, best):
-            name, _, h = method.partition("/")
-            request = Request(name, h or None)
+            named, _, weight = method.partition("@")
+            name, _, h = named.partition("/")
+            options = {"weight": weight} if weight else {}
+            request = Request(name, h or None, options)
             limits = Limits(time_limit=METHOD_SECONDS)
             result = tasks.solve(kind.KIND, puzzle, request=request, limits=limits)
             verdicts[method] = disagreement(method, puzzle, best, result)

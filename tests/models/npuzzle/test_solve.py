@@ -204,6 +204,20 @@ def test_databases_read_once_per_process(pdb_cache: Path) -> None:
     assert not first.flags.writeable
 
 
+def test_databases_joined_once_while_unchanged(pdb_cache: Path) -> None:
+    """Solving again with the same cached databases reuses their concatenation; other
+    databases get their own."""
+    puzzle = Puzzle(4, 4, korf_goal(16), korf_goal(16))
+    chosen = pdb.PARTITIONS["5-5-5"]
+    first = pdb.PatternDatabases.for_puzzle(puzzle, chosen=chosen)
+    again = pdb.PatternDatabases.for_puzzle(puzzle, chosen=chosen)
+    assert again.table is first.table and not first.table.flags.writeable
+    other = pdb.PatternDatabases.for_puzzle(puzzle, chosen=pdb.PARTITIONS["6-6-3"])
+    assert other.table is not first.table and other.table.size == 2 * 5_765_760 + 3_360
+    parts = pdb.load_all(4, 4, patterns=chosen, blank=0)
+    assert np.array_equal(first.table, np.concatenate(parts))
+
+
 @pytest.mark.parametrize(
     ("rows", "cols", "pattern", "blank"), [(4, 4, (1, 2, 3), 0), (3, 3, (1, 2, 4, 5), 0)]
 )
