@@ -31,7 +31,7 @@ from cspsolve.results import Result, Stats, Status
 
 from .board import Puzzle, apply, check, solvability
 from .formats import read, select, sniff, write
-from .pdb import PARTITIONS
+from .partitions import PARTITIONS
 
 __all__ = ["KIND", "WEIGHT", "SlidingTileOptions", "analyze"]
 

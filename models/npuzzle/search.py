@@ -35,7 +35,8 @@ from cspsolve.results import Status
 from .board import Puzzle, neighbours
 
 if TYPE_CHECKING:
-    from .pdb import Partition, PatternDatabases, Stop
+    from .partitions import Partition
+    from .pdb import PatternDatabases, Stop
 
 __all__ = [
     "HEURISTICS",
