@@ -36,9 +36,23 @@ from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-__all__ = ["enumerate_solutions", "solve_cpsat", "solve_model"]
+__all__ = ["check_counts", "enumerate_solutions", "solve_cpsat", "solve_model"]
 
 S = TypeVar("S")
+
+
+def check_counts(*, max_solutions: int, workers: int) -> None:
+    """Refuse a CP-SAT run asked for fewer than one solution or one worker.
+
+    Raises
+    ------
+    OptionError
+        If ``max_solutions < 1`` or ``workers < 1``.
+    """
+    if max_solutions < 1:
+        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
+    if workers < 1:
+        raise OptionError(f"workers must be >= 1, got {workers}")
 
 
 _CANCEL_POLL = 0.02
@@ -216,10 +230,7 @@ def solve_cpsat(
         If ``max_solutions < 1``, ``workers < 1``, or a constraint's table would exceed
         ``max_table`` combinations.
     """
-    if max_solutions < 1:
-        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
-    if workers < 1:
-        raise OptionError(f"workers must be >= 1, got {workers}")
+    check_counts(max_solutions=max_solutions, workers=workers)
     values = explicit_values(csp)
     for c in csp.constraints:
         size = math.prod(len(values[v]) for v in c.scope)

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cspsolve.csp.cpsat import enumerate_solutions
-from cspsolve.errors import OptionError
+from cspsolve.csp.cpsat import check_counts, enumerate_solutions
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
@@ -105,10 +104,7 @@ def solve(
     OptionError
         If ``max_solutions < 1`` or ``workers < 1``.
     """
-    if max_solutions < 1:
-        raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
-    if workers < 1:
-        raise OptionError(f"workers must be >= 1, got {workers}")
+    check_counts(max_solutions=max_solutions, workers=workers)
     from ortools.sat.python import cp_model  # before the clock starts: the import is slow
 
     stats = Stats()
