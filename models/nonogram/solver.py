@@ -53,6 +53,7 @@ __all__ = [
     "mac_method",
     "probing",
     "python_constraint",
+    "python_line_logic",
     "sum_mismatch",
 ]
 
@@ -143,10 +144,13 @@ LINE_LOGIC_CELLS = 400
 it costs at most a few milliseconds, against about half a second to load the kernels."""
 
 
-def line_logic(
+def python_line_logic(
     puzzle: Nonogram, *, limits: Limits | None = None, max_solutions: int = 1
 ) -> Result[Grid] | None:
-    """Solve ``puzzle`` by line logic alone, or say it cannot (``None``).
+    """Solve ``puzzle`` by line logic alone, in pure Python, or say it cannot (``None``).
+
+    The twin of :func:`.kind.line_logic`, which runs the compiled worklist and so loads the
+    kernels this one exists to spare.
 
     Line logic is GAC propagation (:func:`cspsolve.csp.gac.propagate`) on the row and column
     pattern variables of :func:`.constraints.build_csp`. It is sound, so a grid it decides
@@ -164,22 +168,23 @@ def line_logic(
     Returns
     -------
     Result of Grid or None
-        Method ``"probing"``, status ``SOLVED`` (``proof["unique"] = True`` when
-        ``max_solutions >= 2``) or ``UNSOLVABLE``; ``stats.propagations`` counts the revisions.
-        ``None`` when cells remain undecided.
+        As :meth:`cspsolve.results.Result.from_solutions` for method ``"probing"``: ``SOLVED``
+        (unique, when ``max_solutions >= 2``) or ``UNSOLVABLE``; ``stats.propagations`` counts
+        the revisions. ``None`` when cells remain undecided.
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     csp = build_csp(puzzle)
     domains = dict(csp.domains)
-    if not propagate(csp, domains, stats=stats):
-        return Result(Status.UNSOLVABLE, None, budget.finish(), "probing")
-    if any(domains[v].size() != 1 for v in csp.variables):
-        return None
-    assignment = {v: domains[v].value() for v in csp.variables}
-    grid = grid_from_assignment(puzzle, assignment)
-    proof = {"unique": True} if max_solutions >= 2 else {}
-    return Result(Status.SOLVED, grid, budget.finish(), "probing", proof=proof)
+    solutions: list[Grid] = []
+    if propagate(csp, domains, stats=stats):
+        if any(domains[v].size() != 1 for v in csp.variables):
+            return None
+        assignment = {v: domains[v].value() for v in csp.variables}
+        solutions.append(grid_from_assignment(puzzle, assignment))
+    return Result.from_solutions(
+        budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=None
+    )
 
 
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
@@ -188,7 +193,7 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
 
         return solve_colour(puzzle, limits=limits, max_solutions=wanted)
     if puzzle.height * puzzle.width <= LINE_LOGIC_CELLS:
-        decided = line_logic(puzzle, limits=limits, max_solutions=wanted)
+        decided = python_line_logic(puzzle, limits=limits, max_solutions=wanted)
         if decided is not None:
             return decided
     from .search.probing import solve_probing

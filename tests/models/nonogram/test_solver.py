@@ -92,7 +92,7 @@ def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.Da
 def test_line_logic_decides_only_what_brute_force_proves(data: st.DataObject) -> None:
     puzzle = crossed_puzzle(data)
     expected = all_solutions(puzzle)
-    decided = solver.line_logic(puzzle, max_solutions=2)
+    decided = solver.python_line_logic(puzzle, max_solutions=2)
     if decided is None:
         return
     if decided.status is Status.UNSOLVABLE:
