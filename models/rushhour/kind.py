@@ -1,8 +1,9 @@
 """The ``rushhour`` kind: its table of methods, options, files and pictures.
 
-Methods: ``bfs`` (the default on boards of at most 6 x 6 whose state fits its 62-bit key) is
-the compiled breadth-first search over compact states of :mod:`.cluster` — optimal under both
-metrics, since its edges are moves (or one-cell steps). ``bfida`` (the default beyond) is the
+Methods: ``bfs`` (the default on boards of at most 6 x 6) is breadth-first search — optimal
+under both metrics, since its edges are moves (or one-cell steps) — in plain Python while the
+first search of a process is small (:mod:`.quick`, which spares loading the compiled code),
+else compiled over the compact states of :mod:`.cluster`. ``bfida`` (the default beyond) is the
 compiled breadth-first iterative-deepening A* of :mod:`.deepening` over bit-packed keys of any
 width, which prunes by the ``blockers`` estimate and reports the lower bound it proved when a
 limit stops it. ``astar``, ``idastar``,
@@ -18,6 +19,8 @@ is reported unsolvable by every method at once, without a search.
 
 from __future__ import annotations
 
+import itertools
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +33,7 @@ from cspsolve.results import Result, Stats, Status
 
 from .board import Board, Move, check, merged, replay
 from .formats import read, select, sniff, write
+from .quick import Outcome, search
 from .search import HEURISTICS, METRICS
 
 __all__ = ["KIND", "RushHourOptions", "analyze"]
@@ -94,7 +98,27 @@ def _open(run: Runner) -> Runner:
     return checked
 
 
+_ALWAYS_FITS = 6
+"""Every board of at most 6 x 6 fits the compiled search's 62-bit key: at most 18 pieces of at
+most 5 offsets each, and ``5**18 < 2**62``."""
+QUICK_EXPANSIONS = 25_000
+"""Positions ``bfs`` expands in plain Python (:mod:`.quick`, about 0.2 s) before it loads the
+compiled search instead (about 0.35 s to load)."""
+_BFS_RUNS = itertools.count()
+_COMPILED = f"{__package__}._kernels"
+
+
+def _plain_budget() -> int:
+    """Expansions ``bfs`` may spend in plain Python: :data:`QUICK_EXPANSIONS` in the first search
+    of a process, while the compiled code is not loaded; none in later ones, since a process
+    that runs many searches is faster loading the compiled code once for all of them."""
+    first = next(_BFS_RUNS) == 0
+    return QUICK_EXPANSIONS if first and _COMPILED not in sys.modules else 0
+
+
 def _fits(board: Board) -> bool:
+    if board.size <= _ALWAYS_FITS:
+        return True
     from .cluster import Encoding
 
     return Encoding.of(board).fits
@@ -109,22 +133,34 @@ def _too_big(board: Board) -> str | None:
 def _cluster_bfs(
     board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
 ) -> Result[list[Move]]:
-    """The compiled BFS over the cluster of ``board`` (:func:`.cluster.explore`)."""
+    """Breadth-first search: in plain Python while it is small (:func:`.quick.search`), then
+    compiled over the cluster of ``board`` (:func:`.cluster.explore`)."""
+    steps = options.cost == "steps"
+    stats = Stats()
+    budget = (limits or Limits()).start(stats)
+    outcome = search(board, budget, steps=steps, most=_plain_budget())
+    if outcome is not None:
+        return _bfs_result(outcome, budget.finish())
     from .cluster import explore
 
-    cluster, stats, stopped = explore(board, steps=options.cost == "steps", limits=limits)
+    cluster, stats, stopped = explore(board, steps=steps, limits=budget.rest())
     assert cluster is not None  # refused before, when the key does not fit
-    if cluster.goal >= 0:
-        plan = cluster.plan(cluster.goal)
+    plan = cluster.plan(cluster.goal) if cluster.goal >= 0 else None
+    return _bfs_result(Outcome(plan, stopped, cluster.size), stats)
+
+
+def _bfs_result(outcome: Outcome, stats: Stats) -> Result[list[Move]]:
+    """The result of a breadth-first search that ended as ``outcome``."""
+    plan, stopped, positions = outcome
+    if plan is not None:
         stats.cost = stats.depth = len(plan)  # BFS edges: moves, or one-cell steps
         return Result(Status.OPTIMAL, merged(plan), stats)
     if stopped is not None:
         return Result(stopped, None, stats)
     message = (
         "no plan: no piece can move, and the red car is not at the exit"
-        if cluster.size == 1
-        else f"no plan: none of the {cluster.size:,} reachable positions has the red car at "
-        "the exit"
+        if positions == 1
+        else f"no plan: none of the {positions:,} reachable positions has the red car at the exit"
     )
     return Result(Status.UNSOLVABLE, None, stats, message=message)
 

@@ -29,6 +29,7 @@ import string
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from unittest.mock import patch
 
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -43,6 +44,7 @@ from cspsolve.tasks import Request
 
 PER_METRIC = (
     "bfs",
+    "bfs-plain",
     *(f"bfida/{h}" for h in ("blockers", "blocking", "zero")),
     *(f"astar/{h}" for h in HEURISTICS),
     *(f"idastar/{h}" for h in HEURISTICS),
@@ -52,7 +54,9 @@ PER_METRIC = (
     "cpsat",
     "verify",
 )
-"""Every method x heuristic of the kind, and ``verify``; each runs under both metrics."""
+"""Every method x heuristic of the kind, and ``verify``; each runs under both metrics.
+``bfs`` runs compiled, as in every search of a process but the first; ``bfs-plain`` runs as in
+the first, in plain Python (:mod:`.quick`) while its search is small."""
 
 METHODS = tuple(f"{m}@{metric}" for metric in METRICS for m in PER_METRIC)
 """The names in the verdicts: ``method[/heuristic]@metric``."""
@@ -342,8 +346,11 @@ def check(case: Case) -> dict[str, str | None]:
             verdicts[method] = verify_disagreement(case, known, metric)
             continue
         name, _, h = spec.partition("/")
-        request = Request(name, h or None, {"metric": metric})
+        plain = name == "bfs-plain"
+        request = Request("bfs" if plain else name, h or None, {"metric": metric})
         limits = Limits(time_limit=METHOD_SECONDS)
-        result = tasks.solve(kind.KIND, case.board, request=request, limits=limits)
+        budget = kind.QUICK_EXPANSIONS if plain else 0
+        with patch.object(kind, "_plain_budget", return_value=budget):
+            result = tasks.solve(kind.KIND, case.board, request=request, limits=limits)
         verdicts[method] = disagreement(method, case, known, result)
     return verdicts

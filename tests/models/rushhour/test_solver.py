@@ -7,6 +7,10 @@ a multi-source breadth-first search, and those distances against networkx.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from unittest.mock import patch
+
 import networkx as nx
 import pytest
 from hypothesis import given, settings
@@ -42,6 +46,32 @@ def test_bfs_is_optimal_and_plans_replay(name: str, metric: str) -> None:
     row = CARDS[name]
     b = board(row["board"])
     result = tasks.solve(rushhour.KIND, b, request=Request(None, None, {"metric": metric}))
+    assert result.status == Status.OPTIMAL and result.solution is not None
+    assert check(b, result.solution) == []
+    expected = row["optimal_moves"] if metric == "moves" else row["min_unit_steps"]
+    assert result.stats.cost == int(expected)
+
+
+def test_a_small_search_runs_without_loading_the_compiled_code() -> None:
+    code = (
+        "import sys; from cspsolve import tasks; from cspsolve.instances import ROOT; "
+        "from cspsolve.models.rushhour import kind, read; "
+        "b = read(ROOT / 'rushhour' / 'card-32.txt')[0].puzzle; "
+        "r = tasks.solve(kind.KIND, b); "
+        "print(r.status.value, r.stats.cost, sorted({'numba', 'numpy'} & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["optimal", "49", "[]"], done.stderr
+
+
+@pytest.mark.parametrize("plain", [0, 1024, rushhour.QUICK_EXPANSIONS])
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_bfs_hands_a_search_over_to_the_compiled_code(plain: int, metric: str) -> None:
+    # Card-32 needs 13,320 expansions: none, some or all of them in plain Python.
+    row = CARDS["Card-32"]
+    b = board(row["board"])
+    with patch.object(rushhour, "_plain_budget", return_value=plain):
+        result = tasks.solve(rushhour.KIND, b, request=Request("bfs", None, {"metric": metric}))
     assert result.status == Status.OPTIMAL and result.solution is not None
     assert check(b, result.solution) == []
     expected = row["optimal_moves"] if metric == "moves" else row["min_unit_steps"]

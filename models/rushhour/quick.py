@@ -1,0 +1,146 @@
+"""Breadth-first search in plain Python, for boards whose search is small.
+
+Loading the compiled search (numba, its cached kernels and numpy) costs a process about 0.35 s
+here, several times what a whole small search costs in plain Python (about 7 µs a state). The
+``bfs`` method therefore first runs :func:`search`, which gives up after a number of expanded
+states; only a board that needs more loads the compiled search of :mod:`.cluster`.
+
+A position is a tuple of piece offsets along their axes, known by its key (the offsets as digits
+in base ``size``), and carries its occupancy, a bit set of the ``size * size`` cells (walls
+included), updated by each slide. A slide of piece ``i``
+from offset ``o`` to ``k`` is legal when the piece fits, cell by cell, on the way: its cells
+at every offset between are free of the other pieces. The search is breadth first over
+slides (or one-cell steps) and stops when it generates a goal position, whose depth is then
+the optimum (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed.,
+§3.4.1, early goal test).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from cspsolve.limits import Budget
+from cspsolve.results import Status
+
+from .board import Board, Move
+
+__all__ = ["Outcome", "search"]
+
+Parents = dict[int, tuple[int, int, int] | None]
+"""The key of each position found, mapped to the key it was reached from and the slide (piece
+index, signed distance), ``None`` for the start."""
+
+
+class Outcome(NamedTuple):
+    """How a breadth-first search ended.
+
+    Attributes
+    ----------
+    plan : list of Move or None
+        An optimal plan, one move per edge (its length is the optimal cost); ``None`` when
+        none was found.
+    stopped : Status or None
+        ``LIMIT`` or ``CANCELLED`` when the budget stopped the search.
+    positions : int
+        Positions found; with neither a plan nor a stop, the whole cluster, none of them a
+        goal (the board is unsolvable).
+    """
+
+    plan: list[Move] | None
+    stopped: Status | None
+    positions: int
+
+
+_CHECK = 1024
+"""Expansions between two checks of the limits."""
+
+
+def _masks(board: Board) -> tuple[int, list[list[int]]]:
+    """The walls' bit set, and each piece's cells as a bit set at every offset on its axis."""
+    n = board.size
+    walls = sum(1 << (r * n + c) for r, c in board.walls)
+    masks = [
+        [sum(1 << (r * n + c) for r, c in p.cells(o)) for o in range(n - p.length + 1)]
+        for p in board.pieces
+    ]
+    return walls, masks
+
+
+def _plan(board: Board, parents: Parents, goal: int) -> list[Move]:
+    """The slides from the start to ``goal`` along the search tree."""
+    names = [p.name for p in board.pieces]
+    moves = []
+    step = parents[goal]
+    while step is not None:
+        before, piece, delta = step
+        moves.append(Move(names[piece], delta))
+        step = parents[before]
+    return moves[::-1]
+
+
+def search(board: Board, budget: Budget, *, steps: bool, most: int) -> Outcome | None:
+    """An optimal plan by breadth-first search, or ``None`` past ``most`` expansions.
+
+    Parameters
+    ----------
+    board : Board
+        The start position.
+    budget : Budget
+        The run's limits, checked every 1024 expansions, and counters (``expanded``,
+        ``generated``, ``max_frontier``).
+    steps : bool
+        Edges are one-cell slides (the ``steps`` metric) instead of slides of any distance.
+    most : int
+        Expansions after which the search gives up and returns ``None``.
+
+    Returns
+    -------
+    Outcome or None
+        How the search ended; ``None`` when it reached ``most`` expansions first.
+    """
+    stats = budget.stats
+    walls, masks = _masks(board)
+    red, goal = board.red_index, board.goal_offset
+    start = tuple(p.offset for p in board.pieces)
+    if start[red] == goal:
+        return Outcome([], None, 1)
+    weights = [board.size**i for i in range(len(start))]  # keys: offsets in base ``size``
+    occupied = walls
+    for i, o in enumerate(start):
+        occupied |= masks[i][o]
+    root = sum(o * w for o, w in zip(start, weights, strict=True))
+    parents: Parents = {root: None}
+    frontier = [(root, start, occupied)]
+    pieces = list(zip(range(len(start)), masks, weights, strict=True))
+    while frontier:
+        layer: list[tuple[int, tuple[int, ...], int]] = []
+        for key, position, occupied in frontier:
+            if stats.expanded % _CHECK == 0:
+                if stats.expanded >= most:
+                    return None
+                stopped = budget.exhausted()
+                if stopped is not None:
+                    stats.generated = len(parents) - 1
+                    return Outcome(None, stopped, len(parents))
+            stats.expanded += 1
+            for i, cells, weight in pieces:
+                o = position[i]
+                others = occupied ^ cells[o]
+                for direction, end in ((-1, -1), (1, len(cells))):
+                    k = o + direction
+                    while k != end and not cells[k] & others:
+                        after = key + (k - o) * weight
+                        if after not in parents:
+                            parents[after] = (key, i, k - o)
+                            if i == red and k == goal:
+                                stats.generated = len(parents) - 1
+                                return Outcome(_plan(board, parents, after), None, len(parents))
+                            moved = (*position[:i], k, *position[i + 1 :])
+                            layer.append((after, moved, others | cells[k]))
+                        if steps:
+                            break
+                        k += direction
+        stats.generated = len(parents) - 1
+        stats.max_frontier = max(stats.max_frontier, len(layer))
+        frontier = layer
+    return Outcome(None, None, len(parents))
