@@ -28,7 +28,7 @@ from cspsolve.models.rushhour import (
     state_graph,
 )
 from cspsolve.models.rushhour import kind as rushhour
-from cspsolve.models.rushhour.cluster import explore, goal_distances
+from cspsolve.models.rushhour.cluster import Encoding, explore, goal_distances
 from cspsolve.models.rushhour.cpsat import plan_within
 from cspsolve.results import Status
 from cspsolve.tasks import Request
@@ -62,6 +62,18 @@ def test_a_small_search_runs_without_loading_the_compiled_code() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["optimal", "49", "[]"], done.stderr
+
+
+def test_every_board_of_at_most_6x6_fits_the_compiled_key() -> None:
+    # At most n * n / 2 pieces, each of at most n - 1 offsets (a car: n - 2 + 1).
+    n = rushhour._ALWAYS_FITS
+    assert (n - 1) ** (n * n // 2) < 2**62
+
+
+@given(case=differential.cases())
+def test_boards_the_size_check_passes_fit_the_compiled_key(case: differential.Case) -> None:
+    if case.board.size <= rushhour._ALWAYS_FITS:
+        assert Encoding.of(case.board).fits
 
 
 @pytest.mark.parametrize("plain", [0, 1024, rushhour.QUICK_EXPANSIONS])
