@@ -662,10 +662,12 @@ def compare(
     codes: list[int] = []
     plotted: list[tuple[str, str, float, float]] = []
     for puzzle in _puzzles(files, run, codes):
-        _check_names(puzzle, wanted_methods, wanted_heuristics)
-        pairs = tasks.comparisons(
-            puzzle.kind, puzzle.puzzle, methods=wanted_methods, heuristics=wanted_heuristics
-        )
+        try:
+            pairs = tasks.comparisons(
+                puzzle.kind, puzzle.puzzle, methods=wanted_methods, heuristics=wanted_heuristics
+            )
+        except OptionError as e:
+            _fail(f"--methods/--heuristics: {e}")
         if not pairs:
             _fail(f"{puzzle.title}: no method/heuristic pair matches --methods/--heuristics")
         rows = []
@@ -697,19 +699,6 @@ def compare(
 
 def _split(names: str | None) -> set[str] | None:
     return None if names is None else {n.strip() for n in names.split(",") if n.strip()}
-
-
-def _check_names(puzzle: _Puzzle, methods: set[str] | None, heuristics: set[str] | None) -> None:
-    """Exit 2 when --methods or --heuristics names something the puzzle's kind lacks."""
-    for flag, wanted, known in (
-        ("--methods", methods, puzzle.kind.method_names),
-        ("--heuristics", heuristics, puzzle.kind.heuristic_names),
-    ):
-        unknown = sorted((wanted or set()) - set(known))
-        if unknown:
-            choices = ", ".join(known) or "none"
-            name = puzzle.kind.name
-            _fail(f"{flag}: unknown for {name}: {', '.join(unknown)}; choose from {choices}")
 
 
 def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:

@@ -192,7 +192,8 @@ def test_a_time_limit_must_be_a_finite_number_of_seconds(value: str) -> None:
 
 def test_compare_refuses_an_unknown_method() -> None:
     proc = run("compare", EIGHT, "--methods", "bogus,astar")
-    assert_bad_input(proc, r"cspsolve: --methods: unknown for npuzzle: bogus; choose from .+")
+    expected = r"cspsolve: --methods/--heuristics: unknown method 'bogus' for npuzzle; choose .+"
+    assert_bad_input(proc, expected)
 
 
 def test_analyze_stopped_by_a_limit_exits_3() -> None:
