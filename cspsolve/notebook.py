@@ -2,7 +2,7 @@
 
 A puzzle class takes its ``_repr_svg_`` from :func:`picture`, naming its kind; results and
 their statistics have theirs in :mod:`cspsolve.results`. Pictures are the kind's own
-:attr:`~cspsolve.kind.Kind.scenes`, drawn by :func:`cspsolve.render.svg` (matplotlib is imported
+:attr:`~cspsolve.kind.Kind.scenes`, drawn by :func:`cspsolve.render.drawn` (matplotlib is imported
 on the first picture, not before).
 """
 
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-from cspsolve.errors import OptionError
 
 __all__ = ["picture"]
 
@@ -40,14 +38,12 @@ def picture(kind: str) -> Callable[[Any], str | None]:
 
     def _repr_svg_(puzzle: Any) -> str | None:
         from cspsolve.registry import get
-        from cspsolve.render import svg
+        from cspsolve.render import drawn
 
         found = get(kind)
-        if found.blank is None:
+        blank = found.blank
+        if blank is None:
             return None
-        try:
-            return svg(found.scenes(puzzle, found.blank(puzzle))[:1])
-        except OptionError:  # a board with no grid to draw (a graph)
-            return None
+        return drawn(lambda: found.scenes(puzzle, blank(puzzle))[:1])
 
     return _repr_svg_

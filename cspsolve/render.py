@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ __all__ = [
     "Layout",
     "Scene",
     "draw_graph",
+    "drawn",
     "labelled_grid",
     "layout",
     "plot_comparison",
@@ -387,6 +388,17 @@ def svg(scenes: Sequence[Scene]) -> str:
     with rc_context({"svg.fonttype": "none"}):  # text stays text, not glyph outlines
         _still(scenes)[0].savefig(out, format="svg", dpi=DPI)
     return out.getvalue()
+
+
+def drawn(scenes: Callable[[], Sequence[Scene]]) -> str | None:
+    """The SVG text (:func:`svg`) of the scenes ``scenes()`` gives, or ``None`` when they
+    cannot be drawn (a board with no grid, such as a graph: its kind or :func:`layout` raises
+    :class:`~cspsolve.errors.OptionError`). Jupyter then shows the text repr.
+    """
+    try:
+        return svg(scenes())
+    except OptionError:
+        return None
 
 
 def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:

@@ -143,13 +143,9 @@ class Result(Generic[S]):
         """The picture of the solution as SVG (shown by Jupyter), ``None`` when there is none."""
         if self.picture is None or not self.status.has_solution:
             return None
-        from cspsolve.errors import OptionError
-        from cspsolve.render import svg
+        from cspsolve.render import drawn
 
-        try:
-            return svg(self.picture())
-        except OptionError:  # a board with no grid to draw (a graph)
-            return None
+        return drawn(self.picture)
 
     @classmethod
     def from_solutions(
