@@ -247,17 +247,18 @@ def goal_distances(
 
 
 # ----------------------------------------------------------------------------------------------
-# Breadth-first heuristic search over bit-packed keys of several words (:mod:`.frontier`).
+# Breadth-first heuristic search over bit-packed keys of several words (:mod:`.packed`).
 # A key is ``words`` int64 values; piece i's offset minus ``low[i]`` sits in bits
 # ``shift[i] .. shift[i] + bits[i] - 1`` of word ``word[i]`` (at most 62 bits a word, so every
-# word stays non-negative). The hash table holds state index + 1 (0: empty slot) and compares
-# the stored keys; its size is a power of two, kept at most half full by the caller.
+# word stays non-negative). The hash table holds the keys themselves, one row a slot (-1 in the
+# first word: empty), so a look-up reads one row instead of an index and then the key; its
+# size is a power of two, kept at most half full by the caller.
 
 _MIX2 = -7046029254386353131  # 0x9E3779B97F4A7C15, the 64-bit golden-ratio constant
 _INFINITE = 1 << 30
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hash_words(key: Arr, mask: int) -> int:
     """Slot where the search for ``key`` (one row of words) starts."""
     h = 0
@@ -267,17 +268,16 @@ def _hash_words(key: Arr, mask: int) -> int:
     return ((h * _MIX2) >> 20) & mask
 
 
-@njit(cache=True)
-def _find(table: Arr, keys: Arr, key: Arr) -> int:
-    """The slot holding ``key`` (table entry > 0) or the empty slot where it belongs."""
+@njit(cache=True, inline="always")
+def _find(table: Arr, key: Arr) -> int:
+    """The slot holding ``key``, or the empty slot where it belongs."""
     mask = len(table) - 1
     h = _hash_words(key, mask)
     words = len(key)
-    while table[h] != 0:
-        row = table[h] - 1
+    while table[h, 0] != -1:
         same = True
         for k in range(words):
-            if keys[row, k] != key[k]:
+            if table[h, k] != key[k]:
                 same = False
                 break
         if same:
@@ -288,20 +288,22 @@ def _find(table: Arr, keys: Arr, key: Arr) -> int:
 
 @njit(cache=True)
 def packed_rehash(table: Arr, keys: Arr, count: int) -> Arr:
-    """Insert states 0..count-1 into the empty ``table``."""
+    """Insert the keys ``keys[:count]`` (distinct) into the empty ``table``."""
     for i in range(count):
-        table[_find(table, keys, keys[i])] = i + 1
+        slot = _find(table, keys[i])
+        for k in range(keys.shape[1]):
+            table[slot, k] = keys[i, k]
     return table
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decode(key: Arr, pos: Arr, low: Arr, word: Arr, shift: Arr, bits: Arr) -> None:
     """Piece offsets of ``key`` into ``pos``."""
     for i in range(len(pos)):
         pos[i] = low[i] + ((key[word[i]] >> shift[i]) & ((1 << bits[i]) - 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _paint(
     occ: Arr, i: int, p: int, value: int, size: int, horiz: Arr, line: Arr, length: Arr
 ) -> None:
@@ -312,7 +314,7 @@ def _paint(
         occ[base + k * stride] = value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
     """Distinct pieces on rows ``first..last`` of column ``col``; -1 if a wall is there."""
     count = 0
@@ -327,7 +329,7 @@ def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _estimate(
     occ: Arr,
     red_offset: int,
@@ -381,6 +383,53 @@ def _estimate(
     return h + second if level == 2 else h
 
 
+@njit(cache=True, inline="always")
+def _slides(
+    key: Arr,
+    pos: Arr,
+    occ: Arr,
+    last: int,
+    steps: bool,
+    cand: Arr,
+    moved: Arr,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    word: Arr,
+    shift: Arr,
+) -> int:
+    """Write the keys of the slides from ``key`` (offsets ``pos``, cells ``occ``) into ``cand``
+    and their (piece, signed distance) into ``moved``, piece ``last`` left out; return how many.
+
+    The look-ups come after, in a loop of their own, whose reads of the table the processor can
+    overlap.
+    """
+    m = 0
+    for i in range(len(pos)):
+        if i == last:
+            continue
+        p = pos[i]
+        stride = 1 if horiz[i] else size
+        first = line[i] * size if horiz[i] else line[i]
+        for direction in (-1, 1):
+            d = direction
+            while True:
+                edge = p + d if d < 0 else p + length[i] - 1 + d
+                if edge < 0 or edge >= size or occ[first + edge * stride] != 0:
+                    break
+                for k in range(len(key)):
+                    cand[m, k] = key[k]
+                cand[m, word[i]] += d << shift[i]
+                moved[m, 0] = i
+                moved[m, 1] = d
+                m += 1
+                if steps:
+                    break
+                d += direction
+    return m
+
+
 @njit(cache=True)
 def packed_layer(
     table: Arr,
@@ -414,12 +463,19 @@ def packed_layer(
     ``counters`` holds count, head, generated, pruned, the least pruned f (or ``_INFINITE``)
     and the largest layer, and is updated. Returns the index of a goal state generated (when
     ``stop_at_goal``), else -1. Stops early when fewer than ``pieces * size`` rows are free.
+
+    Under the moves metric the piece that moved last is not moved again: every position it
+    reaches is the parent or a child of the parent, generated when the parent was expanded,
+    at a depth no greater (parent pruning; its children were kept or pruned there already).
     """
     n = len(horiz)
     occ = np.zeros(size * size, dtype=np.int64)
     pos = np.zeros(n, dtype=np.int64)
-    key = np.zeros(keys.shape[1], dtype=np.int64)
+    words = keys.shape[1]
     most = n * size
+    cand = np.zeros((most, words), dtype=np.int64)
+    moved = np.zeros((most, 2), dtype=np.int64)
+    generated = counters[2]
     room = min(len(keys), len(table) // 2) - most
     count = counters[0]
     head = counters[1]
@@ -427,57 +483,52 @@ def packed_layer(
     row = line[red]
     found = -1
     while head < end and head - start < chunk and count <= room:
+        last = piece[head] if parent[head] >= 0 and not steps else -1
         _decode(keys[head], pos, low, word, shift, bits)
-        occ[:] = walls
+        for c in range(size * size):
+            occ[c] = walls[c]
         for i in range(n):
             _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
-        for i in range(n):
+        m = _slides(keys[head], pos, occ, last, steps, cand, moved, size, horiz, line, length,
+                    word, shift)  # fmt: skip
+        generated += m
+        for j in range(m):
+            slot = _find(table, cand[j])
+            if table[slot, 0] != -1:
+                continue
+            i = moved[j, 0]
+            d = moved[j, 1]
             p = pos[i]
-            stride = 1 if horiz[i] else size
-            first = line[i] * size if horiz[i] else line[i]
-            for direction in (-1, 1):
-                d = direction
-                while True:
-                    edge = p + d if d < 0 else p + length[i] - 1 + d
-                    if edge < 0 or edge >= size or occ[first + edge * stride] != 0:
-                        break
-                    counters[2] += 1
-                    key[:] = keys[head]
-                    key[word[i]] += d << shift[i]
-                    slot = _find(table, keys, key)
-                    if table[slot] == 0:
-                        _paint(occ, i, p, 0, size, horiz, line, length)
-                        _paint(occ, i, p + d, i + 1, size, horiz, line, length)
-                        pos[i] = p + d
-                        red_at = pos[red]
-                        h = _estimate(
-                            occ, red_at, level, steps, size, horiz, length, pos, red, row,
-                            goal_offset,
-                        )  # fmt: skip
-                        pos[i] = p
-                        _paint(occ, i, p + d, 0, size, horiz, line, length)
-                        _paint(occ, i, p, i + 1, size, horiz, line, length)
-                        f = depth + 1 + h
-                        if h >= _INFINITE:
-                            pass
-                        elif f > bound:
-                            counters[3] += 1
-                            counters[4] = min(counters[4], f)
-                        else:
-                            table[slot] = count + 1
-                            keys[count] = key
-                            parent[count] = head
-                            piece[count] = i
-                            delta[count] = d
-                            if found < 0 and i == red and red_at == goal_offset:
-                                found = count
-                            count += 1
-                    if steps:
-                        break
-                    d += direction
+            _paint(occ, i, p, 0, size, horiz, line, length)
+            _paint(occ, i, p + d, i + 1, size, horiz, line, length)
+            pos[i] = p + d
+            red_at = pos[red]
+            h = _estimate(
+                occ, red_at, level, steps, size, horiz, length, pos, red, row, goal_offset
+            )
+            pos[i] = p
+            _paint(occ, i, p + d, 0, size, horiz, line, length)
+            _paint(occ, i, p, i + 1, size, horiz, line, length)
+            f = depth + 1 + h
+            if h >= _INFINITE:
+                continue
+            if f > bound:
+                counters[3] += 1
+                counters[4] = min(counters[4], f)
+                continue
+            for k in range(words):
+                table[slot, k] = cand[j, k]
+                keys[count, k] = cand[j, k]
+            parent[count] = head
+            piece[count] = i
+            delta[count] = d
+            if found < 0 and i == red and red_at == goal_offset:
+                found = count
+            count += 1
         head += 1
         if found >= 0 and stop_at_goal:
             break
     counters[0] = count
     counters[1] = head
+    counters[2] = generated
     return found

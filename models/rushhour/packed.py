@@ -4,10 +4,11 @@ A state is a row of ``words`` int64 values: each piece's offset, less the smalle
 ever take (:func:`.cluster.offset_ranges`), in a field of ``ceil(log2(range))`` bits; fields
 never straddle two words and a word holds at most 62 bits, so every word stays non-negative.
 A 9x9 board of 26 pieces takes two words, a 12x12 board of 44 pieces three. States live in
-flat numpy arrays (the key, the parent index, the move that reached it) and a hash table of
-state indices with open addressing and linear probing (Knuth, *The Art of Computer
-Programming*, vol. 3, §6.4, algorithm L): about 30 bytes a state for two words, against
-hundreds for a Python tuple in a set.
+flat numpy arrays (the key, the parent index, the move that reached it) and a hash table that
+holds the keys themselves, with open addressing and linear probing (Knuth, *The Art of Computer
+Programming*, vol. 3, §6.4, algorithm L), so that a look-up reads one row of memory: at most 55
+bytes a state for two words (:meth:`Packing.state_bytes`), against hundreds for a Python tuple
+in a set.
 
 :func:`search` is breadth-first search from one or more sources, one layer (depth) at a time,
 that keeps a new state only when its depth plus an admissible estimate of its distance to the
@@ -139,9 +140,10 @@ class Packing:
         )
 
     def state_bytes(self) -> int:
-        """Bytes a kept state costs: key, parent, move, and its share of the hash table (at
-        most four slots, the table being kept between a quarter and a half full)."""
-        return 8 * self.words + 4 + 3 + 4 * 4
+        """Bytes a state of the search's capacity costs: its key, parent and move, and the two
+        rows of keys it has in the hash table (kept at most half full). Capacities are powers of
+        two, so a search never holds more than twice its states' worth."""
+        return 8 * self.words + 4 + 3 + 2 * 8 * self.words
 
 
 @dataclass
@@ -221,7 +223,7 @@ class _Arrays:
     parent: npt.NDArray[np.int32]
     piece: npt.NDArray[np.int16]
     delta: npt.NDArray[np.int8]
-    table: npt.NDArray[np.int32]
+    table: Int64s
 
     @classmethod
     def empty(cls, capacity: int, words: int) -> _Arrays:
@@ -230,12 +232,12 @@ class _Arrays:
             np.full(capacity, -1, dtype=np.int32),
             np.zeros(capacity, dtype=np.int16),
             np.zeros(capacity, dtype=np.int8),
-            np.zeros(_capacity(2 * capacity), dtype=np.int32),
+            _table(capacity, words),
         )
 
     def grow(self, capacity: int, count: int) -> None:
-        """Room for ``capacity`` states (the first ``count`` kept), the table rebuilt with a
-        power-of-two size of at least twice that."""
+        """Room for ``capacity`` states (the first ``count`` kept), the table rebuilt twice
+        that size; each old array is let go before the next new one is made."""
         from ._kernels import packed_rehash
 
         keys = np.zeros((capacity, self.keys.shape[1]), dtype=np.int64)
@@ -244,8 +246,13 @@ class _Arrays:
         self.parent = np.resize(self.parent, capacity)
         self.piece = np.resize(self.piece, capacity)
         self.delta = np.resize(self.delta, capacity)
-        table = np.zeros(_capacity(2 * capacity), dtype=np.int32)
-        self.table = packed_rehash(table, self.keys, count)
+        del self.table
+        self.table = packed_rehash(_table(capacity, keys.shape[1]), keys, count)
+
+
+def _table(capacity: int, words: int) -> Int64s:
+    """An empty hash table for ``capacity`` states: ``2 * capacity`` rows of -1."""
+    return np.full((2 * capacity, words), -1, dtype=np.int64)
 
 
 def search(
@@ -280,8 +287,9 @@ def search(
     stop_at_goal : bool
         Stop at the first goal state kept; otherwise run until nothing is left to expand.
     max_states : int, optional
-        Stop with ``LIMIT`` before keeping more states (the memory budget); at most
-        ``2**31 - 1`` are kept in any case (state indices are int32).
+        Stop with ``LIMIT`` rather than grow the arrays past room for this many states (the
+        memory budget; room doubles, from a power of two); at most ``2**31 - 1`` in any case
+        (state indices are int32).
 
     Returns
     -------
@@ -310,8 +318,7 @@ def search(
         while counters[1] < end and stopped is None and not (goal >= 0 and stop_at_goal):
             if counters[0] + most > len(arrays.keys):
                 wanted = 2 * len(arrays.keys)
-                wanted = min(wanted, max_states)
-                if counters[0] + most > wanted:
+                if wanted > max_states:
                     stopped, full = Status.LIMIT, True
                     break
                 arrays.grow(wanted, int(counters[0]))
