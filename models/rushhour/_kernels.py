@@ -532,3 +532,37 @@ def packed_layer(
     counters[1] = head
     counters[2] = generated
     return found
+
+
+@njit(cache=True)
+def packed_estimates(
+    keys: Arr,
+    level: int,
+    steps: bool,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    low: Arr,
+    word: Arr,
+    shift: Arr,
+    bits: Arr,
+    walls: Arr,
+    red: int,
+    goal_offset: int,
+) -> Arr:
+    """The estimate at ``level`` of every key of ``keys``, as :func:`packed_layer` computes it."""
+    n = len(horiz)
+    occ = np.zeros(size * size, dtype=np.int64)
+    pos = np.zeros(n, dtype=np.int64)
+    out = np.zeros(len(keys), dtype=np.int64)
+    for s in range(len(keys)):
+        _decode(keys[s], pos, low, word, shift, bits)
+        for c in range(size * size):
+            occ[c] = walls[c]
+        for i in range(n):
+            _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
+        out[s] = _estimate(
+            occ, pos[red], level, steps, size, horiz, length, pos, red, line[red], goal_offset
+        )
+    return out

@@ -33,7 +33,7 @@ from cspsolve.results import Status
 from .board import Board, Move
 from .cluster import offset_ranges, piece_axes, wall_cells
 
-__all__ = ["INFINITE", "LEVELS", "Layers", "Packing", "search"]
+__all__ = ["INFINITE", "LEVELS", "Layers", "Packing", "estimates", "search"]
 
 Int64s = npt.NDArray[np.int64]
 
@@ -144,6 +144,26 @@ class Packing:
         rows of keys it has in the hash table (kept at most half full). Capacities are powers of
         two, so a search never holds more than twice its states' worth."""
         return 8 * self.words + 4 + 3 + 2 * 8 * self.words
+
+
+def estimates(packing: Packing, keys: Int64s, heuristic: str, *, steps: bool = False) -> Int64s:
+    """The compiled estimate ``heuristic`` (a name of :data:`LEVELS`) of each key of ``keys``,
+    shape (states,); :data:`INFINITE` where the exit can never be reached."""
+    from ._kernels import packed_estimates
+
+    board = packing.board
+    return np.asarray(
+        packed_estimates(
+            keys,
+            LEVELS[heuristic],
+            steps,
+            board.size,
+            *(packing.horizontal, packing.line, packing.length, packing.low),
+            *(packing.word, packing.shift, packing.bits, packing.walls),
+            board.red_index,
+            board.goal_offset,
+        )
+    )
 
 
 @dataclass

@@ -19,8 +19,8 @@ from cspsolve.limits import Limits
 from cspsolve.models.rushhour import parse, read
 from cspsolve.models.rushhour.board import Board, Piece, check
 from cspsolve.models.rushhour.deepening import solve
-from cspsolve.models.rushhour.generate import hardest_start, random_board
-from cspsolve.models.rushhour.packed import LEVELS, Packing, search
+from cspsolve.models.rushhour.generate import hardest_start, jam, random_board
+from cspsolve.models.rushhour.packed import INFINITE, LEVELS, Packing, estimates, search
 from cspsolve.results import Stats, Status
 
 from . import differential
@@ -88,6 +88,31 @@ def test_bfida_is_optimal(case: Case, word_bits: int, heuristic: str, metric: st
     assert result.proof["lower_bound"] == known.optimum
 
 
+@given(
+    case=cases(),
+    heuristic=st.sampled_from(sorted(LEVELS)),
+    metric=st.sampled_from(("moves", "steps")),
+)
+@SETTINGS
+def test_every_compiled_estimate_is_admissible(case: Case, heuristic: str, metric: str) -> None:
+    """Over the whole cluster, each estimate is at most the true distance to the nearest goal
+    (the oracle's breadth-first search from every goal at once)."""
+    board = case.board
+    graph = differential.Graph(board)
+    longest = 1 if metric == "steps" else board.size
+    cluster = differential.bfs(graph, [graph.start()], longest)
+    assert cluster is not None
+    states = sorted(cluster)
+    goals = [s for s in states if graph.is_goal(s)]
+    distance = differential.bfs(graph, goals, longest) if goals else {}
+    assert distance is not None
+    packing = Packing.of(board)
+    keys = np.array([packing.key(s) for s in states], dtype=np.int64)
+    found = estimates(packing, keys, heuristic, steps=metric == "steps")
+    for state, h in zip(states, found, strict=True):
+        assert 0 <= h <= distance.get(state, INFINITE), (state, h)
+
+
 @given(case=cases(), nodes=st.integers(1, 300))
 @SETTINGS
 def test_a_stopped_search_proves_a_true_lower_bound(case: Case, nodes: int) -> None:
@@ -125,6 +150,22 @@ def test_hardest_start_is_the_farthest_position(case: Case) -> None:
     state = tuple(p.offset for p in found.board.pieces)
     assert distance[state] == found.moves == max(distance.values())
     assert found.cluster_size == len(cluster) and found.goal_states == len(goals)
+
+
+def test_jam_reports_proven_optima_in_range() -> None:
+    found = []
+    for seed in range(10):
+        rng = random.Random(seed)
+        start = random_board(rng, 6, 10, exit_row=2, trucks=0.3, red_col=1)
+        jammed = jam(start, rng, moves=(5, 8), states=2_000, max_states=1 << 16, tries=300)
+        if jammed is None:
+            continue
+        board = jammed.board
+        assert [p.name for p in board.pieces] == [p.name for p in start.pieces]
+        assert board.pieces[board.red_index] == start.pieces[start.red_index]
+        assert differential.explore(board, "moves").optimum == jammed.moves
+        found.append(jammed.moves)
+    assert len(found) >= 5 and all(5 <= m <= 8 for m in found), found
 
 
 def _dense_board(seed: int, most: int) -> Board:
