@@ -461,8 +461,10 @@ def packed_layer(
 
     A new state whose ``depth + 1 + estimate`` exceeds ``bound`` is not kept (pruned).
     ``counters`` holds count, head, generated, pruned, the least pruned f (or ``_INFINITE``)
-    and the largest layer, and is updated. Returns the index of a goal state generated (when
-    ``stop_at_goal``), else -1. Stops early when fewer than ``pieces * size`` rows are free.
+    and the keys in the table (more than count after a beam search narrowed a layer), and is
+    updated. Returns the index of a goal state generated (when ``stop_at_goal``), else -1.
+    Stops early when fewer than ``pieces * size`` rows are free in the arrays or in the table's
+    half.
 
     Under the moves metric the piece that moved last is not moved again: every position it
     reaches is the parent or a child of the parent, generated when the parent was expanded,
@@ -476,13 +478,15 @@ def packed_layer(
     cand = np.zeros((most, words), dtype=np.int64)
     moved = np.zeros((most, 2), dtype=np.int64)
     generated = counters[2]
-    room = min(len(keys), len(table) // 2) - most
+    room = len(keys) - most
+    table_room = len(table) // 2 - most
     count = counters[0]
+    inserted = counters[5]
     head = counters[1]
     start = head
     row = line[red]
     found = -1
-    while head < end and head - start < chunk and count <= room:
+    while head < end and head - start < chunk and count <= room and inserted <= table_room:
         last = piece[head] if parent[head] >= 0 and not steps else -1
         _decode(keys[head], pos, low, word, shift, bits)
         for c in range(size * size):
@@ -525,12 +529,14 @@ def packed_layer(
             if found < 0 and i == red and red_at == goal_offset:
                 found = count
             count += 1
+            inserted += 1
         head += 1
         if found >= 0 and stop_at_goal:
             break
     counters[0] = count
     counters[1] = head
     counters[2] = generated
+    counters[5] = inserted
     return found
 
 

@@ -12,21 +12,26 @@ and the board is unsolvable. This is BFIDA* (Zhou & Hansen, "Breadth-first heuri
 read back.
 
 A limit (time, nodes, memory) ends the deepening with the bound proven so far as
-``proof["lower_bound"]``.
+``proof["lower_bound"]``. The deepening gets :data:`EXACT_SHARE` of a time limit; when a limit
+other than cancellation stops it, beam search (:mod:`.beam`) spends the rest looking for a plan,
+and the result gives that plan (status ``solved``, or ``optimal`` when its length meets the
+proven bound) beside the bound.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from cspsolve.errors import OptionError
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
+from .beam import plan
 from .board import Board, Move, merged
 from .packed import INFINITE, LEVELS, Layers, Packing, search
 
-__all__ = ["MEMORY", "solve"]
+__all__ = ["EXACT_SHARE", "MEMORY", "solve"]
 
 MEMORY = 2 << 30
 """Bytes of states a search may keep (2 GiB)."""
@@ -35,6 +40,8 @@ GROWTH = 4.0
 proven one to get there: a bound above the optimum still finds an optimal plan first)."""
 _MOST_STRIDE = 4
 """Most the bound is raised past the proven one."""
+EXACT_SHARE = 0.8
+"""The share of a time limit the exact search may spend before beam search takes the rest."""
 
 
 def solve(
@@ -67,9 +74,10 @@ def solve(
     -------
     Result
         ``OPTIMAL`` with the plan and ``proof["lower_bound"]`` equal to its cost;
-        ``UNSOLVABLE``; or ``LIMIT``/``CANCELLED`` with the lower bound proven so far.
-        ``stats.extra`` holds ``iterations``, ``bound`` (the last one searched) and ``states``
-        (the most kept at once).
+        ``UNSOLVABLE``; ``SOLVED`` with a plan of beam search and the lower bound proven (module
+        text); or ``LIMIT``/``CANCELLED`` with the lower bound proven so far. ``stats.extra``
+        holds ``iterations``, ``bound`` (the last one searched), ``states`` (the most kept at
+        once) and, after a beam search, ``beam_width``.
 
     Raises
     ------
@@ -82,7 +90,9 @@ def solve(
         raise OptionError(f"unknown metric {metric!r}; choose from moves, steps")
     packing = Packing.of(board) if word_bits is None else Packing.of(board, word_bits=word_bits)
     stats = Stats()
-    budget = (limits or Limits()).start(stats)
+    limits = limits or Limits()
+    overall = limits.start(stats)
+    budget = _exact_share(limits).start(stats)
     start = packing.key([p.offset for p in board.pieces])[None, :]
     most = max(1, memory // packing.state_bytes())
     bound, proven, iterations, kept = 0, 0, 0, 0
@@ -106,15 +116,48 @@ def solve(
         if not layers.exhausted:
             assert layers.stopped is not None
             why = f"the memory budget ({memory / 2**30:g} GiB) ran out" if layers.full else ""
-            return _stopped(
-                layers.stopped, proven, budget.finish(), why or "a limit stopped it", metric
-            )
+            why = why or "a limit stopped it"
+            stopped = _stopped(layers.stopped, proven, stats, why, metric)
+            return _with_beam(stopped, why, board, overall, metric, most)
         if layers.least_pruned >= INFINITE:
             message = "no plan: every reachable position was searched"
             return Result(Status.UNSOLVABLE, None, budget.finish(), message=message)
         proven = layers.least_pruned
         history.append((bound, stats.expanded - before))
         bound = proven + _stride(history)
+
+
+def _exact_share(limits: Limits) -> Limits:
+    """``limits`` with :data:`EXACT_SHARE` of its time limit."""
+    if limits.time_limit is None:
+        return limits
+    return dataclasses.replace(limits, time_limit=EXACT_SHARE * limits.time_limit)
+
+
+def _with_beam(
+    stopped: Result[list[Move]], why: str, board: Board, overall: Budget, metric: str, most: int
+) -> Result[list[Move]]:
+    """``stopped`` (a limit's result with its proven bound; ``why`` the exact search stopped),
+    or beam search's plan beside the bound when one is found within the rest of ``overall``."""
+    if stopped.status is Status.CANCELLED or overall.exhausted() is not None:
+        overall.finish()
+        return stopped
+    found = plan(board, budget=overall, steps=metric == "steps", max_states=most)
+    stats = overall.finish()
+    stats.extra["beam_width"] = found.width
+    if found.moves is None:
+        return stopped
+    proven = stopped.proof["lower_bound"]
+    stats.cost = stats.depth = len(found.moves)
+    if len(found.moves) == proven:
+        return _optimal_plan(found.moves, stats)
+    message = (
+        f"the exact search stopped ({why}); a plan of {len(found.moves)} {metric} by beam "
+        f"search (width {found.width}); every plan has at least {proven} {metric}"
+    )
+    result = Result(Status.SOLVED, merged(found.moves), stats, message=message)
+    result.proof["lower_bound"] = proven
+    return result
 
 
 def _stride(history: list[tuple[int, int]]) -> int:
@@ -130,10 +173,13 @@ def _stride(history: list[tuple[int, int]]) -> int:
 
 
 def _optimal(layers: Layers, stats: Stats) -> Result[list[Move]]:
-    plan = layers.plan(layers.goal)
-    stats.cost = stats.depth = len(plan)  # edges: moves, or one-cell steps
-    result = Result(Status.OPTIMAL, merged(plan), stats)
-    result.proof["lower_bound"] = len(plan)
+    return _optimal_plan(layers.plan(layers.goal), stats)
+
+
+def _optimal_plan(moves: list[Move], stats: Stats) -> Result[list[Move]]:
+    stats.cost = stats.depth = len(moves)  # edges: moves, or one-cell steps
+    result = Result(Status.OPTIMAL, merged(moves), stats)
+    result.proof["lower_bound"] = len(moves)
     return result
 
 

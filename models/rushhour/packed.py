@@ -149,13 +149,17 @@ class Packing:
 def estimates(packing: Packing, keys: Int64s, heuristic: str, *, steps: bool = False) -> Int64s:
     """The compiled estimate ``heuristic`` (a name of :data:`LEVELS`) of each key of ``keys``,
     shape (states,); :data:`INFINITE` where the exit can never be reached."""
+    return _estimates(packing, keys, LEVELS[heuristic], steps)
+
+
+def _estimates(packing: Packing, keys: Int64s, level: int, steps: bool) -> Int64s:
     from ._kernels import packed_estimates
 
     board = packing.board
     return np.asarray(
         packed_estimates(
             keys,
-            LEVELS[heuristic],
+            level,
             steps,
             board.size,
             *(packing.horizontal, packing.line, packing.length, packing.low),
@@ -258,21 +262,40 @@ class _Arrays:
     def grow(self, capacity: int, count: int) -> None:
         """Room for ``capacity`` states (the first ``count`` kept), the table rebuilt twice
         that size; each old array is let go before the next new one is made."""
-        from ._kernels import packed_rehash
-
         keys = np.zeros((capacity, self.keys.shape[1]), dtype=np.int64)
         keys[:count] = self.keys[:count]
         self.keys = keys
         self.parent = np.resize(self.parent, capacity)
         self.piece = np.resize(self.piece, capacity)
         self.delta = np.resize(self.delta, capacity)
+        self.rehash(count)
+
+    def rehash(self, count: int) -> None:
+        """The table rebuilt, of the same size, from the first ``count`` states (forgetting the
+        keys a beam search left out)."""
+        from ._kernels import packed_rehash
+
+        capacity, words = self.keys.shape
         del self.table
-        self.table = packed_rehash(_table(capacity, keys.shape[1]), keys, count)
+        self.table = packed_rehash(_table(capacity, words), self.keys, count)
 
 
 def _table(capacity: int, words: int) -> Int64s:
     """An empty hash table for ``capacity`` states: ``2 * capacity`` rows of -1."""
     return np.full((2 * capacity, words), -1, dtype=np.int64)
+
+
+def _narrow(
+    arrays: _Arrays, packing: Packing, first: int, count: int, width: int, level: int, steps: bool
+) -> int:
+    """Keep, of the states ``first..count-1``, the ``width`` of least estimate, moved to the
+    front in that order; return the new count."""
+    layer = slice(first, count)
+    order = np.argsort(_estimates(packing, arrays.keys[layer], level, steps), kind="stable")
+    keep = order[:width]
+    for column in (arrays.keys, arrays.parent, arrays.piece, arrays.delta):
+        column[first : first + width] = column[layer][keep]
+    return first + width
 
 
 def search(
@@ -285,6 +308,7 @@ def search(
     steps: bool = False,
     stop_at_goal: bool = True,
     max_states: int | None = None,
+    width: int | None = None,
 ) -> Layers:
     """Breadth-first search from ``sources``, keeping states within ``bound`` (module text).
 
@@ -310,6 +334,11 @@ def search(
         Stop with ``LIMIT`` rather than grow the arrays past room for this many states (the
         memory budget; room doubles, from a power of two); at most ``2**31 - 1`` in any case
         (state indices are int32).
+    width : int, optional
+        Beam search: of each new layer keep only the ``width`` states of least estimate at
+        ``level`` (the earlier found first among equals); the others stay in the hash table,
+        so they are never kept later. The first goal is then not optimal in general, and a
+        search that runs out of states proves nothing.
 
     Returns
     -------
@@ -327,7 +356,7 @@ def search(
     packed_rehash(arrays.table, arrays.keys, len(sources))
     goals = np.flatnonzero(packing.red_offsets(sources) == goal_offset)
     goal = int(goals[0]) if len(goals) else -1
-    counters = np.array([len(sources), 0, 0, 0, INFINITE], dtype=np.int64)
+    counters = np.array([len(sources), 0, 0, 0, INFINITE, len(sources)], dtype=np.int64)
     starts = [0, len(sources)]
     stopped: Status | None = None
     full = False
@@ -342,6 +371,10 @@ def search(
                     stopped, full = Status.LIMIT, True
                     break
                 arrays.grow(wanted, int(counters[0]))
+                counters[5] = counters[0]
+            elif counters[5] + most > len(arrays.table) // 2:
+                arrays.rehash(int(counters[0]))
+                counters[5] = counters[0]
             found = packed_layer(
                 arrays.table,
                 arrays.keys,
@@ -368,6 +401,9 @@ def search(
         if counters[0] == end:
             break
         starts.append(int(counters[0]))
+        if width is not None and starts[-1] - end > width:
+            starts[-1] = _narrow(arrays, packing, end, starts[-1], width, level, steps)
+            counters[0] = starts[-1]
         stats.max_frontier = max(stats.max_frontier, starts[-1] - starts[-2])
     count = int(counters[0])
     if starts[-1] != count:

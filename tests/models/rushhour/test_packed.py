@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import parse, read
+from cspsolve.models.rushhour.beam import plan
 from cspsolve.models.rushhour.board import Board, Piece, check
 from cspsolve.models.rushhour.deepening import solve
 from cspsolve.models.rushhour.generate import hardest_start, jam, random_board
@@ -129,8 +130,42 @@ def test_a_stopped_search_proves_a_true_lower_bound(case: Case, nodes: int) -> N
 def test_memory_budget_stops_with_a_lower_bound() -> None:
     board = parse(cards()[-1]["board"], fmt="string")[0].puzzle
     result = solve(board, memory=2_000)
-    assert result.status == Status.LIMIT and "memory budget" in result.message
-    assert result.proof["lower_bound"] >= 1
+    assert result.status in (Status.LIMIT, Status.SOLVED) and "memory budget" in result.message
+    assert 1 <= result.proof["lower_bound"] <= int(cards()[-1]["optimal_moves"])
+
+
+@given(case=cases(), metric=st.sampled_from(("moves", "steps")))
+@SETTINGS
+def test_beam_search_plans_are_real_and_never_beat_the_optimum(case: Case, metric: str) -> None:
+    board = case.board
+    known = _oracle(board, metric)
+    found = plan(board, budget=Limits().start(Stats()), steps=metric == "steps", width=4)
+    if known.optimum is None:
+        assert found.moves is None
+        return
+    assert found.moves is not None
+    assert differential.replay(board, found.moves) is None
+    assert differential.cost(found.moves, metric) >= known.optimum
+
+
+@given(case=cases())
+@SETTINGS
+def test_after_the_memory_budget_a_beam_plan_stands_beside_a_true_bound(case: Case) -> None:
+    board = case.board
+    known = _oracle(board, "moves")
+    result = solve(board, memory=1_000)
+    bound = result.proof.get("lower_bound")
+    if known.optimum is None:
+        assert result.status in (Status.UNSOLVABLE, Status.LIMIT) and result.solution is None
+        return
+    assert bound is not None and bound <= known.optimum
+    if result.status in (Status.SOLVED, Status.OPTIMAL):
+        assert result.solution is not None
+        assert differential.replay(board, result.solution) is None
+        cost = differential.cost(result.solution, "moves")
+        assert cost >= known.optimum and (result.status == Status.SOLVED) == (cost > bound)
+    else:
+        assert result.status == Status.LIMIT and result.solution is None
 
 
 @given(case=cases())
