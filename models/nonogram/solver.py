@@ -5,9 +5,11 @@
     (:mod:`.search.probing`): line logic on a worklist of dirty lines, probing to a fixpoint,
     branching on the cell whose trials fixed the most cells. A puzzle of at most
     :data:`LINE_LOGIC_CELLS` cells first gets line logic alone in pure Python (the engine's GAC
-    propagation on :mod:`.constraints`); when that decides every cell, or refutes the clues, the
-    compiled kernels are never loaded, and a small solve takes a fraction of a second as a
-    whole process.
+    propagation on :mod:`.constraints`), and the first solve of a process, while the kernels
+    are not loaded, of a puzzle of at most :data:`QUICK_CELLS` cells gets the engine's MAC for
+    :data:`QUICK_NODES` nodes (:func:`python_mac`); when either settles the puzzle, the compiled
+    kernels are never loaded, and a small solve takes a fraction of a second as a whole
+    process.
 ``gac-astar``
     Best-first search over GAC-propagated states (:func:`cspsolve.csp.gac_astar`) on the
     implicit-domain CSP of :mod:`.constraints`.
@@ -30,7 +32,10 @@ independent check.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import itertools
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -54,6 +59,7 @@ __all__ = [
     "probing",
     "python_constraint",
     "python_line_logic",
+    "python_mac",
     "sum_mismatch",
 ]
 
@@ -187,6 +193,59 @@ def python_line_logic(
     )
 
 
+QUICK_CELLS = 1024
+"""Largest puzzle (cells) whose first solve in a process tries :func:`python_mac` first."""
+QUICK_NODES = 30
+"""Nodes :func:`python_mac` may expand (about 10 ms each on a 25 x 25 puzzle, against about
+half a second to load the kernels)."""
+QUICK_SECONDS = 0.25
+"""Seconds :func:`python_mac` may spend."""
+_PROBING_RUNS = itertools.count()
+_COMPILED = f"{__package__}._kernels"
+
+
+def python_mac(
+    puzzle: Nonogram, *, limits: Limits | None = None, max_solutions: int = 1, nodes: int
+) -> Result[Grid] | None:
+    """Solve ``puzzle`` by the engine's MAC in pure Python within ``nodes`` expanded nodes and
+    :data:`QUICK_SECONDS`, or say it did not finish (``None``).
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    limits : Limits, optional
+        The run's limits (its time limit, when shorter, and its cancellation are kept).
+    max_solutions : int
+        2 (or more) to decide uniqueness.
+    nodes : int
+        The most nodes to expand.
+
+    Returns
+    -------
+    Result of Grid or None
+        MAC's result (:func:`cspsolve.csp.mac`) as a grid, or ``None`` when it stopped at the
+        node or time allowance.
+    """
+    limits = limits or Limits()
+    given = limits.time_limit
+    seconds = QUICK_SECONDS if given is None else min(QUICK_SECONDS, given)
+    quick = dataclasses.replace(limits, time_limit=seconds, max_nodes=nodes)
+    found = mac(build_csp(puzzle), limits=quick, max_solutions=max_solutions)
+    if found.status is Status.LIMIT:
+        return None
+    return found.map(functools.partial(grid_from_assignment, puzzle))
+
+
+def _quick_nodes(puzzle: Nonogram) -> int:
+    """Nodes :func:`python_mac` may spend: :data:`QUICK_NODES` in the first solve of a process
+    while the kernels are not loaded, none later (a process that solves many puzzles is faster
+    loading the kernels once for all of them)."""
+    first = next(_PROBING_RUNS) == 0
+    small = puzzle.height * puzzle.width <= QUICK_CELLS
+    return QUICK_NODES if first and small and _COMPILED not in sys.modules else 0
+
+
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     if isinstance(puzzle, ColourNonogram):
         from .colour.search import solve_colour
@@ -196,6 +255,13 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
         decided = python_line_logic(puzzle, limits=limits, max_solutions=wanted)
         if decided is not None:
             return decided
+    nodes = _quick_nodes(puzzle)
+    if nodes:
+        budget = (limits or Limits()).start(Stats())
+        found = python_mac(puzzle, limits=limits, max_solutions=wanted, nodes=nodes)
+        if found is not None:
+            return found
+        limits = budget.rest()
     from .search.probing import solve_probing
 
     return solve_probing(puzzle, limits=limits, max_solutions=wanted)

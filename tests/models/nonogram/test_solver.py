@@ -74,7 +74,10 @@ def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.Da
     puzzle = crossed_puzzle(data)
     expected = all_solutions(puzzle)
     if method == COMPILED:
-        with mock.patch.object(solver, "LINE_LOGIC_CELLS", 0):
+        with (
+            mock.patch.object(solver, "LINE_LOGIC_CELLS", 0),
+            mock.patch.object(solver, "QUICK_CELLS", 0),
+        ):
             result = solve(puzzle, "probing", unique=True)
     else:
         result = solve(puzzle, method, unique=True)
@@ -102,10 +105,32 @@ def test_line_logic_decides_only_what_brute_force_proves(data: st.DataObject) ->
         assert decided.proof["unique"] is True
 
 
-def test_line_logic_settles_a_small_solve_without_loading_the_kernels() -> None:
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), nodes=st.integers(1, 6))
+def test_quick_mac_settles_only_what_brute_force_proves(data: st.DataObject, nodes: int) -> None:
+    puzzle = crossed_puzzle(data)
+    expected = all_solutions(puzzle)
+    found = solver.python_mac(puzzle, max_solutions=2, nodes=nodes)
+    if found is None:
+        return
+    if found.status is Status.UNSOLVABLE:
+        assert expected == []
+    else:
+        assert found.status is Status.SOLVED and found.solution in expected
+        assert found.proof["unique"] == (len(expected) == 1)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "instances/nonogram/duck.non",  # settled by line logic
+        "instances/nonogram/tournament-sample.txt",  # a 25 x 25 puzzle that needs search (MAC)
+    ],
+)
+def test_a_small_first_solve_does_not_load_the_kernels(path: str) -> None:
     code = (
         "import sys; from cspsolve.models.nonogram import read, solve; "
-        "r = solve(read('instances/nonogram/duck.non')[0].puzzle); "
+        f"r = solve(read({path!r})[0].puzzle); "
         "print(r.status.value, 'numba' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
