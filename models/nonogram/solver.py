@@ -215,7 +215,8 @@ def python_mac(
     puzzle : Nonogram
         The clues.
     limits : Limits, optional
-        The run's limits (its time limit, when shorter, and its cancellation are kept).
+        The run's limits (its time and node limits, when smaller, and its cancellation are
+        kept).
     max_solutions : int
         2 (or more) to decide uniqueness.
     nodes : int
@@ -230,7 +231,8 @@ def python_mac(
     limits = limits or Limits()
     given = limits.time_limit
     seconds = QUICK_SECONDS if given is None else min(QUICK_SECONDS, given)
-    quick = dataclasses.replace(limits, time_limit=seconds, max_nodes=nodes)
+    most = nodes if limits.max_nodes is None else min(nodes, limits.max_nodes)
+    quick = dataclasses.replace(limits, time_limit=seconds, max_nodes=most)
     found = mac(build_csp(puzzle), limits=quick, max_solutions=max_solutions)
     if found.status is Status.LIMIT:
         return None
