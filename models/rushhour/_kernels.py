@@ -315,6 +315,30 @@ def _paint(
 
 
 @njit(cache=True, inline="always")
+def _place(
+    key: Arr,
+    pos: Arr,
+    occ: Arr,
+    size: int,
+    horiz: Arr,
+    line: Arr,
+    length: Arr,
+    low: Arr,
+    word: Arr,
+    shift: Arr,
+    bits: Arr,
+    walls: Arr,
+) -> None:
+    """The position of ``key``: its piece offsets into ``pos``, its cells into ``occ`` (piece
+    index + 1, -1 on a wall, 0 free)."""
+    _decode(key, pos, low, word, shift, bits)
+    for c in range(size * size):
+        occ[c] = walls[c]
+    for i in range(len(pos)):
+        _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
+
+
+@njit(cache=True, inline="always")
 def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
     """Distinct pieces on rows ``first..last`` of column ``col``; -1 if a wall is there."""
     count = 0
@@ -488,11 +512,7 @@ def packed_layer(
     found = -1
     while head < end and head - start < chunk and count <= room and inserted <= table_room:
         last = piece[head] if parent[head] >= 0 and not steps else -1
-        _decode(keys[head], pos, low, word, shift, bits)
-        for c in range(size * size):
-            occ[c] = walls[c]
-        for i in range(n):
-            _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
+        _place(keys[head], pos, occ, size, horiz, line, length, low, word, shift, bits, walls)
         m = _slides(keys[head], pos, occ, last, steps, cand, moved, size, horiz, line, length,
                     word, shift)  # fmt: skip
         generated += m
@@ -563,11 +583,7 @@ def packed_estimates(
     pos = np.zeros(n, dtype=np.int64)
     out = np.zeros(len(keys), dtype=np.int64)
     for s in range(len(keys)):
-        _decode(keys[s], pos, low, word, shift, bits)
-        for c in range(size * size):
-            occ[c] = walls[c]
-        for i in range(n):
-            _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
+        _place(keys[s], pos, occ, size, horiz, line, length, low, word, shift, bits, walls)
         out[s] = _estimate(
             occ, pos[red], level, steps, size, horiz, length, pos, red, line[red], goal_offset
         )
