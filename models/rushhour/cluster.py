@@ -32,6 +32,7 @@ from cspsolve.results import Stats, Status
 from .board import Board, Move
 
 __all__ = [
+    "MEMORY",
     "Cluster",
     "Encoding",
     "explore",
@@ -44,6 +45,8 @@ __all__ = [
 Int64s = npt.NDArray[np.int64]
 
 _CHUNK = 1 << 15
+MEMORY = 4 << 30
+"""Bytes the arrays of :func:`explore` may grow to (4 GiB) before it stops with ``LIMIT``."""
 """States expanded per compiled call between two limit checks."""
 _MAX_KEY = 1 << 62
 """The mixed-radix keys must stay below this (signed 64-bit arithmetic in compiled code)."""
@@ -256,6 +259,7 @@ def explore(
     steps: bool = False,
     stop_at_goal: bool = True,
     limits: Limits | None = None,
+    memory: int = MEMORY,
 ) -> tuple[Cluster | None, Stats, Status | None]:
     """Breadth-first search from ``board`` over compact states.
 
@@ -270,12 +274,15 @@ def explore(
         expand the whole cluster.
     limits : Limits, optional
         Time and node limits, checked between chunks of ``2**15`` expansions.
+    memory : int
+        Bytes the state arrays and the hash table may take (``80 + pieces`` bytes a state of
+        their capacity, which doubles): the search stops with ``LIMIT`` rather than grow past.
 
     Returns
     -------
     tuple of (Cluster or None, Stats, Status or None)
         The states found (``None`` when the key does not fit in 62 bits), the counters, and
-        ``LIMIT``/``CANCELLED`` when a limit stopped the search (else ``None``).
+        ``LIMIT``/``CANCELLED`` when a limit or the memory stopped the search (else ``None``).
     """
     bfs_chunk, rehash, _ = _kernels()
     stats = Stats()
@@ -301,6 +308,9 @@ def explore(
     most = len(board.pieces) * board.size
     while goal < 0 or not stop_at_goal:
         if counters[0] + most > len(keys):
+            if 2 * len(keys) * (80 + len(start)) > memory:
+                stopped = Status.LIMIT
+                break
             arrays = [np.resize(a, 2 * len(keys)) for a in arrays]
             keys, parent, piece, delta, depth, degree = arrays
             offsets = np.concatenate([offsets, np.zeros_like(offsets)])
@@ -331,15 +341,15 @@ def explore(
         if stopped is not None:
             break
     count = int(counters[0])
-    cluster = Cluster(
+    cluster = Cluster(  # views of the arrays (a copy would double the memory at the end)
         enc,
-        keys[:count].copy(),
-        offsets[:count].copy(),
-        parent[:count].copy(),
-        piece[:count].copy(),
-        delta[:count].copy(),
-        depth[:count].copy(),
-        degree[:count].copy(),
+        keys[:count],
+        offsets[:count],
+        parent[:count],
+        piece[:count],
+        delta[:count],
+        depth[:count],
+        degree[:count],
         goal,
         bool(counters[1] == counters[0]),
         table_keys,

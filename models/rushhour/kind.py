@@ -141,12 +141,18 @@ def _cluster_bfs(
     outcome = search(board, budget, steps=steps, most=_plain_budget())
     if outcome is not None:
         return _bfs_result(outcome, budget.finish())
-    from .cluster import explore
+    from .cluster import MEMORY, explore
 
     cluster, stats, stopped = explore(board, steps=steps, limits=budget.rest())
     assert cluster is not None  # refused before, when the key does not fit
     plan = cluster.plan(cluster.goal) if cluster.goal >= 0 else None
-    return _bfs_result(Outcome(plan, stopped, cluster.size), stats)
+    result = _bfs_result(Outcome(plan, stopped, cluster.size), stats)
+    if stopped is Status.LIMIT and budget.exhausted() is None:
+        result.message = (
+            f"no plan within the memory budget ({MEMORY / 2**30:g} GiB); bfida keeps within "
+            "its own and proves a lower bound"
+        )
+    return result
 
 
 def _bfs_result(outcome: Outcome, stats: Stats) -> Result[list[Move]]:

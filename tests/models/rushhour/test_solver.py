@@ -242,3 +242,12 @@ def test_scenes_show_every_position() -> None:
     assert exit_row[-2:] == ("A", "A") and scenes[0].texts[b.exit_row].count("A") == 2
     assert all((b.exit_row, b.size - 1, "E") in s.walls for s in scenes)
     assert "move 9 of 9: A+" in scenes[-1].caption
+
+
+def test_the_cluster_search_stops_at_its_memory_budget() -> None:
+    b = board(cards()[-1]["board"])
+    whole, _, stopped = explore(b, stop_at_goal=False)
+    assert stopped is None and whole is not None and whole.size > 4096
+    cluster, _, stopped = explore(b, stop_at_goal=False, memory=1)
+    assert stopped is Status.LIMIT and cluster is not None and not cluster.complete
+    assert cluster.size < whole.size
