@@ -29,8 +29,10 @@ trial copy of the grid is ``2 (H + W)`` words.
 
     Three searches share the work in doubling rounds (a portfolio with restarts: Gomes, Selman
     & Kautz 1998, *AAAI*): likelier child first and more-fixing child first, both resumed where
-    they stopped, and a fresh likelier-first search with randomized scores (seeded: runs are
-    reproducible). From round :data:`_LAST_CONFLICT_ROUND` on they reason from the last
+    they stopped, and likelier-first searches with randomized scores, each started afresh and
+    cut after a number of nodes that follows the Luby sequence (:func:`luby`; Luby, Sinclair &
+    Zuckerman 1993, *IPL* 47), seeded: runs are reproducible. The conflict weights carry over
+    from search to search. From round :data:`_LAST_CONFLICT_ROUND` on they reason from the last
     conflict (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173). A search that exhausts its tree
     settles the question; ``max_solutions=2`` settles uniqueness by the search itself.
 
@@ -63,6 +65,7 @@ __all__ = [
     "children",
     "enqueue",
     "line_logic",
+    "luby",
     "probe",
     "propagate",
     "search",
@@ -81,9 +84,12 @@ LIKELIER, FEWER, MORE = 0, 1, 2
 """Orders of :func:`children`: the likelier value first, the child fixing fewer cells first, the
 one fixing more first."""
 
-_FIRST_RUN = 200
+_FIRST_RUN = 400
 """Nodes allowed to each search of :func:`search`'s first round; the allowance doubles every
 round."""
+_RESTART_UNIT = 100
+"""The randomized search number ``j`` of :func:`search` is cut after ``_RESTART_UNIT *
+luby(j)`` nodes (see :class:`_Restarts`)."""
 _LAST_CONFLICT_ROUND = 2
 """From this round of :func:`search` on, the searches reason from the last conflict."""
 _CONFIDENCE = 1.0
@@ -816,12 +822,82 @@ class _Dive:
         return [(kids[1], other, depth, cell), (kids[0], probes, depth, cell)]
 
 
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+
+    ``2**(k - 1)`` when ``i = 2**k - 1``, else the term ``i - 2**(k - 1) + 1`` for ``2**(k - 1)
+    <= i < 2**k - 1``: the universal restart schedule of Luby, Sinclair & Zuckerman 1993,
+    "Optimal speedup of Las Vegas algorithms", *Information Processing Letters* 47(4), §3.
+
+    Raises
+    ------
+    ValueError
+        When ``i < 1``.
+    """
+    if i < 1:
+        raise ValueError(f"the Luby sequence starts at term 1, not {i}")
+    while True:
+        k = i.bit_length()  # 2**(k - 1) <= i < 2**k
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+class _Restarts:
+    """Randomized likelier-first searches, each started afresh from the root and cut after
+    :data:`_RESTART_UNIT` times :func:`luby` of its number nodes (see :func:`search`).
+
+    The search a round's allowance cuts short goes on in the next round. The conflict weights,
+    kept in the network, carry over from one search to the next.
+
+    Parameters
+    ----------
+    net : Network
+        The puzzle.
+    root : numpy.ndarray
+        The grid every search starts from (copied by each).
+    """
+
+    def __init__(self, net: Network, root: Any) -> None:
+        self.net = net
+        self.root = root
+        self.started = 0
+        """How many searches have been started."""
+        self.last_conflict = False
+        """Whether the searches reason from the last conflict (see :class:`_Dive`)."""
+        self.dive, self.left = self._next()
+
+    def _next(self) -> tuple[_Dive, int]:
+        """A fresh randomized search and the nodes it is allowed."""
+        self.started += 1
+        return _Dive(self.net, self.root, LIKELIER, _NOISE), _RESTART_UNIT * luby(self.started)
+
+    def advance(
+        self, allowance: int, budget: Budget, found: list[Grid], max_solutions: int
+    ) -> tuple[bool, Status | None]:
+        """Expand up to ``allowance`` more nodes, restarting as the Luby sequence says; as
+        :meth:`_Dive.advance`."""
+        while allowance:
+            if not self.left:
+                self.dive, self.left = self._next()
+            self.dive.last_conflict = self.last_conflict
+            step = min(self.left, allowance)
+            settled, stopped = self.dive.advance(step, budget, found, max_solutions)
+            if settled or stopped:
+                return settled, stopped
+            self.left -= step
+            allowance -= step
+        return False, None
+
+
 def search(
     net: Network, budget: Budget, *, max_solutions: int, seed: int = 0
 ) -> tuple[list[Grid], Status | None]:
     """Depth-first search with probing at every node, as a portfolio (see the module docstring).
 
-    The randomized search of round ``r`` draws its factors from the seed ``seed + r``.
+    Round ``r`` allows :data:`_FIRST_RUN` ``* 2**r`` nodes to the likelier-first search, as many
+    to the more-fixing-first search (both resumed) and as many to the randomized searches
+    (:class:`_Restarts`), which draw their factors from one generator seeded with ``seed``.
 
     Returns
     -------
@@ -835,13 +911,14 @@ def search(
     root = net.unknown()
     settled = not _propagate_all(net, root)
     likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
+    randomized = _Restarts(net, root)
+    _seed(seed % 2**32)
     rounds = 0
     while not settled and not stopped:
         allowance = _FIRST_RUN << rounds
-        _seed((seed + rounds) % 2**32)
-        for dive in (likelier, more, _Dive(net, root, LIKELIER, _NOISE)):
-            dive.last_conflict = rounds >= _LAST_CONFLICT_ROUND
-            settled, stopped = dive.advance(allowance, budget, solutions, max_solutions)
+        for searcher in (likelier, more, randomized):
+            searcher.last_conflict = rounds >= _LAST_CONFLICT_ROUND
+            settled, stopped = searcher.advance(allowance, budget, solutions, max_solutions)
             if settled or stopped:
                 break
         rounds += 1

@@ -343,16 +343,58 @@ def test_cauldron_like_sizes_need_no_graph() -> None:
 
 
 def search_restarting(puzzle: Nonogram, max_solutions: int, seed: int) -> tuple[Any, Stats]:
-    """:func:`probing.search` with runs of one node, one, two, two, four...: every search that
-    branches restarts, and reasons from the last conflict from the start."""
+    """:func:`probing.search` with runs of one node, one, two, two, four... and randomized
+    searches of one node, one, two, one...: every search that branches restarts, and reasons
+    from the last conflict from the start."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(probing, "_FIRST_RUN", 1)
+        patch.setattr(probing, "_RESTART_UNIT", 1)
         patch.setattr(probing, "_LAST_CONFLICT_ROUND", 0)
         budget = Limits().start(Stats())
         found = probing.search(
             Network.build(puzzle), budget, max_solutions=max_solutions, seed=seed
         )
     return found, budget.stats
+
+
+def test_the_luby_sequence_starts_as_published() -> None:
+    # Luby, Sinclair & Zuckerman 1993, §3: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+    expected = [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1]
+    assert [probing.luby(i) for i in range(1, 17)] == expected
+    with pytest.raises(ValueError, match="term 1"):
+        probing.luby(0)
+
+
+@pytest.mark.parametrize("k", range(1, 12))
+def test_the_luby_sequence_repeats_itself_before_each_power_of_two(k: int) -> None:
+    """Terms ``2**k .. 2**(k+1) - 2`` repeat terms ``1 .. 2**k - 1``, term ``2**(k+1) - 1`` is
+    ``2**k``, and the first ``2**k - 1`` terms sum to ``k * 2**(k-1)`` (each power ``2**j < 2**k``
+    takes a share ``2**(k-1)``)."""
+    first = [probing.luby(i) for i in range(1, 2**k)]
+    assert [probing.luby(i) for i in range(2**k, 2 ** (k + 1) - 1)] == first
+    assert probing.luby(2 ** (k + 1) - 1) == 2**k
+    assert sum(first) == k * 2 ** (k - 1)
+
+
+def test_the_randomized_searches_restart_on_the_luby_schedule() -> None:
+    """Given one node at a time, the randomized searches start afresh after 1, 1, 2, 1, 1, 2...
+    units of two nodes (the 4x4 grid has several solutions: no search exhausts its tree within
+    the nodes given)."""
+    grid = ["#..#", ".##.", ".##.", "#..#"]
+    net = Network.build(puzzle_of(grid, grid))
+    root = net.unknown()
+    assert _propagate_all(net, root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(probing, "_RESTART_UNIT", 2)
+        restarts = probing._Restarts(net, root)
+        dives, started = [], []
+        for _ in range(14):
+            settled, stopped = restarts.advance(1, Limits().start(Stats()), [], 10**6)
+            assert not settled and stopped is None
+            dives.append(restarts.dive)
+            started.append(restarts.started)
+    assert started == [1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5, 5, 6, 6]  # 2, 2, 4, 2, 2, 4... nodes
+    assert len({id(d) for d in dives}) == 6
 
 
 @settings(max_examples=150, deadline=None)
