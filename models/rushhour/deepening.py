@@ -118,6 +118,7 @@ def solve(
             why = f"the memory budget ({memory / 2**30:g} GiB) ran out" if layers.full else ""
             why = why or "a limit stopped it"
             stopped = _stopped(layers.stopped, proven, stats, why, metric)
+            del layers  # its memory is the beam's
             return _with_beam(stopped, why, board, overall, metric, most)
         if layers.least_pruned >= INFINITE:
             message = "no plan: every reachable position was searched"

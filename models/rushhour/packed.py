@@ -337,8 +337,9 @@ def search(
     width : int, optional
         Beam search: of each new layer keep only the ``width`` states of least estimate at
         ``level`` (the earlier found first among equals); the others stay in the hash table,
-        so they are never kept later. The first goal is then not optimal in general, and a
-        search that runs out of states proves nothing.
+        so they are not kept again until the table, full, is rebuilt from the kept states. The
+        first goal is then not optimal in general, and a search that runs out of states proves
+        nothing.
 
     Returns
     -------
