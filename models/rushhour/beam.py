@@ -72,7 +72,7 @@ def plan(
         memory stopped the search) and the last width tried.
     """
     packing = Packing.of(board)
-    start = packing.key([p.offset for p in board.pieces])[None, :]
+    start = packing.start()
     while True:
         layers = search(
             packing,

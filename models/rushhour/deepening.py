@@ -93,7 +93,7 @@ def solve(
     limits = limits or Limits()
     overall = limits.start(stats)
     budget = _exact_share(limits).start(stats)
-    start = packing.key([p.offset for p in board.pieces])[None, :]
+    start = packing.start()
     most = max(1, memory // packing.state_bytes())
     bound, proven, iterations, kept = 0, 0, 0, 0
     history: list[tuple[int, int]] = []

@@ -132,7 +132,7 @@ def hardest_start(board: Board, *, max_states: int, limits: Limits | None = None
     """
     packing = Packing.of(board)
     budget = (limits or Limits()).start(Stats())
-    start = packing.key([p.offset for p in board.pieces])[None, :]
+    start = packing.start()
     cluster = search(packing, start, budget=budget, stop_at_goal=False, max_states=max_states)
     if not cluster.exhausted:
         return None
@@ -171,7 +171,7 @@ def _optimum(board: Board, max_states: int) -> tuple[int, int]:
     """(optimal moves, positions kept) by breadth-first search from ``board``; the moves are
     -1 when there is no plan or the search would keep more than ``max_states`` positions."""
     packing = Packing.of(board)
-    start = packing.key([p.offset for p in board.pieces])[None, :]
+    start = packing.start()
     layers = search(packing, start, budget=Limits().start(Stats()), max_states=max_states)
     return (layers.depth(layers.goal) if layers.goal >= 0 else -1), layers.size
 

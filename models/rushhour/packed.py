@@ -109,6 +109,11 @@ class Packing:
             key[self.word[i]] += (o - int(self.low[i])) << int(self.shift[i])
         return key
 
+    def start(self) -> Int64s:
+        """The key of the board's own position, as the one source of a search: shape
+        (1, words)."""
+        return self.key([p.offset for p in self.board.pieces])[None, :]
+
     def offsets(self, key: Int64s) -> tuple[int, ...]:
         """The piece offsets of a key (inverse of :meth:`key`)."""
         return tuple(
