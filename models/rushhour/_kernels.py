@@ -367,16 +367,19 @@ def _estimate(
     row: int,
     goal_offset: int,
 ) -> int:
-    """Admissible cost-to-go of the position ``occ`` (piece index + 1 per cell, -1 a wall).
+    """Cost-to-go estimate of the position ``occ`` (piece index + 1 per cell, -1 a wall).
 
     ``level`` 0: zero; 1: blocking (the red car plus one per blocker, or under steps their
-    fewest cells); 2: blockers (1 plus the most second-level pieces of one blocker). Returns
-    ``_INFINITE`` when a wall or a piece ahead of the red car can never leave its row.
+    fewest cells); 2: blockers (1 plus the most second-level pieces of one blocker); 3, not
+    admissible (the beam's score): blocking plus every blocker's fewest second-level pieces,
+    summed. Levels 0-2 are admissible. Returns ``_INFINITE`` when a wall or a piece ahead of
+    the red car can never leave its row.
     """
     if level == 0 or red_offset == goal_offset:
         return 0
     h = goal_offset - red_offset if steps else 1
     second = 0
+    total = 0
     for col in range(red_offset + length[red], size):
         v = occ[row * size + col]
         if v == 0:
@@ -404,6 +407,9 @@ def _estimate(
             return _INFINITE
         h += fewest_cells if steps else 1
         second = max(second, fewest_pieces)
+        total += fewest_pieces
+    if level == 3:
+        return h + total
     return h + second if level == 2 else h
 
 

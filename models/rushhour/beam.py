@@ -1,7 +1,7 @@
 """A plan, not proven optimal, for boards too large for an exact search: beam search.
 
 Breadth-first search over bit-packed states (:func:`.packed.search`) that keeps, of each new
-layer, only the ``width`` states of least ``blockers`` estimate (beam search: Lowerre, "The
+layer, only the ``width`` states of least :data:`.packed.BEAM_SCORE` (beam search: Lowerre, "The
 HARPY speech recognition system", PhD thesis, Carnegie Mellon University, 1976; Zhou & Hansen,
 "Beam-stack search", *ICAPS* 2005, §2). States left out stay in the hash table, so a beam can
 run dry; the search is then run again four times wider, until a plan is found, a limit stops

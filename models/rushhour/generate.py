@@ -4,6 +4,10 @@
 position; or at a column asked for) and then cars (length 2) and trucks (length 3) of random
 axis at random free cells until the board holds the pieces asked for.
 
+:func:`scramble` walks at random from a solved board and keeps the position of the walk with
+the most ``blockers`` (:mod:`.search`); moves are reversible, so the exit can be reached from
+it: a board solvable by construction, for sizes where no search can prove it.
+
 :func:`jam` makes boards like the hand-made boards of a course: it moves one random piece (not
 the red car) to a random free place, and keeps the change when breadth-first search from the
 start (with a cap on the positions it may keep) still finds a plan and its optimum has not
@@ -18,12 +22,14 @@ positions farthest from the exit, the way Michael Fogleman's database picks its 
 the exhaustive search.
 
 Run as a script it writes boards in the course CSV format, the hardest positions of random
-clusters, or (``--jam``) jammed boards::
+clusters, (``--jam``) jammed boards, or (``--scramble STEPS``) scrambled boards::
 
     python -m cspsolve.models.rushhour.generate --size 9 --pieces 25 --min-moves 18 \\
         --count 2 --out tests/data/rushhour/
     python -m cspsolve.models.rushhour.generate --jam --size 9 --pieces 24 --min-moves 18 \\
         --max-moves 22 --states 2000000 --seed 1 --out tests/data/rushhour/
+    python -m cspsolve.models.rushhour.generate --scramble 200000 --size 12 --pieces 44 \
+        --trucks 0.3 --seed 2 --out tests/data/rushhour/
 """
 
 from __future__ import annotations
@@ -41,8 +47,9 @@ from cspsolve.results import Stats
 from .board import Board, Piece
 from .formats import write
 from .packed import Packing, search
+from .search import RushHourProblem, heuristic
 
-__all__ = ["Hardest", "Jammed", "hardest_start", "jam", "random_board"]
+__all__ = ["Hardest", "Jammed", "hardest_start", "jam", "random_board", "scramble"]
 
 
 def random_board(
@@ -99,6 +106,32 @@ def _drop(
     if all(0 <= r < size and 0 <= c < size and (r, c) not in taken for r, c in cells):
         return piece
     return None
+
+
+def scramble(board: Board, rng: random.Random, steps: int) -> Board:
+    """The position of a random walk of ``steps`` moves from ``board`` with the most
+    ``blockers`` (the first such one; ``board`` itself when no move raises it).
+
+    Every move can be undone, so when ``board`` is solved (or any plan for it is known) the
+    exit can be reached from the result.
+
+    Examples
+    --------
+    >>> solved = random_board(random.Random(1), 6, 10, exit_row=2)
+    >>> moved = scramble(solved, random.Random(1), 500)
+    >>> [p.name for p in moved.pieces] == [p.name for p in solved.pieces]
+    True
+    """
+    problem = RushHourProblem(board)
+    blockers = heuristic("blockers", problem)
+    state = best = problem.initial
+    most = blockers(state)
+    for _ in range(steps):
+        _, state, _ = rng.choice(list(problem.successors(state)))
+        value = blockers(state)
+        if value > most:
+            best, most = state, value
+    return board.with_offsets(best)
 
 
 @dataclass(frozen=True)
@@ -259,11 +292,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jam", action="store_true", help="jammed boards (module text)")
     parser.add_argument("--max-moves", type=int, default=22, help="with --jam")
     parser.add_argument("--states", type=int, default=0, help="with --jam: least positions kept")
+    parser.add_argument("--scramble", type=int, metavar="STEPS", help="a scrambled board")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     row = (args.exit_row or (args.size + 1) // 2) - 1
     if args.jam:
         _write_jammed(args, rng, row)
+        return
+    if args.scramble is not None:
+        solved = random_board(rng, args.size, args.pieces, exit_row=row, trucks=args.trucks)
+        board = scramble(solved, rng, args.scramble)
+        name = f"scrambled{args.size}x{args.size}_{len(board.pieces)}_s{args.seed}.csv"
+        write(board, args.out / name)
+        print(f"{name}\t{args.size}\t{len(board.pieces)}", flush=True)
         return
     written = 0
     for attempt in range(args.tries):

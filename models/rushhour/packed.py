@@ -41,6 +41,11 @@ INFINITE = 1 << 30
 """The estimate of a position from which the exit can never be reached (as the kernels')."""
 LEVELS = {"zero": 0, "blocking": 1, "blockers": 2}
 """The compiled estimates by heuristic name (those of :mod:`.search`)."""
+BEAM_SCORE = 3
+"""The compiled level that ranks a beam's layer: ``blocking`` plus, summed over the blockers,
+each one's fewest second-level pieces. Summing can count a piece twice, so it is not
+admissible; it only orders states, never prunes them (the form of ``saschazar21/rushhour``'s
+"advanced" heuristic; :mod:`.search` keeps the admissible maximum)."""
 WORD_BITS = 62
 """Bits of a key word used by fields."""
 _MOST_STATES = (1 << 31) - 1
@@ -291,12 +296,12 @@ def _table(capacity: int, words: int) -> Int64s:
 
 
 def _narrow(
-    arrays: _Arrays, packing: Packing, first: int, count: int, width: int, level: int, steps: bool
+    arrays: _Arrays, packing: Packing, first: int, count: int, width: int, steps: bool
 ) -> int:
-    """Keep, of the states ``first..count-1``, the ``width`` of least estimate, moved to the
-    front in that order; return the new count."""
+    """Keep, of the states ``first..count-1``, the ``width`` of least :data:`BEAM_SCORE`, moved
+    to the front in that order; return the new count."""
     layer = slice(first, count)
-    order = np.argsort(_estimates(packing, arrays.keys[layer], level, steps), kind="stable")
+    order = np.argsort(_estimates(packing, arrays.keys[layer], BEAM_SCORE, steps), kind="stable")
     keep = order[:width]
     for column in (arrays.keys, arrays.parent, arrays.piece, arrays.delta):
         column[first : first + width] = column[layer][keep]
@@ -340,11 +345,11 @@ def search(
         memory budget; room doubles, from a power of two); at most ``2**31 - 1`` in any case
         (state indices are int32).
     width : int, optional
-        Beam search: of each new layer keep only the ``width`` states of least estimate at
-        ``level`` (the earlier found first among equals); the others stay in the hash table,
-        so they are not kept again until the table, full, is rebuilt from the kept states. The
-        first goal is then not optimal in general, and a search that runs out of states proves
-        nothing.
+        Beam search: of each new layer keep only the ``width`` states of least
+        :data:`BEAM_SCORE` (the earlier found first among equals); the others stay in the hash
+        table, so they are not kept again until the table, full, is rebuilt from the kept
+        states. The first goal is then not optimal in general, and a search that runs out of
+        states proves nothing.
 
     Returns
     -------
@@ -408,7 +413,7 @@ def search(
             break
         starts.append(int(counters[0]))
         if width is not None and starts[-1] - end > width:
-            starts[-1] = _narrow(arrays, packing, end, starts[-1], width, level, steps)
+            starts[-1] = _narrow(arrays, packing, end, starts[-1], width, steps)
             counters[0] = starts[-1]
         stats.max_frontier = max(stats.max_frontier, starts[-1] - starts[-2])
     count = int(counters[0])

@@ -20,8 +20,17 @@ from cspsolve.models.rushhour import parse, read
 from cspsolve.models.rushhour.beam import plan
 from cspsolve.models.rushhour.board import Board, Piece, check
 from cspsolve.models.rushhour.deepening import solve
-from cspsolve.models.rushhour.generate import hardest_start, jam, random_board
-from cspsolve.models.rushhour.packed import INFINITE, LEVELS, Packing, estimates, search
+from cspsolve.models.rushhour.generate import hardest_start, jam, random_board, scramble
+from cspsolve.models.rushhour.packed import (
+    BEAM_SCORE,
+    INFINITE,
+    LEVELS,
+    Packing,
+    _estimates,
+    estimates,
+    search,
+)
+from cspsolve.models.rushhour.search import RushHourProblem, _clear_options, heuristic
 from cspsolve.results import Stats, Status
 
 from . import differential
@@ -114,6 +123,37 @@ def test_every_compiled_estimate_is_admissible(case: Case, heuristic: str, metri
         assert 0 <= h <= distance.get(state, INFINITE), (state, h)
 
 
+@given(case=cases(), metric=st.sampled_from(("moves", "steps")))
+@SETTINGS
+def test_beam_score_sums_what_blockers_maximises(case: Case, metric: str) -> None:
+    """The beam's score is ``blocking`` plus every blocker's fewest second-level pieces, summed
+    (recomputed here from :mod:`.search`'s Python heuristics over the whole cluster)."""
+    board = case.board
+    problem = RushHourProblem(board, metric)
+    blocking = heuristic("blocking", problem)
+    graph = differential.Graph(board)
+    cluster = differential.bfs(graph, [graph.start()], 1 if metric == "steps" else board.size)
+    assert cluster is not None
+    states = sorted(cluster)
+    packing = Packing.of(board)
+    keys = np.array([packing.key(s) for s in states], dtype=np.int64)
+    found = _estimates(packing, keys, BEAM_SCORE, metric == "steps")
+    for state, score in zip(states, found, strict=True):
+        first = blocking(state)
+        if first == float("inf"):
+            assert score >= INFINITE
+            continue
+        ahead = [
+            i
+            for i, p in enumerate(board.pieces)
+            if not p.horizontal
+            and p.col >= state[board.red_index] + board.pieces[board.red_index].length
+            and state[i] <= board.exit_row < state[i] + p.length
+        ]
+        second = [min(len(found) for _, found in _clear_options(problem, state, i)) for i in ahead]
+        assert score == first + sum(second), (state, score)
+
+
 @given(case=cases(), nodes=st.integers(1, 300))
 @SETTINGS
 def test_a_stopped_search_proves_a_true_lower_bound(case: Case, nodes: int) -> None:
@@ -203,6 +243,28 @@ def test_jam_reports_proven_optima_in_range() -> None:
     assert len(found) >= 5 and all(5 <= m <= 8 for m in found), found
 
 
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 300))
+@SETTINGS
+def test_scrambled_boards_reach_the_exit(seed: int, steps: int) -> None:
+    """A walk from a solved board ends where the oracle finds a plan, the pieces on their
+    lines, with no fewer ``blockers`` than the start."""
+    rng = random.Random(seed)
+    solved = random_board(rng, 6, 10, exit_row=2, trucks=0.3)
+    board = scramble(solved, rng, steps)
+    assert [(p.name, p.horizontal, p.length) for p in board.pieces] == [
+        (p.name, p.horizontal, p.length) for p in solved.pieces
+    ]
+    assert [p.row if p.horizontal else p.col for p in board.pieces] == [
+        p.row if p.horizontal else p.col for p in solved.pieces
+    ]
+    assert differential.explore(board, "moves").optimum is not None
+    blockers = heuristic("blockers", RushHourProblem(board))
+    start = heuristic("blockers", RushHourProblem(solved))
+    assert blockers(tuple(p.offset for p in board.pieces)) >= start(
+        tuple(p.offset for p in solved.pieces)
+    )
+
+
 def _dense_board(seed: int, most: int) -> Board:
     """A random 9x9 board of 30 pieces, the red car on the left, whose key needs more than 62
     bits and whose cluster holds at most ``most`` positions."""
@@ -249,6 +311,14 @@ def test_large_boards_are_of_the_course_kind() -> None:
         assert board.size == int(row["size"]) and len(board.pieces) == int(row["pieces"])
         assert board.red == "X" and board.exit_row == (board.size + 1) // 2 - 1
         assert Packing.of(board).words == (2 if board.size == 9 else 3)
+
+
+def test_beam_search_plans_the_scrambled_12x12_board() -> None:
+    """The 12x12 board of 44 pieces that exact search cannot finish in a minute gets a real
+    plan from beam search."""
+    board = read(DATA / "scrambled12x12_44_s2.csv")[0].puzzle
+    found = plan(board, budget=Limits(time_limit=120).start(Stats()))
+    assert found.moves is not None and check(board, found.moves) == []
 
 
 def test_plans_name_pieces_past_the_127th() -> None:
