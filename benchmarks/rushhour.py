@@ -14,9 +14,10 @@ Tables, all in one run (targets from DESIGN.md §5):
 4. the course boards of ``uva_boards`` (the 9x9 included): compiled BFS vs engine A*;
 5. large boards in the course CSV format (``--large``: the 9x9 course board and our generated
    9x9 and 12x12 boards of ``tests/data/rushhour/large.tsv``): every method of ``--methods``
-   in a fresh ``cspsolve solve`` process under ``/usr/bin/time``, side by side: wall-clock
-   seconds, peak resident memory, and the answer (optimal moves; or a plan of beam search
-   beside the proven lower bound, "plan U, >= L"; or the proven lower bound alone).
+   (``bfida/union``: a method with its heuristic) in a fresh ``cspsolve solve`` process under
+   ``/usr/bin/time``, side by side: wall-clock seconds, peak resident memory, and the answer
+   (optimal moves; or a plan of beam search beside the proven lower bound, "plan U, >= L"; or
+   the proven lower bound alone).
 
 Every optimum is compared with the published value and every plan is replayed by the
 independent ``board.check``; mismatches are counted (they must be 0). The numba kernels are
@@ -26,7 +27,7 @@ Run from the repository root::
 
     python benchmarks/rushhour.py
     python benchmarks/rushhour.py --cpsat-cards 40 --python-db 500
-    python benchmarks/rushhour.py --parts large --methods bfida,bfs,astar --large-limit 60
+    python benchmarks/rushhour.py --parts large --methods bfida,bfida/union,bfs --large-limit 60
 """
 
 from __future__ import annotations
@@ -244,11 +245,14 @@ def _large_boards() -> list[tuple[str, Path, int | None]]:
 
 
 def _measured(path: Path, method: str, limit: float) -> tuple[str, float, float]:
-    """(answer, wall seconds, peak MB) of one ``cspsolve solve`` run under /usr/bin/time."""
+    """(answer, wall seconds, peak MB) of one ``cspsolve solve`` run under /usr/bin/time;
+    ``method`` is a method name or ``method/heuristic``."""
+    name, _, heuristic = method.partition("/")
     command = [
         "/usr/bin/time", "-f", "%e %M", sys.executable, "-c",
         "from cspsolve.cli import main; main()", "solve",
-        str(path), "--method", method, "--format", "json", "--time-limit", str(limit),
+        str(path), "--method", name, "--format", "json", "--time-limit", str(limit),
+        *(["--heuristic", heuristic] if heuristic else []),
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     seconds, kilobytes = done.stderr.strip().splitlines()[-1].split()
@@ -297,7 +301,11 @@ def main() -> None:
     parser.add_argument("--python-db", type=int, default=300, help="db puzzles, plain Python")
     parser.add_argument("--time-limit", type=float, default=60.0, help="per engine run")
     parser.add_argument("--parts", default="cards,database,cpsat,boards,large")
-    parser.add_argument("--methods", default="bfida,bfs,astar", help="table 5's methods")
+    parser.add_argument(
+        "--methods",
+        default="bfida,bfs,astar",
+        help="table 5's methods (METHOD or METHOD/HEURISTIC)",
+    )
     parser.add_argument("--large-limit", type=float, default=60.0, help="per run of table 5")
     args = parser.parse_args()
     parts = set(args.parts.split(","))

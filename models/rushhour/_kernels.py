@@ -338,9 +338,24 @@ def _place(
         _paint(occ, i, pos[i], i + 1, size, horiz, line, length)
 
 
+_MASK_BITS = 62
+"""Pieces a word of a piece set holds (no sign bit, so shifts stay logical)."""
+
+
+@njit(cache=True)
+def sweeps(pieces: int, size: int) -> Arr:
+    """Scratch for the ``union`` estimate of a board of ``pieces`` pieces and ``size`` rows:
+    two piece sets a blocker (its sweeps up and down), then a stack of unions, each
+    ``ceil(pieces / 62)`` words."""
+    return np.zeros((3 * size + 1, (pieces + _MASK_BITS - 1) // _MASK_BITS), dtype=np.int64)
+
+
 @njit(cache=True, inline="always")
-def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
-    """Distinct pieces on rows ``first..last`` of column ``col``; -1 if a wall is there."""
+def _sweep(occ: Arr, col: int, first: int, last: int, size: int, sets: Arr, at: int) -> int:
+    """The pieces on rows ``first..last`` of column ``col`` into the set ``sets[at]``; return
+    how many, or -1 (the set left unfinished) if a wall is there."""
+    for w in range(sets.shape[1]):
+        sets[at, w] = 0
     count = 0
     previous = 0
     for r in range(first, last + 1):
@@ -348,9 +363,45 @@ def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
         if v < 0:
             return -1
         if v > 0 and v != previous:
+            sets[at, (v - 1) // _MASK_BITS] |= 1 << ((v - 1) % _MASK_BITS)
             count += 1
         previous = v
     return count
+
+
+@njit(cache=True, inline="always")
+def _fewest_union(sets: Arr, sides: Arr, blockers: int, size: int, best: int) -> int:
+    """Least size, below ``best``, of a union of one sweep per blocker (blocker ``j``'s up and
+    down sweeps are ``sets[2j]`` and ``sets[2j + 1]``, ``sides[j]`` bit 0 and bit 1 saying
+    which exist), by depth-first branch and bound; ``best`` when none is smaller."""
+    stack = 2 * size
+    for w in range(sets.shape[1]):
+        sets[stack, w] = 0
+    depth = 0
+    sides[size] = -1
+    while depth >= 0:
+        side = sides[size + depth] + 1
+        while side < 2 and not (sides[depth] >> side) & 1:
+            side += 1
+        if side == 2:
+            depth -= 1
+            continue
+        sides[size + depth] = side
+        count = 0
+        for w in range(sets.shape[1]):
+            x = sets[stack + depth, w] | sets[2 * depth + side, w]
+            sets[stack + depth + 1, w] = x
+            while x:
+                x &= x - 1
+                count += 1
+        if count >= best:
+            continue
+        if depth + 1 == blockers:
+            best = count
+            continue
+        depth += 1
+        sides[size + depth] = -1
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -366,20 +417,25 @@ def _estimate(
     red: int,
     row: int,
     goal_offset: int,
+    sets: Arr,
+    sides: Arr,
 ) -> int:
     """Cost-to-go estimate of the position ``occ`` (piece index + 1 per cell, -1 a wall).
 
     ``level`` 0: zero; 1: blocking (the red car plus one per blocker, or under steps their
     fewest cells); 2: blockers (1 plus the most second-level pieces of one blocker); 3, not
     admissible (the beam's score): blocking plus every blocker's fewest second-level pieces,
-    summed. Levels 0-2 are admissible. Returns ``_INFINITE`` when a wall or a piece ahead of
-    the red car can never leave its row.
+    summed; 4: union (blocking plus the fewest distinct second-level pieces over every choice
+    of the side each blocker leaves by; ``sets`` and ``sides`` are scratch, :func:`sweeps`
+    and ``2 * size`` ints). Levels 0-2 and 4 are admissible. Returns ``_INFINITE`` when a wall
+    or a piece ahead of the red car can never leave its row.
     """
     if level == 0 or red_offset == goal_offset:
         return 0
     h = goal_offset - red_offset if steps else 1
     second = 0
     total = 0
+    blockers = 0
     for col in range(red_offset + length[red], size):
         v = occ[row * size + col]
         if v == 0:
@@ -391,26 +447,32 @@ def _estimate(
         lb = length[b]
         fewest_cells = _INFINITE
         fewest_pieces = _INFINITE
+        sides[blockers] = 0
         up = row - lb
         if up >= 0:
-            found = _column_pieces(occ, col, up, top - 1, size)
+            found = _sweep(occ, col, up, top - 1, size, sets, 2 * blockers)
             if found >= 0:
                 fewest_cells = top - up
                 fewest_pieces = found
+                sides[blockers] |= 1
         down = row + 1
         if down + lb <= size:
-            found = _column_pieces(occ, col, top + lb, row + lb, size)
+            found = _sweep(occ, col, top + lb, row + lb, size, sets, 2 * blockers + 1)
             if found >= 0:
                 fewest_cells = min(fewest_cells, down - top)
                 fewest_pieces = min(fewest_pieces, found)
+                sides[blockers] |= 2
         if fewest_pieces == _INFINITE:
             return _INFINITE
         h += fewest_cells if steps else 1
         second = max(second, fewest_pieces)
         total += fewest_pieces
+        blockers += 1
+    if level == 4 and blockers > 0:
+        return h + _fewest_union(sets, sides, blockers, size, total + 1)
     if level == 3:
         return h + total
-    return h + second if level == 2 else h
+    return h + second if level >= 2 else h
 
 
 @njit(cache=True, inline="always")
@@ -507,6 +569,8 @@ def packed_layer(
     most = n * size
     cand = np.zeros((most, words), dtype=np.int64)
     moved = np.zeros((most, 2), dtype=np.int64)
+    sets = sweeps(n, size)
+    sides = np.zeros(2 * size, dtype=np.int64)
     generated = counters[2]
     room = len(keys) - most
     table_room = len(table) // 2 - most
@@ -534,8 +598,9 @@ def packed_layer(
             pos[i] = p + d
             red_at = pos[red]
             h = _estimate(
-                occ, red_at, level, steps, size, horiz, length, pos, red, row, goal_offset
-            )
+                occ, red_at, level, steps, size, horiz, length, pos, red, row, goal_offset,
+                sets, sides,
+            )  # fmt: skip
             pos[i] = p
             _paint(occ, i, p + d, 0, size, horiz, line, length)
             _paint(occ, i, p, i + 1, size, horiz, line, length)
@@ -588,9 +653,12 @@ def packed_estimates(
     occ = np.zeros(size * size, dtype=np.int64)
     pos = np.zeros(n, dtype=np.int64)
     out = np.zeros(len(keys), dtype=np.int64)
+    sets = sweeps(n, size)
+    sides = np.zeros(2 * size, dtype=np.int64)
     for s in range(len(keys)):
         _place(keys[s], pos, occ, size, horiz, line, length, low, word, shift, bits, walls)
         out[s] = _estimate(
-            occ, pos[red], level, steps, size, horiz, length, pos, red, line[red], goal_offset
-        )
+            occ, pos[red], level, steps, size, horiz, length, pos, red, line[red], goal_offset,
+            sets, sides,
+        )  # fmt: skip
     return out

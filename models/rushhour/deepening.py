@@ -62,7 +62,7 @@ def solve(
     metric : str
         ``"moves"`` (a slide of any distance costs 1) or ``"steps"`` (one cell costs 1).
     heuristic : str
-        ``"blockers"``, ``"blocking"`` or ``"zero"`` (plain breadth-first search).
+        ``"blockers"``, ``"union"``, ``"blocking"`` or ``"zero"`` (plain breadth-first search).
     limits : Limits, optional
         Time and node limits (nodes count expansions over all iterations), cancellation.
     memory : int

@@ -40,7 +40,7 @@ __all__ = ["KIND", "RushHourOptions", "analyze"]
 
 DEFAULT_HEURISTIC = "blockers"
 _HEURISTICS = (DEFAULT_HEURISTIC, *(h for h in HEURISTICS if h != DEFAULT_HEURISTIC))
-_COMPILED_HEURISTICS = (DEFAULT_HEURISTIC, "blocking", "zero")
+_COMPILED_HEURISTICS = (DEFAULT_HEURISTIC, "union", "blocking", "zero")
 _UNSOLVABLE_HORIZON = 60
 """Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1)."""
 

@@ -39,7 +39,7 @@ Int64s = npt.NDArray[np.int64]
 
 INFINITE = 1 << 30
 """The estimate of a position from which the exit can never be reached (as the kernels')."""
-LEVELS = {"zero": 0, "blocking": 1, "blockers": 2}
+LEVELS = {"zero": 0, "blocking": 1, "blockers": 2, "union": 4}
 """The compiled estimates by heuristic name (those of :mod:`.search`)."""
 BEAM_SCORE = 3
 """The compiled level that ranks a beam's layer: ``blocking`` plus, summed over the blockers,

@@ -45,7 +45,7 @@ from cspsolve.tasks import Request
 PER_METRIC = (
     "bfs",
     "bfs-plain",
-    *(f"bfida/{h}" for h in ("blockers", "blocking", "zero")),
+    *(f"bfida/{h}" for h in ("union", "blockers", "blocking", "zero")),
     *(f"astar/{h}" for h in HEURISTICS),
     *(f"idastar/{h}" for h in HEURISTICS),
     *(f"greedy/{h}" for h in HEURISTICS),

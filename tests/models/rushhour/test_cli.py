@@ -92,4 +92,4 @@ def test_compare_runs_every_method(tmp_path: Path) -> None:
     assert {r["method"] for r in records} == set(methods.split(","))
     assert {r["heuristic"] for r in records if r["method"] == "astar"} == set(HEURISTICS)
     optimal = {r["stats"]["cost"] for r in records if r["status"] == "optimal"}
-    assert optimal == {16} and len(records) == 8
+    assert optimal == {16} and len(records) == 4 + len(HEURISTICS)

@@ -123,6 +123,45 @@ def test_every_compiled_estimate_is_admissible(case: Case, heuristic: str, metri
         assert 0 <= h <= distance.get(state, INFINITE), (state, h)
 
 
+def _compiled_and_python(board: Board, states: list[tuple[int, ...]], metric: str) -> None:
+    """Every compiled estimate equals :mod:`.search`'s Python heuristic of its name."""
+    packing = Packing.of(board)
+    keys = np.array([packing.key(s) for s in states], dtype=np.int64)
+    problem = RushHourProblem(board, metric)
+    for name in LEVELS:
+        python = heuristic(name, problem)
+        found = estimates(packing, keys, name, steps=metric == "steps")
+        for state, h in zip(states, found, strict=True):
+            expected = python(state)
+            assert (h >= INFINITE) if expected == float("inf") else h == expected, (name, state)
+
+
+@given(case=cases(), metric=st.sampled_from(("moves", "steps")))
+@SETTINGS
+def test_compiled_estimates_are_the_python_heuristics(case: Case, metric: str) -> None:
+    board = case.board
+    graph = differential.Graph(board)
+    cluster = differential.bfs(graph, [graph.start()], 1 if metric == "steps" else board.size)
+    assert cluster is not None
+    _compiled_and_python(board, sorted(cluster), metric)
+
+
+@given(seed=st.integers(0, 10**6))
+@settings(max_examples=10, deadline=None, derandomize=True, database=None)
+def test_compiled_estimates_on_boards_of_many_pieces(seed: int) -> None:
+    """Boards of more than 62 pieces, whose piece sets take two words, along a random walk."""
+    rng = random.Random(seed)
+    board = random_board(rng, 16, 90, exit_row=7, trucks=0.3, red_col=0)
+    assert len(board.pieces) > 62
+    problem = RushHourProblem(board)
+    state = problem.initial
+    states = [state]
+    for _ in range(200):
+        _, state, _ = rng.choice(list(problem.successors(state)))
+        states.append(state)
+    _compiled_and_python(board, states, rng.choice(("moves", "steps")))
+
+
 @given(case=cases(), metric=st.sampled_from(("moves", "steps")))
 @SETTINGS
 def test_beam_score_sums_what_blockers_maximises(case: Case, metric: str) -> None:
