@@ -370,6 +370,21 @@ def _sweep(occ: Arr, col: int, first: int, last: int, size: int, sets: Arr, at: 
 
 
 @njit(cache=True, inline="always")
+def _column_pieces(occ: Arr, col: int, first: int, last: int, size: int) -> int:
+    """Distinct pieces on rows ``first..last`` of column ``col``; -1 if a wall is there."""
+    count = 0
+    previous = 0
+    for r in range(first, last + 1):
+        v = occ[r * size + col]
+        if v < 0:
+            return -1
+        if v > 0 and v != previous:
+            count += 1
+        previous = v
+    return count
+
+
+@njit(cache=True)
 def _fewest_union(sets: Arr, sides: Arr, blockers: int, size: int, best: int) -> int:
     """Least size, below ``best``, of a union of one sweep per blocker (blocker ``j``'s up and
     down sweeps are ``sets[2j]`` and ``sets[2j + 1]``, ``sides[j]`` bit 0 and bit 1 saying
@@ -417,25 +432,20 @@ def _estimate(
     red: int,
     row: int,
     goal_offset: int,
-    sets: Arr,
-    sides: Arr,
 ) -> int:
     """Cost-to-go estimate of the position ``occ`` (piece index + 1 per cell, -1 a wall).
 
     ``level`` 0: zero; 1: blocking (the red car plus one per blocker, or under steps their
     fewest cells); 2: blockers (1 plus the most second-level pieces of one blocker); 3, not
     admissible (the beam's score): blocking plus every blocker's fewest second-level pieces,
-    summed; 4: union (blocking plus the fewest distinct second-level pieces over every choice
-    of the side each blocker leaves by; ``sets`` and ``sides`` are scratch, :func:`sweeps`
-    and ``2 * size`` ints). Levels 0-2 and 4 are admissible. Returns ``_INFINITE`` when a wall
-    or a piece ahead of the red car can never leave its row.
+    summed; 4: union (:func:`_union`). Levels 0-2 and 4 are admissible. Returns
+    ``_INFINITE`` when a wall or a piece ahead of the red car can never leave its row.
     """
     if level == 0 or red_offset == goal_offset:
         return 0
     h = goal_offset - red_offset if steps else 1
     second = 0
     total = 0
-    blockers = 0
     for col in range(red_offset + length[red], size):
         v = occ[row * size + col]
         if v == 0:
@@ -447,32 +457,73 @@ def _estimate(
         lb = length[b]
         fewest_cells = _INFINITE
         fewest_pieces = _INFINITE
-        sides[blockers] = 0
         up = row - lb
         if up >= 0:
-            found = _sweep(occ, col, up, top - 1, size, sets, 2 * blockers)
+            found = _column_pieces(occ, col, up, top - 1, size)
             if found >= 0:
                 fewest_cells = top - up
                 fewest_pieces = found
-                sides[blockers] |= 1
         down = row + 1
         if down + lb <= size:
-            found = _sweep(occ, col, top + lb, row + lb, size, sets, 2 * blockers + 1)
+            found = _column_pieces(occ, col, top + lb, row + lb, size)
             if found >= 0:
                 fewest_cells = min(fewest_cells, down - top)
                 fewest_pieces = min(fewest_pieces, found)
-                sides[blockers] |= 2
         if fewest_pieces == _INFINITE:
             return _INFINITE
         h += fewest_cells if steps else 1
         second = max(second, fewest_pieces)
         total += fewest_pieces
-        blockers += 1
-    if level == 4 and blockers > 0:
-        return h + _fewest_union(sets, sides, blockers, size, total + 1)
     if level == 3:
         return h + total
-    return h + second if level >= 2 else h
+    return h + second if level == 2 else h
+
+
+@njit(cache=True)
+def _union(
+    occ: Arr,
+    red_offset: int,
+    steps: bool,
+    size: int,
+    horiz: Arr,
+    length: Arr,
+    pos: Arr,
+    red: int,
+    row: int,
+    goal_offset: int,
+    sets: Arr,
+    sides: Arr,
+) -> int:
+    """The union estimate (level 4): blocking plus the fewest distinct second-level pieces over
+    every choice of the side each blocker leaves by (``sets`` and ``sides`` are scratch,
+    :func:`sweeps` and ``2 * size`` ints). A call of its own, so that the other levels' inlined
+    loop stays as small as it was."""
+    h = _estimate(occ, red_offset, 1, steps, size, horiz, length, pos, red, row, goal_offset)
+    if h == 0 or h >= _INFINITE:
+        return h
+    blockers = 0
+    most = 0
+    for col in range(red_offset + length[red], size):
+        v = occ[row * size + col]
+        if v == 0:
+            continue
+        top = pos[v - 1]
+        lb = length[v - 1]
+        sides[blockers] = 0
+        fewest = _INFINITE
+        if row - lb >= 0:
+            found = _sweep(occ, col, row - lb, top - 1, size, sets, 2 * blockers)
+            if found >= 0:
+                sides[blockers] |= 1
+                fewest = found
+        if row + 1 + lb <= size:
+            found = _sweep(occ, col, top + lb, row + lb, size, sets, 2 * blockers + 1)
+            if found >= 0:
+                sides[blockers] |= 2
+                fewest = min(fewest, found)
+        most += fewest
+        blockers += 1
+    return h + _fewest_union(sets, sides, blockers, size, most + 1) if blockers else h
 
 
 @njit(cache=True, inline="always")
@@ -597,10 +648,15 @@ def packed_layer(
             _paint(occ, i, p + d, i + 1, size, horiz, line, length)
             pos[i] = p + d
             red_at = pos[red]
-            h = _estimate(
-                occ, red_at, level, steps, size, horiz, length, pos, red, row, goal_offset,
-                sets, sides,
-            )  # fmt: skip
+            if level == 4:
+                h = _union(
+                    occ, red_at, steps, size, horiz, length, pos, red, row, goal_offset, sets,
+                    sides,
+                )  # fmt: skip
+            else:
+                h = _estimate(
+                    occ, red_at, level, steps, size, horiz, length, pos, red, row, goal_offset
+                )
             pos[i] = p
             _paint(occ, i, p + d, 0, size, horiz, line, length)
             _paint(occ, i, p, i + 1, size, horiz, line, length)
@@ -657,8 +713,13 @@ def packed_estimates(
     sides = np.zeros(2 * size, dtype=np.int64)
     for s in range(len(keys)):
         _place(keys[s], pos, occ, size, horiz, line, length, low, word, shift, bits, walls)
-        out[s] = _estimate(
-            occ, pos[red], level, steps, size, horiz, length, pos, red, line[red], goal_offset,
-            sets, sides,
-        )  # fmt: skip
+        if level == 4:
+            out[s] = _union(
+                occ, pos[red], steps, size, horiz, length, pos, red, line[red], goal_offset, sets,
+                sides,
+            )  # fmt: skip
+        else:
+            out[s] = _estimate(
+                occ, pos[red], level, steps, size, horiz, length, pos, red, line[red], goal_offset
+            )
     return out
