@@ -54,8 +54,8 @@ __all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "heuristic"]
 
 METRICS = ("moves", "steps")
 """Cost of a plan: slides of any distance, or cells slid."""
-HEURISTICS = ("union", "blockers", "blocking", "distance", "zero")
-"""Heuristic names, best first."""
+HEURISTICS = ("blockers", "union", "blocking", "distance", "zero")
+"""Heuristic names, the default first."""
 
 State = tuple[int, ...]
 
