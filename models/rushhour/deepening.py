@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 
 from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
@@ -40,6 +41,9 @@ GROWTH = 4.0
 proven one to get there: a bound above the optimum still finds an optimal plan first)."""
 _MOST_STRIDE = 4
 """Most the bound is raised past the proven one."""
+_TRUSTED = 10_000
+"""Expansions of the last iteration below which its growth is not trusted (the bound is then
+raised to the proven one only): the first iterations are too small to predict the next."""
 EXACT_SHARE = 0.8
 """The share of a time limit the exact search may spend before beam search takes the rest."""
 
@@ -96,9 +100,9 @@ def solve(
     start = packing.start()
     most = max(1, memory // packing.state_bytes())
     bound, proven, iterations, kept = 0, 0, 0, 0
-    history: list[tuple[int, int]] = []
+    history: list[tuple[int, int, float]] = []
     while True:
-        before = stats.expanded
+        before, began = stats.expanded, time.perf_counter()
         layers = search(
             packing,
             start,
@@ -124,8 +128,8 @@ def solve(
             message = "no plan: every reachable position was searched"
             return Result(Status.UNSOLVABLE, None, budget.finish(), message=message)
         proven = layers.least_pruned
-        history.append((bound, stats.expanded - before))
-        bound = proven + _stride(history)
+        history.append((bound, stats.expanded - before, time.perf_counter() - began))
+        bound = proven + _stride(history, proven, budget.remaining())
 
 
 def _exact_share(limits: Limits) -> Limits:
@@ -161,16 +165,30 @@ def _with_beam(
     return result
 
 
-def _stride(history: list[tuple[int, int]]) -> int:
-    """How far past the proven bound to search next: enough for about :data:`GROWTH` times
-    the work of the last iteration, judged by how the work grew per unit of bound so far."""
-    if len(history) < 2:
+def _stride(history: list[tuple[int, int, float]], proven: int, remaining: float | None) -> int:
+    """How far past the ``proven`` bound to search next: enough for about :data:`GROWTH` times
+    the work of the last iteration, judged by how the work grew per unit of bound over the last
+    two iterations (none past a small one: :data:`_TRUSTED`); with ``remaining`` seconds, no
+    farther than the time left is predicted to reach (an iteration a limit cuts short proves
+    nothing, while one that ends raises the proven bound).
+
+    ``history`` holds (bound, expansions, seconds) of every finished iteration.
+    """
+    if len(history) < 2 or history[-1][1] < _TRUSTED:
         return 0
-    (b0, w0), (b1, w1) = history[-2], history[-1]
+    (b0, w0, _), (b1, w1, seconds) = history[-2], history[-1]
     rate = (max(w1, 1) / max(w0, 1)) ** (1 / (b1 - b0))
     if rate <= 1.01:
-        return _MOST_STRIDE
-    return min(_MOST_STRIDE, max(0, math.ceil(math.log(GROWTH) / math.log(rate)) - 1))
+        stride = _MOST_STRIDE
+    else:
+        stride = min(_MOST_STRIDE, max(0, math.ceil(math.log(GROWTH) / math.log(rate)) - 1))
+    while (
+        remaining is not None
+        and stride > 0
+        and seconds * rate ** (proven + stride - b1) > remaining
+    ):
+        stride -= 1
+    return stride
 
 
 def _optimal(layers: Layers, stats: Stats) -> Result[list[Move]]:

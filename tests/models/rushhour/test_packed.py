@@ -19,7 +19,7 @@ from cspsolve.limits import Limits
 from cspsolve.models.rushhour import parse, read
 from cspsolve.models.rushhour.beam import plan
 from cspsolve.models.rushhour.board import Board, Piece, check
-from cspsolve.models.rushhour.deepening import solve
+from cspsolve.models.rushhour.deepening import _MOST_STRIDE, _TRUSTED, _stride, solve
 from cspsolve.models.rushhour.generate import hardest_start, jam, random_board, scramble
 from cspsolve.models.rushhour.packed import (
     BEAM_SCORE,
@@ -204,6 +204,18 @@ def test_a_stopped_search_proves_a_true_lower_bound(case: Case, nodes: int) -> N
         assert known.optimum is None or bound <= known.optimum
     elif known.optimum is not None:
         assert result.status == Status.OPTIMAL and bound == known.optimum
+
+
+def test_the_bound_is_raised_only_as_far_as_trusted_growth_and_time_reach() -> None:
+    """Past a small iteration the bound goes to the proven one; past a large one it goes as
+    far as the growth aims, and no farther than the time left is predicted to reach."""
+    big = 100 * _TRUSTED
+    assert _stride([(0, 1, 0.1), (12, 10, 0.1)], 13, None) == 0
+    assert _stride([(10, big, 1.0), (11, 2 * big, 2.0)], 12, None) == 1  # 2x a unit: 4x in 2
+    assert _stride([(10, big, 1.0), (11, big, 1.0)], 12, None) == _MOST_STRIDE
+    assert _stride([(10, big, 1.0), (11, big, 1.0)], 12, 0.5) == 0
+    assert _stride([(10, big, 1.0), (11, 2 * big, 2.0)], 12, 10.0) == 1
+    assert _stride([(10, big, 1.0), (11, 2 * big, 2.0)], 12, 7.0) == 0  # 8 s predicted
 
 
 def test_memory_budget_stops_with_a_lower_bound() -> None:
