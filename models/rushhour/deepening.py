@@ -6,7 +6,10 @@ within the bound ``B``. An admissible estimate never exceeds the cost left on an
 so every state of an optimal plan is kept, at its true depth, whenever the optimum ``C* <= B``:
 the first goal reached is then optimal. An iteration that ends without a goal proves
 ``C* > B``, and indeed ``C*`` at least the least depth plus estimate it left out; that value is
-the next bound (Korf's rule for IDA*). With no state left out, the whole cluster was searched
+the next bound (Korf's rule for IDA*), raised by up to :data:`_MOST_STRIDE` when the work grew
+slowly per unit of bound (aiming at :data:`GROWTH` times the last iteration's work), but not
+past a small iteration nor past what the time left is predicted to reach (a bound above ``C*``
+still finds an optimal plan first). With no state left out, the whole cluster was searched
 and the board is unsolvable. This is BFIDA* (Zhou & Hansen, "Breadth-first heuristic search",
 *Artificial Intelligence* 170(4-5), 2006, §4), here keeping every layer so that the plan can be
 read back.
