@@ -28,7 +28,7 @@ clusters, (``--jam``) jammed boards, or (``--scramble STEPS``) scrambled boards:
         --count 2 --out tests/data/rushhour/
     python -m cspsolve.models.rushhour.generate --jam --size 9 --pieces 24 --min-moves 18 \\
         --max-moves 22 --states 2000000 --seed 1 --out tests/data/rushhour/
-    python -m cspsolve.models.rushhour.generate --scramble 200000 --size 12 --pieces 44 \
+    python -m cspsolve.models.rushhour.generate --scramble 200000 --size 12 --pieces 44 \\
         --trucks 0.3 --seed 2 --out tests/data/rushhour/
 """
 

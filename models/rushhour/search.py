@@ -33,9 +33,9 @@ Heuristics (each a callable whose ``__name__`` is its command-line name; ``r`` i
 ``union``
     ``blocking`` plus the fewest distinct second-level pieces over every choice of the side each
     blocker leaves the row by. In any plan each blocker is, when the red car passes, wholly on
-    one side, so every piece now in its sweep to that side moves at least once; the pieces of
-    the union over the blockers are distinct, so counting each once is admissible, and at least
-    ``blockers`` (a horizontal piece across two blockers' columns is counted once, not skipped).
+    one side, so every piece now in its sweep to that side moves at least once; counting each
+    piece of the union once is admissible (a horizontal piece across two blockers' columns is
+    one piece), and never below ``blockers``, whose maximum is one blocker's part of the union.
     Not consistent in general.
 """
 
