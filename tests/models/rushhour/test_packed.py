@@ -45,6 +45,14 @@ def _oracle(board: Board, metric: str) -> differential.Oracle:
     return differential.explore(board, metric)
 
 
+def _cluster(board: Board, metric: str) -> list[tuple[int, ...]]:
+    """Every position reachable from the board's own, sorted (the oracle's BFS)."""
+    graph = differential.Graph(board)
+    cluster = differential.bfs(graph, [graph.start()], 1 if metric == "steps" else board.size)
+    assert cluster is not None
+    return sorted(cluster)
+
+
 @given(case=cases(), word_bits=WORD_BITS, data=st.data())
 @SETTINGS
 def test_keys_round_trip(case: Case, word_bits: int, data: st.DataObject) -> None:
@@ -110,9 +118,7 @@ def test_every_compiled_estimate_is_admissible(case: Case, heuristic: str, metri
     board = case.board
     graph = differential.Graph(board)
     longest = 1 if metric == "steps" else board.size
-    cluster = differential.bfs(graph, [graph.start()], longest)
-    assert cluster is not None
-    states = sorted(cluster)
+    states = _cluster(board, metric)
     goals = [s for s in states if graph.is_goal(s)]
     distance = differential.bfs(graph, goals, longest) if goals else {}
     assert distance is not None
@@ -139,11 +145,7 @@ def _compiled_and_python(board: Board, states: list[tuple[int, ...]], metric: st
 @given(case=cases(), metric=st.sampled_from(("moves", "steps")))
 @SETTINGS
 def test_compiled_estimates_are_the_python_heuristics(case: Case, metric: str) -> None:
-    board = case.board
-    graph = differential.Graph(board)
-    cluster = differential.bfs(graph, [graph.start()], 1 if metric == "steps" else board.size)
-    assert cluster is not None
-    _compiled_and_python(board, sorted(cluster), metric)
+    _compiled_and_python(case.board, _cluster(case.board, metric), metric)
 
 
 @given(seed=st.integers(0, 10**6))
@@ -170,10 +172,7 @@ def test_beam_score_sums_what_blockers_maximises(case: Case, metric: str) -> Non
     board = case.board
     problem = RushHourProblem(board, metric)
     blocking = heuristic("blocking", problem)
-    graph = differential.Graph(board)
-    cluster = differential.bfs(graph, [graph.start()], 1 if metric == "steps" else board.size)
-    assert cluster is not None
-    states = sorted(cluster)
+    states = _cluster(board, metric)
     packing = Packing.of(board)
     keys = np.array([packing.key(s) for s in states], dtype=np.int64)
     found = _estimates(packing, keys, BEAM_SCORE, metric == "steps")
