@@ -45,9 +45,9 @@ __all__ = [
 Int64s = npt.NDArray[np.int64]
 
 _CHUNK = 1 << 15
+"""States expanded per compiled call between two limit checks."""
 MEMORY = 4 << 30
 """Bytes the arrays of :func:`explore` may grow to (4 GiB) before it stops with ``LIMIT``."""
-"""States expanded per compiled call between two limit checks."""
 _MAX_KEY = 1 << 62
 """The mixed-radix keys must stay below this (signed 64-bit arithmetic in compiled code)."""
 
