@@ -12,10 +12,10 @@ Tables, all in one run (targets from DESIGN.md §5):
 3. CP-SAT proof time per card: "no plan in T - 1" and "a plan in T" for the first
    ``--cpsat-cards`` original cards;
 4. the course boards of ``uva_boards`` (the 9x9 included): compiled BFS vs engine A*;
-5. large boards in the course CSV format (``--large``: the 9x9 course board and our generated
-   9x9 and 12x12 boards of ``tests/data/rushhour/large.tsv``): every method of ``--methods``
-   (``bfida/union``: a method with its heuristic) in a fresh ``cspsolve solve`` process under
-   ``/usr/bin/time``, side by side: wall-clock seconds, peak resident memory, and the answer
+5. large boards in the course CSV format (``--parts large``: the 9x9 course board and our
+   generated 9x9 and 12x12 boards of ``tests/data/rushhour/large.tsv``; ``--boards`` picks some
+   by file stem): every method of ``--methods`` (``bfida/union``: a method with its heuristic)
+   in a fresh ``cspsolve solve`` process under ``/usr/bin/time``, side by side: wall-clock seconds, peak resident memory, and the answer
    (optimal moves; or a plan of beam search beside the proven lower bound, "plan U, >= L"; or
    the proven lower bound alone).
 
@@ -28,6 +28,7 @@ Run from the repository root::
     python benchmarks/rushhour.py
     python benchmarks/rushhour.py --cpsat-cards 40 --python-db 500
     python benchmarks/rushhour.py --parts large --methods bfida,bfida/union,bfs --large-limit 60
+    python benchmarks/rushhour.py --parts large --boards jammed9x9_26_s2,Rushhour9x9_4
 """
 
 from __future__ import annotations
@@ -277,12 +278,15 @@ def _measured(path: Path, method: str, limit: float) -> tuple[str, float, float]
     return answer, float(seconds), int(kilobytes) / 1024
 
 
-def large_table(methods: list[str], limit: float) -> Table:
-    """Table 5: large boards, every method in its own process."""
+def large_table(methods: list[str], limit: float, only: set[str] | None = None) -> Table:
+    """Table 5: large boards (those whose file stem is in ``only``, if given), every method in
+    its own process."""
     table = Table(title=f"large boards: seconds / peak MB / answer ({limit:g} s limit a run)")
     for name in ("board", "pieces", "optimum", *methods):
         table.add_column(name, justify="left" if name == "board" else "right")
     for name, path, optimum in _large_boards():
+        if only is not None and path.stem not in only:
+            continue
         board = read(path)[0].puzzle
         cells = []
         for method in methods:
@@ -307,11 +311,15 @@ def main() -> None:
         help="table 5's methods (METHOD or METHOD/HEURISTIC)",
     )
     parser.add_argument("--large-limit", type=float, default=60.0, help="per run of table 5")
+    parser.add_argument(
+        "--boards", help="table 5's boards only (file stems, comma-separated), e.g. jammed9x9_26_s2"
+    )
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     console = Console()
     if "large" in parts:
-        console.print(large_table(args.methods.split(","), args.large_limit))
+        only = set(args.boards.split(",")) if args.boards else None
+        console.print(large_table(args.methods.split(","), args.large_limit, only))
     if not parts - {"large"}:
         return
     _, warm = _timed(lambda: explore(_cards()[0][1]))
