@@ -15,9 +15,9 @@ Tables, all in one run (targets from DESIGN.md §5):
 5. large boards in the course CSV format (``--parts large``: the 9x9 course board and our
    generated 9x9 and 12x12 boards of ``tests/data/rushhour/large.tsv``; ``--boards`` picks some
    by file stem): every method of ``--methods`` (``bfida/union``: a method with its heuristic)
-   in a fresh ``cspsolve solve`` process under ``/usr/bin/time``, side by side: wall-clock seconds, peak resident memory, and the answer
-   (optimal moves; or a plan of beam search beside the proven lower bound, "plan U, >= L"; or
-   the proven lower bound alone).
+   in a fresh ``cspsolve solve`` process under ``/usr/bin/time``, side by side: wall-clock
+   seconds, peak resident memory, and the answer (optimal moves; or a plan of beam search
+   beside the proven lower bound, "plan U, >= L"; or the proven lower bound alone).
 
 Every optimum is compared with the published value and every plan is replayed by the
 independent ``board.check``; mismatches are counted (they must be 0). The numba kernels are
