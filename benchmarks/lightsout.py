@@ -1,4 +1,4 @@
-"""Lights Out benchmarks (targets: DESIGN.md §5).
+"""Lights Out benchmarks (targets: docs/benchmarks.md).
 
 1. Random solvable sigma-plus boards (random presses on a dark board) at n = 100, 1000,
    10 000: one solution by light chasing in GF(2)[x]/(f_n), checked by the independent

@@ -1,4 +1,4 @@
-"""Sliding-tile benchmarks (DESIGN.md §5), in one run, printed as tables.
+"""Sliding-tile benchmarks (targets in docs/benchmarks.md), in one run, printed as tables.
 
 1. Pattern databases: the 6-6-3 databases of the 15-puzzle built from an empty cache (a fresh
    temporary ``CSPSOLVE_CACHE`` unless ``--keep-cache``; the two large ones at the same time,

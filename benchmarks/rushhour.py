@@ -1,6 +1,6 @@
 """Rush Hour timings on ``../shared/data/rushhour`` (see its README.md), competitors side by side.
 
-Tables, all in one run (targets from DESIGN.md §5):
+Tables, all in one run (targets in docs/benchmarks.md):
 
 1. the 80 ThinkFun cards solved optimally (moves): the compiled cluster BFS (``--method bfs``,
    target <= 0.5 s total) against the generic engine's A* (``blockers`` heuristic) and BFS in

@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS results (
 """The ``results`` table. ``method`` is the method asked for (``"default"`` when the kind chose);
 ``solved_by`` the one that ran. ``options`` is the JSON of every other setting of the run, so a
 batch with other options adds rows instead of skipping. ``stats``, ``proof`` and ``solution``
-are JSON (DESIGN §3); ``cost`` is set only when a solution was found."""
+are JSON (docs/design.md §12); ``cost`` is set only when a solution was found."""
 
 _COLUMNS = (
     "file",

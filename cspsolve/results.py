@@ -211,7 +211,7 @@ class Result(Generic[S]):
         )
 
     def to_json(self, encode: Callable[[S], Any] | None = None) -> dict[str, Any]:
-        """Return the result as a JSON-ready dict in the layout of DESIGN §3.
+        """Return the result as a JSON-ready dict in the layout of docs/design.md §12.
 
         Parameters
         ----------

@@ -1,4 +1,4 @@
-"""End-to-end tests of the ``cspsolve`` command, run as a subprocess (DESIGN.md §3).
+"""End-to-end tests of the ``cspsolve`` command, run as a subprocess (docs/design.md §11, §12).
 
 Every run calls :func:`cspsolve.cli.main` in a fresh interpreter (no PATH needed) with a
 ``timeout`` so that a hang fails the test. Answers are checked with the independent
@@ -95,7 +95,7 @@ def check_record(
     many: bool,
     method: str = "probing",
 ) -> tuple[str, ...]:
-    """Assert ``rec`` is a solved nonogram in the layout of DESIGN §3; return its grid."""
+    """Assert ``rec`` is a solved nonogram in the layout of docs/design.md §12; return its grid."""
     assert set(rec) == TOP_KEYS | ({"id"} if many else set()), sorted(rec)
     assert rec["kind"] == "nonogram"
     assert rec["file"] == str(path)

@@ -1,6 +1,6 @@
 """Read and write Lights Out boards.
 
-Three formats (DESIGN.md §4):
+Three formats (grammar in ``docs/design.md`` §13.2):
 
 ``grid`` (``.lo``, ``.lights``; any file with ``--kind lightsout``)
     Optional header lines ``variant: sigma-plus|sigma``, ``torus: yes|no`` and ``title: ...``,

@@ -1,4 +1,4 @@
-"""Read and write sliding-tile puzzle files (DESIGN.md §4).
+"""Read and write sliding-tile puzzle files (grammar in ``docs/design.md`` §13.4).
 
 Three formats:
 

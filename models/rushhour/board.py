@@ -5,7 +5,7 @@ A board is an n x n grid (6 x 6 in the commercial game) holding cars (length 2) 
 along its own axis only. The red car is horizontal; the exit is on the right edge of its row,
 and the puzzle is solved when the red car's right end reaches the last column (its final slide
 is counted). Conventions follow Michael Fogleman's database, https://www.michaelfogleman.com/rush/
-(see also ``../shared/data/rushhour/README.md``).
+(file formats: ``docs/design.md`` §13.3).
 """
 
 from __future__ import annotations

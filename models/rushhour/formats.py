@@ -1,6 +1,6 @@
 """Read and write Rush Hour files.
 
-Four formats are read (conventions in ``../shared/data/rushhour/README.md`` and DESIGN.md §4):
+Four formats are read (grammar in ``docs/design.md`` §13.3):
 
 ``string``
     Michael Fogleman's board string, https://www.michaelfogleman.com/rush/: the n x n cells row

@@ -1,6 +1,6 @@
 """Read and write nonogram puzzle files.
 
-Four formats are read (see ``../shared/data/nonogram/README.md`` and DESIGN.md §4):
+Six formats are read (grammar in ``docs/design.md`` §13.1):
 
 ``non``
     Steve Simpson's ``.non`` (as extended by mikix/nonogram-db): ``key value`` lines, ``width``

@@ -1,4 +1,4 @@
-"""The ``cspsolve`` command on Lights Out boards, run in a fresh interpreter (DESIGN.md §3)."""
+"""The ``cspsolve`` command on Lights Out boards, in a fresh interpreter (docs/design.md §11)."""
 
 from __future__ import annotations
 
