@@ -16,8 +16,9 @@ a goal is found, and the plan costs at most ``w`` times the optimum. The result 
 ``SOLVED`` with that bound in ``proof``.
 
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
-reports are honoured between chunks (a chunk of 2^20 nodes takes some 50 ms). The time limit
-and cancellation also cover building the pattern databases (:class:`.pdb.BuildStoppedError`).
+reports are honoured between chunks (sized by :class:`.pace.Pace` to some 20 ms each, however
+busy the cores). The time limit and cancellation also cover building or reading the pattern
+databases (:class:`.pdb.BuildStoppedError`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from cspsolve.results import Result, Stats, Status
 
 from . import pdb
 from .board import MOVES, Puzzle, solvability
+from .pace import Pace
 from .pdb import BuildStoppedError, PatternDatabases, adjacency
 
 __all__ = ["HEURISTICS", "solve"]
@@ -42,7 +44,6 @@ __all__ = ["HEURISTICS", "solve"]
 HEURISTICS = ("manhattan", "pdb")
 """Heuristics this solver computes incrementally."""
 
-_CHUNK = 1 << 20
 _NO_BOUND = np.iinfo(np.int64).max
 
 
@@ -137,8 +138,9 @@ def solve(
     counters = np.array([0, 0, _NO_BOUND], np.int64)
     iterations = 1
     adjacent = adjacency(puzzle.rows, puzzle.cols)
+    pace = Pace()
     while True:
-        chunk = _CHUNK
+        chunk = pace.start()
         if budget.limits.max_nodes is not None:
             chunk = max(1, min(chunk, budget.limits.max_nodes - stats.expanded))
         code = ida_iteration(
@@ -165,6 +167,7 @@ def solve(
             chunk,
             counters,
         )
+        pace.stop()
         stats.generated = int(counters[0])
         stats.expanded = int(counters[1]) + iterations
         stats.max_frontier = max(stats.max_frontier, int(depth[0]))

@@ -12,7 +12,8 @@ Three formats:
     ``#`` comment lines; optionally a blank line and the goal board in the same layout.
 ``korf``
     One puzzle per line: the tiles of a square board in row-major order, optionally preceded by
-    an id (``1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3`` is Korf's instance 1). The goal is
+    an id (``1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3`` is Korf's instance 1); a line without
+    one is known by its line number, and no two puzzles of a file may share an id. The goal is
     Korf's: the blank first, ``0 1 2 ... N-1`` (Korf, "Depth-first iterative-deepening",
     Artificial Intelligence 27 (1985) 97-109).
 
@@ -100,6 +101,13 @@ def _json_size(
     data: dict[str, Any], lines: list[str], source: str
 ) -> tuple[int | None, int | None]:
     if "n" in data:
+        both = next((key for key in ("rows", "cols") if key in data), None)
+        if both is not None:
+            raise InputError(
+                source,
+                _key_line(lines, both),
+                f"give 'n' (a square board) or 'rows' and 'cols', not both ({both!r} too)",
+            )
         n = _json_int(data["n"], "'n'", source, _key_line(lines, "n"))
         if n < 1:
             raise InputError(source, _key_line(lines, "n"), f"'n' must be at least 1, got {n}")
@@ -119,9 +127,29 @@ def _json_size(
     )
 
 
+def _repeated_key(text: str) -> str | None:
+    """The first key given twice in one object of the (valid) JSON ``text``, or None (JSON
+    readers keep the last value silently)."""
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        repeated.extend(key for i, key in enumerate(keys) if key in keys[:i])
+        return dict(items)
+
+    json.loads(text, object_pairs_hook=pairs)
+    return repeated[0] if repeated else None
+
+
 def _parse_json(text: str, source: str) -> list[Entry]:
     lines = text.split("\n")
     data = parse_json(text, source)
+    repeated = _repeated_key(text)
+    if repeated is not None:
+        pattern = f'"{repeated}"'
+        seen = [i for i, line in enumerate(lines, 1) for _ in range(line.count(pattern))]
+        line = seen[1] if len(seen) > 1 else 1
+        raise InputError(source, line, f"key {repeated!r} given twice")
     if not isinstance(data, dict):
         raise InputError(
             source, 1, "expected a JSON object with 'start' (and 'n' or 'rows'/'cols')"
@@ -251,11 +279,20 @@ def _korf_line(number: int, tiles: list[int], source: str) -> Entry:
 
 
 def _parse_korf(text: str, source: str) -> list[Entry]:
-    entries = [
-        _korf_line(number, _tokens(line, number, source), source)
-        for number, line in _content(text)
-        if line
-    ]
+    """Every line's puzzle; an id given twice (or a line's id given to another line, for a
+    line without one is known by its number) is refused at its second line, since
+    ``FILE#ID`` could not tell them apart."""
+    entries: list[Entry] = []
+    first: dict[str, int] = {}
+    for number, line in _content(text):
+        if not line:
+            continue
+        entry = _korf_line(number, _tokens(line, number, source), source)
+        key = str(entry.id)
+        if key in first:
+            raise InputError(source, number, f"puzzle id {key} again (first on line {first[key]})")
+        first[key] = number
+        entries.append(entry)
     if not entries:
         raise InputError(source, None, "empty file (no board)")
     return entries

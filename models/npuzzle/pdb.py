@@ -26,10 +26,14 @@ sidecar (format version, size, SHA-256) under ``$CSPSOLVE_CACHE``, else
 a rich progress bar shows the build on a terminal. The last few databases read stay in memory
 while their files are unchanged (:func:`load_all`).
 
-A build is work done under the caller's limits: the breadth-first search asks a ``stop`` check
-(a :meth:`cspsolve.limits.Budget.exhausted`) between chunks of 2^18 placements and raises
-:class:`BuildStoppedError` when the time limit has passed or the run is cancelled; a node limit
-counts search nodes, not placements, so it stops a build only when it is 0. Before building
+Getting the databases is work done under the caller's limits: a ``stop`` check (a
+:meth:`cspsolve.limits.Budget.exhausted`) is asked between chunks of the breadth-first search
+(sized by :class:`.pace.Pace` to some 20 ms each), between slices of 4 MiB while a file is read,
+hashed or written, and while the databases are joined into one table; it raises
+:class:`BuildStoppedError` when the time limit has passed or the run is cancelled. A node limit
+counts search nodes, not placements, so it stops a build only when it is 0. Only complete,
+checked databases are cached: a file is written under a temporary name and renamed, and a build
+or a write cut short leaves the cache as it was. Before building
 databases missing from the cache that take a second or more, one line on stderr says how many
 entries must be built, a rough time (at :data:`BUILD_RATE`) and where they will be cached.
 """
@@ -44,10 +48,13 @@ import math
 import os
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -55,6 +62,7 @@ from cspsolve.errors import OptionError
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
+from .pace import TARGET, Pace
 from .partitions import PARTITIONS, Partition
 
 __all__ = [
@@ -88,8 +96,19 @@ Stop = Callable[[], Status | None]
 """A build's limit check: the status to stop with (``limit``, ``cancelled``), or None."""
 
 
+BUILDING = (
+    "stopped while building the pattern databases (they are cached once built: run once with "
+    "a larger limit)"
+)
+"""The message of a build stopped by its ``stop`` check."""
+
+READING = "stopped while reading the pattern databases from the cache"
+"""The message of reading (or joining) cached databases stopped by the ``stop`` check."""
+
+
 class BuildStoppedError(Exception):
-    """A database build stopped by its ``stop`` check before it was complete.
+    """Getting the databases (building, reading or joining them) stopped by the ``stop`` check
+    before it was complete.
 
     Attributes
     ----------
@@ -97,19 +116,38 @@ class BuildStoppedError(Exception):
         What ``stop`` answered (``LIMIT`` or ``CANCELLED``).
     """
 
-    def __init__(self, status: Status) -> None:
-        super().__init__(
-            "stopped while building the pattern databases (they are cached once built: "
-            "run once with a larger limit)"
-        )
+    def __init__(self, status: Status, message: str = BUILDING) -> None:
+        super().__init__(message)
         self.status = status
 
 
-def _check(stop: Stop | None) -> None:
-    """Raise :class:`BuildStoppedError` when ``stop`` says so."""
+def _check(stop: Stop | None, message: str = BUILDING) -> None:
+    """Raise :class:`BuildStoppedError` (with ``message``) when ``stop`` says so."""
     status = None if stop is None else stop()
     if status is not None:
-        raise BuildStoppedError(status)
+        raise BuildStoppedError(status, message)
+
+
+_SLICE = 1 << 22
+"""Bytes read, hashed, written or copied between two ``stop`` checks (4 MiB: a few ms)."""
+
+_REPORT_EVERY = 0.25
+"""Seconds between two progress reports of a build."""
+
+
+def _report(
+    progress: Callable[[int, int], None] | None,
+    last: float,
+    done: Callable[[], int],
+    size: int,
+) -> float:
+    """Call ``progress(done(), size)`` when :data:`_REPORT_EVERY` has passed since ``last``;
+    return the time of the last report."""
+    now = time.perf_counter()
+    if progress is None or now - last < _REPORT_EVERY:
+        return last
+    progress(done(), size)
+    return now
 
 
 _MAX_ENTRIES = 8_000_000
@@ -208,7 +246,8 @@ def build(
     progress : callable, optional
         Called as ``progress(placements done, placements in all)`` now and then.
     stop : callable, optional
-        Asked between chunks of the search; see :data:`Stop`.
+        Asked between chunks of the search (of some 20 ms each, see :class:`.pace.Pace`);
+        see :data:`Stop`.
 
     Returns
     -------
@@ -254,17 +293,22 @@ def build(
     adjacent = adjacency(rows, cols)
     labels = region_labels(rows, cols) if cells <= LABELLED_UP_TO else np.zeros((0, 0), np.uint8)
     capacity = size
+    pace, reported = Pace(), time.perf_counter()
+    _check(stop)
     while True:
         queue = np.empty(capacity, np.int64)
         packed = sum(cell << (bits * i) for i, cell in enumerate(pattern))
         queue[0] = ((packed << bits) | rep) << 8
         head, tail = 0, 1
         while head < tail and tail - head <= capacity:
+            steps = pace.start()
             head, tail = bfs_blank_chunk(
-                dist, seen, queue, head, tail, k, rows, cols, adjacent, labels, 1 << 18
+                dist, seen, queue, head, tail, k, rows, cols, adjacent, labels, steps
             )
-            if progress is not None:
-                progress(int(np.count_nonzero(dist != UNSEEN)), size)
+            pace.stop()
+            reported = _report(
+                progress, reported, lambda: int(np.count_nonzero(dist != UNSEEN)), size
+            )
             _check(stop)
         if head >= tail:
             return dist
@@ -303,10 +347,13 @@ def _build_ignoring_blank(
     queue[0] = start
     head, tail = 0, 1
     adjacent = adjacency(rows, cols)
+    pace, reported = Pace(), time.perf_counter()
+    _check(stop)
     while head < tail:
-        head, tail = bfs_chunk(dist, queue, head, tail, k, cells, adjacent, 1 << 18)
-        if progress is not None:
-            progress(head, size)
+        steps = pace.start()
+        head, tail = bfs_chunk(dist, queue, head, tail, k, cells, adjacent, steps)
+        pace.stop()
+        reported = _report(progress, reported, functools.partial(int, head), size)
         _check(stop)
     return dist
 
@@ -318,39 +365,86 @@ def _paths(rows: int, cols: int, pattern: Sequence[int], blank: int | None) -> t
     return folder / f"{stem}.npy", folder / f"{stem}.json"
 
 
-def _read_cached(data: Path, meta: Path, size: int) -> np.ndarray | None:
-    """The cached database if its sidecar, size and checksum all agree, else None."""
+def _read_cached(data: Path, meta: Path, size: int, stop: Stop | None = None) -> np.ndarray | None:
+    """The cached database if its sidecar, header, size and checksum all agree, else None;
+    read and hashed a slice at a time, asking ``stop`` after each.
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` answered a status before the file was read.
+    """
     try:
         info = json.loads(meta.read_text(encoding="utf-8"))
-        table = np.load(data, allow_pickle=False)
+        with data.open("rb") as f:
+            if np.lib.format.read_magic(f) != (1, 0):
+                return None
+            shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            if not isinstance(info, dict) or info.get("version") != VERSION:
+                return None
+            if dtype != np.uint8 or shape != (size,):
+                return None
+            table = np.empty(size, np.uint8)
+            view = table.data
+            digest = hashlib.sha256()
+            for start in range(0, size, _SLICE):
+                part = view[start : start + _SLICE]
+                if f.readinto(part) != len(part):
+                    return None
+                digest.update(part)
+                _check(stop, READING)
     except (OSError, ValueError):
         return None
-    ok = (
-        isinstance(info, dict)
-        and info.get("version") == VERSION
-        and table.dtype == np.uint8
-        and table.shape == (size,)
-        and info.get("sha256") == hashlib.sha256(table.tobytes()).hexdigest()
-    )
-    return table if ok else None
+    return table if info.get("sha256") == digest.hexdigest() else None
 
 
-def _write_cached(data: Path, meta: Path, table: np.ndarray, pattern: Sequence[int]) -> None:
-    """Write atomically (temporary file, then rename); a read-only cache is silently skipped."""
-    info = {
-        "version": VERSION,
-        "pattern": list(pattern),
-        "size": int(table.size),
-        "sha256": hashlib.sha256(table.tobytes()).hexdigest(),
-    }
+def _write_cached(
+    data: Path, meta: Path, table: np.ndarray, pattern: Sequence[int], stop: Stop | None
+) -> None:
+    """Write the database and its sidecar, each to a temporary file then renamed, a slice at a
+    time, asking ``stop`` after each; a read-only cache is silently skipped.
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` answered a status before the files were written (the temporary file is
+        removed and the cache left as it was).
+    """
+    digest = hashlib.sha256()
+    view = table.data
     try:
         data.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=data.parent, suffix=".npy", delete=False) as f:
-            np.save(f, table, allow_pickle=False)
-        os.replace(f.name, data)
-        meta.write_text(json.dumps(info), encoding="utf-8")
+        with _replacing(data) as f:
+            np.lib.format.write_array_header_1_0(f, np.lib.format.header_data_from_array_1_0(table))
+            for start in range(0, table.size, _SLICE):
+                part = view[start : start + _SLICE]
+                f.write(part)
+                digest.update(part)
+                _check(stop)
+        info = {
+            "version": VERSION,
+            "pattern": list(pattern),
+            "size": int(table.size),
+            "sha256": digest.hexdigest(),
+        }
+        with _replacing(meta) as f:
+            f.write(json.dumps(info).encode("utf-8"))
     except OSError:
         return
+
+
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[IO[bytes]]:
+    """A temporary file beside ``path`` that replaces it when the block ends normally; on an
+    exception it is removed and ``path`` is left as it was."""
+    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=path.suffix, delete=False) as f:
+        try:
+            yield f
+        except BaseException:
+            f.close()
+            os.unlink(f.name)
+            raise
+    os.replace(f.name, path)
 
 
 def load(
@@ -367,7 +461,7 @@ def load(
     Raises
     ------
     BuildStoppedError
-        When ``stop`` stopped the build (nothing is cached then).
+        When ``stop`` stopped the build or the reading (nothing is cached then).
     """
     return load_all(rows, cols, patterns=(pattern,), blank=blank, stop=stop)[0]
 
@@ -393,11 +487,11 @@ def load_all(
     ------
     BuildStoppedError
         When ``stop`` stopped a build (the databases it stopped are not cached; those
-        complete are).
+        complete are) or the reading of a cached one.
     """
     sizes = [_entries(rows * cols, len(p)) for p in patterns]
     tables = [
-        _recall(*_paths(rows, cols, p, blank), size) if size >= _CACHED_FROM else None
+        _recall(*_paths(rows, cols, p, blank), size, stop=stop) if size >= _CACHED_FROM else None
         for p, size in zip(patterns, sizes, strict=True)
     ]
     missing = [i for i, table in enumerate(tables) if table is None]
@@ -418,19 +512,45 @@ def _build_all(
     stop: Stop | None,
 ) -> list[np.ndarray]:
     """Build the databases of ``patterns`` at the same time, a thread each up to the cores;
-    each is cached (when large enough) as soon as it is complete, even if another stops."""
+    each is cached (when large enough) as soon as it is complete, even if another stops.
+
+    The calling thread waits, asking ``stop`` every :data:`.pace.TARGET` seconds, so that it
+    answers in time even while a build cannot check (loading its compiled kernels at first).
+    When it returns or raises, builds still running stop at their next check, in the
+    background, and cache nothing.
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` answered a status before every database was built.
+    """
+    left = threading.Event()
+
+    def checked() -> Status | None:
+        return Status.CANCELLED if left.is_set() else (None if stop is None else stop())
 
     def build_and_cache(
         pattern: Sequence[int], progress: Callable[[int, int], None] | None
     ) -> np.ndarray:
-        table = build(rows, cols, pattern=pattern, blank=blank, progress=progress, stop=stop)
+        table = build(rows, cols, pattern=pattern, blank=blank, progress=progress, stop=checked)
         if table.size >= _CACHED_FROM:
-            _write_cached(*_paths(rows, cols, pattern, blank), table, pattern)
+            _write_cached(*_paths(rows, cols, pattern, blank), table, pattern, checked)
         return table
 
-    with _bars() as track, ThreadPoolExecutor(min(len(patterns), os.cpu_count() or 1)) as pool:
-        builds = [pool.submit(build_and_cache, p, track(rows, cols, p)) for p in patterns]
-        return [future.result() for future in builds]
+    pool = ThreadPoolExecutor(min(len(patterns), os.cpu_count() or 1))
+    try:
+        with _bars() as track:
+            builds = [pool.submit(build_and_cache, p, track(rows, cols, p)) for p in patterns]
+            pending: set[Future[np.ndarray]] = set(builds)
+            while pending:
+                done, pending = wait(pending, timeout=TARGET, return_when=FIRST_EXCEPTION)
+                if any(future.exception() is not None for future in done):
+                    break
+                _check(stop)
+            return [future.result() for future in builds]
+    finally:
+        left.set()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 _RECENT: dict[tuple[Path, int, int], np.ndarray] = {}
@@ -441,17 +561,23 @@ _KEEP = 6
 
 
 def _recall(
-    data: Path, meta: Path, size: int, built: np.ndarray | None = None
+    data: Path,
+    meta: Path,
+    size: int,
+    built: np.ndarray | None = None,
+    *,
+    stop: Stop | None = None,
 ) -> np.ndarray | None:
     """The database cached in ``data``/``meta``: kept in memory while the files are unchanged,
-    else read and checked (None when missing or corrupt); ``built`` is one just written."""
+    else read and checked under ``stop`` (None when missing or corrupt); ``built`` is one just
+    written."""
     try:
         key = (data, data.stat().st_mtime_ns, meta.stat().st_mtime_ns)
     except OSError:
         return built
     table = _RECENT.get(key) if built is None else built
     if table is None:
-        table = _read_cached(data, meta, size)
+        table = _read_cached(data, meta, size, stop)
         if table is None:
             return None
     table.flags.writeable = False
@@ -466,15 +592,28 @@ _JOINED: list[tuple[tuple[np.ndarray, ...], np.ndarray]] = []
 """The last concatenation made by :func:`_joined`, with the databases it joined."""
 
 
-def _joined(tables: Sequence[np.ndarray]) -> np.ndarray:
-    """The databases concatenated (read-only); the same databases as last time (the same
-    objects, as :func:`load_all` hands out while their files are unchanged) reuse the last
-    concatenation instead of copying them again (0.3 s and 510 MB for the 24-puzzle's
-    6-6-6-6)."""
+def _joined(tables: Sequence[np.ndarray], stop: Stop | None) -> np.ndarray:
+    """The databases concatenated (read-only), copied a slice at a time under ``stop``; the
+    same databases as last time (the same objects, as :func:`load_all` hands out while their
+    files are unchanged) reuse the last concatenation instead of copying them again (0.3 s and
+    510 MB for the 24-puzzle's 6-6-6-6).
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``stop`` answered a status before the copy was complete.
+    """
     last = _JOINED[0][0] if _JOINED else ()
     if len(last) == len(tables) and all(a is b for a, b in zip(last, tables, strict=True)):
         return _JOINED[0][1]
-    table = np.concatenate(tables)
+    table = np.empty(sum(t.size for t in tables), np.uint8)
+    at = 0
+    for part in tables:
+        for start in range(0, part.size, _SLICE):
+            piece = part[start : start + _SLICE]
+            table[at : at + piece.size] = piece
+            at += piece.size
+            _check(stop, READING)
     table.flags.writeable = False
     _JOINED[:] = [(tuple(tables), table)]
     return table
@@ -572,12 +711,13 @@ class PatternDatabases:
         Manhattan distance, with no reflection).
 
         Databases missing from the cache are announced on stderr when they take a second or
-        more (see the module text), then built under ``stop``.
+        more (see the module text), then built under ``stop``; cached ones are read, and all
+        joined, under ``stop`` too.
 
         Raises
         ------
         BuildStoppedError
-            When ``stop`` stopped a build.
+            When ``stop`` stopped a build, the reading of a cached database or the joining.
         """
         blank = puzzle.goal.index(0)
         if manhattan:
@@ -613,7 +753,7 @@ class PatternDatabases:
             members,
             sizes,
             offsets,
-            _joined(tables),
+            _joined(tables, stop),
             pattern_of,
             rcell,
             rtile,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ from cspsolve.errors import InputError, OptionError
 from cspsolve.instances import ROOT
 from cspsolve.models.npuzzle.board import Puzzle, default_goal, korf_goal
 from cspsolve.models.npuzzle.formats import FORMATS, dumps, parse, read, select, sniff, write
+
+from ...conftest import run
+from ...test_cli import assert_bad_input
 
 SHIPPED = sorted(p for p in (ROOT / "npuzzle").iterdir() if p.suffix in (".json", ".txt", ".korf"))
 
@@ -123,3 +127,40 @@ def test_shipped_examples_read_and_are_attributed() -> None:
     for path in SHIPPED:
         assert read(path), path
         assert f"`{path.name}`" in attribution, path.name
+
+
+SILENT = [
+    (
+        "1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n2 1 2 3 0\n1 0 1 2 3\n",
+        "ids.korf",
+        3,
+        r"puzzle id 1 again \(first on line 1\)",
+    ),
+    ("2 0 1 2 3\n3 1 2 0\n", "numbers.korf", 2, r"puzzle id 2 again \(first on line 1\)"),
+    (
+        '{\n"n": 2,\n"start": [[1, 2], [3, 0]],\n"start": [[2, 1], [3, 0]]\n}\n',
+        "twice.json",
+        4,
+        r"key 'start' given twice",
+    ),
+    (
+        '{\n"n": 2,\n"rows": 1,\n"cols": 4,\n"start": [[1, 2], [3, 0]]\n}\n',
+        "both.json",
+        3,
+        r"give 'n' \(a square board\) or 'rows' and 'cols', not both \('rows' too\)",
+    ),
+]
+"""Files that readers used to take silently (the first or last of two, one size of two)."""
+
+
+@pytest.mark.parametrize("text, name, line, message", SILENT)
+def test_ambiguous_files_are_refused_naming_the_line(
+    tmp_path: Path, text: str, name: str, line: int, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message) as caught:
+        read(path)
+    assert caught.value.line == line
+    proc = run("solve", f"{path}#1" if name.endswith(".korf") else path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:{line}: {message}")
