@@ -46,11 +46,9 @@ ColourPlaced = tuple[colour_board.ColourClue, int]
 def check_size(width: int, height: int, source: str, line: int | None) -> None:
     """Refuse a puzzle of more than :data:`MAX_SIDE` rows or columns or :data:`MAX_CELLS`
     cells, with an :class:`~cspsolve.errors.InputError` at ``line`` naming the limit."""
-    for what, count in (("columns", width), ("rows", height)):
+    for what, count in (("width", width), ("height", height)):
         if count > MAX_SIDE:
-            raise InputError(
-                source, line, f"{count:,} {what} is too many (at most {MAX_SIDE:,} {what})"
-            )
+            raise InputError(source, line, f"{what} {count} is too large (at most {MAX_SIDE:,})")
     if width * height > MAX_CELLS:
         raise InputError(
             source,
