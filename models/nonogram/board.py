@@ -16,7 +16,17 @@ from cspsolve.notebook import picture
 
 from .colour import board as colour_board
 
-__all__ = ["Clue", "Grid", "Nonogram", "check", "clue_of", "line_errors", "min_length"]
+__all__ = [
+    "NO_METADATA",
+    "Clue",
+    "Grid",
+    "Metadata",
+    "Nonogram",
+    "check",
+    "clue_of",
+    "line_errors",
+    "min_length",
+]
 
 Clue = tuple[int, ...]
 """Run lengths of one line, each >= 1; ``()`` for an empty line."""
@@ -42,6 +52,32 @@ def clue_of(line: Iterable[bool]) -> Clue:
 
 
 @dataclass(frozen=True)
+class Metadata:
+    """Where a puzzle comes from and who may use it, as puzzle files record it.
+
+    Parameters
+    ----------
+    catalogue : str
+        Where the puzzle was published (``webpbn.com #35105``).
+    author : str
+        Who made it.
+    copyright : str
+        Its copyright notice.
+    license : str
+        Its licence: an SPDX identifier (``CC-BY-4.0``) or a free description.
+    """
+
+    catalogue: str = ""
+    author: str = ""
+    copyright: str = ""
+    license: str = ""
+
+
+NO_METADATA = Metadata()
+"""The metadata of a puzzle whose file gives none."""
+
+
+@dataclass(frozen=True)
 class Nonogram:
     """An immutable black-and-white nonogram.
 
@@ -55,6 +91,9 @@ class Nonogram:
         A name for display (may be empty).
     goal : Grid, optional
         The intended picture when the source file gives one; never used to solve.
+    metadata : Metadata
+        Its catalogue, author, copyright and licence, as the source file gives them (not
+        compared: two puzzles with the same clues and title are equal).
 
     Raises
     ------
@@ -69,6 +108,7 @@ class Nonogram:
     columns: tuple[Clue, ...]
     title: str = ""
     goal: Grid | None = field(default=None, compare=False)
+    metadata: Metadata = field(default=NO_METADATA, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rows", tuple(tuple(c) for c in self.rows))

@@ -12,19 +12,50 @@ from typing import Any
 
 from cspsolve.errors import InputError, PuzzleError
 
-from ..board import Clue, Grid, Nonogram, line_errors
+from ..board import NO_METADATA, Clue, Grid, Metadata, Nonogram, line_errors
 from ..colour import board as colour_board
 
-__all__ = ["MAX_SIZE", "ColourPlaced", "Placed", "build", "build_colour"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_SIDE",
+    "ColourPlaced",
+    "Placed",
+    "build",
+    "build_colour",
+    "check_size",
+    "metadata_of",
+]
 
-MAX_SIZE = 100_000
-"""Largest width, height or run length accepted (guards against absurd allocations)."""
+MAX_SIDE = 2048
+"""Most rows, and most columns, of a puzzle read from a file (and the longest run). Published
+puzzles have at most a few hundred cells a side (the largest in the project's data is 512 x
+512); the solvers' work arrays grow with the number of lines times the longest line, so a
+1 x 100,000 file would ask for tens of GiB. The cap refuses such files at once."""
+
+MAX_CELLS = 1 << 20
+"""Most cells of a puzzle read from a file: 1,048,576 (1024 x 1024), four times the largest
+published puzzle known to the project."""
 
 Placed = tuple[Clue, int]
 """A clue and the 1-based line it was written on."""
 
 ColourPlaced = tuple[colour_board.ColourClue, int]
 """A colour clue and the 1-based line it was written on."""
+
+
+def check_size(width: int, height: int, source: str, line: int | None) -> None:
+    """Refuse a puzzle of more than :data:`MAX_SIDE` rows or columns or :data:`MAX_CELLS`
+    cells, with an :class:`~cspsolve.errors.InputError` at ``line`` naming the limit."""
+    for what, count in (("width", width), ("height", height)):
+        if count > MAX_SIDE:
+            raise InputError(source, line, f"{what} {count} is too large (at most {MAX_SIDE:,})")
+    if width * height > MAX_CELLS:
+        raise InputError(
+            source,
+            line,
+            f"a {width}x{height} puzzle of {width * height:,} cells is too large "
+            f"(at most {MAX_CELLS:,} cells)",
+        )
 
 
 def _check_lines(
@@ -34,11 +65,10 @@ def _check_lines(
     columns: Sequence[tuple[Any, int]],
     problem: Callable[[Any, int], str],
 ) -> None:
-    """Report too many lines, or the first clue ``problem(clue, length)`` finds wrong, at its
-    line."""
+    """Report too large a puzzle (see :func:`check_size`) at ``line``, or the first clue
+    ``problem(clue, length)`` finds wrong at its line."""
+    check_size(len(columns), len(rows), source, line)
     for what, placed, length in (("row", rows, len(columns)), ("column", columns, len(rows))):
-        if len(placed) > MAX_SIZE:
-            raise InputError(source, line, f"more than {MAX_SIZE} {what}s")
         for k, (clue, at) in enumerate(placed, 1):
             found = problem(clue, length)
             if found:
@@ -53,6 +83,7 @@ def build(
     *,
     title: str = "",
     goal: Grid | None = None,
+    metadata: Metadata = NO_METADATA,
 ) -> Nonogram:
     """Make a :class:`~.board.Nonogram`, reporting a clue that cannot fit at its line.
 
@@ -68,6 +99,8 @@ def build(
         The puzzle's title.
     goal : Grid, optional
         The intended picture, when the file gives one.
+    metadata : Metadata
+        The puzzle's catalogue, author, copyright and licence, when the file gives them.
 
     Returns
     -------
@@ -76,8 +109,8 @@ def build(
     Raises
     ------
     InputError
-        When there are more than :data:`MAX_SIZE` rows or columns, or a clue does not fit its
-        line (naming that clue's line), or the puzzle is otherwise not a nonogram.
+        When the puzzle is too large (:func:`check_size`), or a clue does not fit its line
+        (naming that clue's line), or the puzzle is otherwise not a nonogram.
     """
     _check_lines(source, line, rows, columns, line_errors)
     try:
@@ -86,9 +119,16 @@ def build(
             columns=tuple(c for c, _ in columns),
             title=title,
             goal=goal,
+            metadata=metadata,
         )
     except PuzzleError as err:
         raise InputError(source, line, str(err)) from err
+
+
+def metadata_of(puzzle: Nonogram | colour_board.ColourNonogram) -> Metadata:
+    """The metadata a writer writes for ``puzzle`` (none for a colour puzzle, whose type does
+    not hold any)."""
+    return NO_METADATA if isinstance(puzzle, colour_board.ColourNonogram) else puzzle.metadata
 
 
 def build_colour(

@@ -9,32 +9,39 @@ Six formats are read (grammar in ``docs/design.md`` §13.1):
     (``colour`` too; KEY one ASCII letter, ``.`` for the background, white when not declared),
     and write each block with its colour's key, ``2r,1b`` (a number without a key is a block
     of the first colour); their ``goal`` is written in keys, ``.`` for the background.
+    ``catalogue``, ``by``, ``copyright`` and ``license`` lines are kept as the puzzle's
+    :class:`~..board.Metadata`; other ``key value`` lines are ignored, but a line that is
+    neither a ``key value`` line nor a clue of a section is an error.
 ``nin``
     Jakub Wilk's ``.nin``: a line ``W H``, then H row clues, then W column clues,
-    space-separated.
+    space-separated; after them only copies of the puzzle (see :func:`_nin_junk`).
 ``tournament``
     TAAI/TCGA/ICGA files: many puzzles, each a line ``$N`` then S column clues and S row clues
     (an S x S puzzle; S = 25 in the tournaments), numbers separated by tabs or spaces.
 ``picross``
     pierre-dejoue/picross-solver native ``.txt``: ``GRID <name>``, ``ROWS``, ``COLUMNS``, clues
-    written ``[ 3 1 ]``, ``#`` comment lines; several grids per file.
+    written ``[ 3 1 ]``, ``#`` comment lines; several grids per file, of distinct names.
 ``xml``
     webpbn XML (``.xml``; :func:`.web.parse_xml`, no DTD entity is ever expanded).
 ``tatham``
     A Tatham ``pattern`` game ID such as ``5x5:2/1.1/...`` alone in a file
     (:func:`.web.parse_tatham`).
 
-An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). Every
-problem in a file raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
-exception escapes :func:`parse` or :func:`read`. ``.non``, ``.nin``, Tatham game IDs and
-webpbn XML are written (:func:`write_non`, :func:`write_nin`, :func:`.web.write_tatham`,
-:func:`.web.write_xml`; :func:`write` picks by file extension, ``.tatham`` for game IDs);
-colour puzzles as ``.non`` and XML.
+An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). A puzzle
+of more than :data:`.clues.MAX_SIDE` rows or columns or :data:`.clues.MAX_CELLS` cells is
+refused. Every problem in a file raises :class:`~cspsolve.errors.InputError` naming the
+1-based line; no other exception escapes :func:`parse` or :func:`read`. ``.non``, ``.nin``,
+Tatham game IDs and webpbn XML are written (:func:`write_non`, :func:`write_nin`,
+:func:`.web.write_tatham`, :func:`.web.write_xml`; :func:`write` picks by file extension,
+``.tatham`` for game IDs); colour puzzles as ``.non`` and XML. ``.non`` keeps a puzzle's
+metadata, XML all of it but the licence (webpbn XML has no place for one).
 """
 
 from __future__ import annotations
 
+import bisect
 import html
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,10 +50,10 @@ from typing import Any
 
 from cspsolve.errors import InputError, OptionError
 
-from ..board import Clue, Grid, Nonogram
+from ..board import Clue, Grid, Metadata, Nonogram
 from ..colour.board import BACKGROUND, Colour, ColourNonogram
 from . import palette
-from .clues import MAX_SIZE, Placed, build, build_colour
+from .clues import MAX_SIDE, Placed, build, build_colour, check_size, metadata_of
 from .web import parse_tatham, parse_xml, write_tatham, write_xml
 
 __all__ = [
@@ -64,13 +71,26 @@ __all__ = [
 FORMATS = ("non", "nin", "tournament", "picross", "xml", "tatham")
 """The format names accepted by :func:`parse` and :func:`read`."""
 
+SNIFF_HEAD = 1 << 16
+"""How much of a file the engine sniffs (:func:`cspsolve.inputs.head`): a text of this many
+bytes may be the head of a longer file."""
+
 _INTEGER = re.compile(r"-?[0-9]+")
 _PUZZLE_NUMBER = re.compile(r"\$([0-9]+)")
 _NIN_HEADER = re.compile(r"[0-9]+\s+[0-9]+")
 _NON_KEY = re.compile(r"(width|height)\s+\S.*|rows|columns", re.IGNORECASE)
 _TATHAM_ID = re.compile(r"[0-9]+(x[0-9]+)?:[0-9./]*")
-_CLUE_LIKE = re.compile(r"[0-9][0-9,\s]*")
-_NON_UNIQUE_KEYS = ("width", "height", "rows", "columns", "title", "goal")
+_NIN_CLUE = re.compile(r"|0|[1-9][0-9]*(\s+[1-9][0-9]*)*")
+_NON_KEY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_NON_METADATA = {
+    "catalogue": "catalogue",
+    "by": "author",
+    "copyright": "copyright",
+    "license": "license",
+}
+"""``.non`` keys → :class:`~..board.Metadata` fields."""
+_SPDX_ID = re.compile(r"[A-Za-z0-9.+-]+")
+_NON_UNIQUE_KEYS = ("width", "height", "rows", "columns", "title", "goal", *_NON_METADATA)
 _NON_COLOUR_KEYS = ("color", "colour")
 
 
@@ -106,25 +126,30 @@ def _split_lines(text: str) -> list[str]:
     return lines
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for an error message, cut after 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
 def _last_line(lines: list[str]) -> int:
     """Line number used for problems found at the end of the file."""
     return max(1, len(lines))
 
 
 def _whole_number(token: str, what: str, source: str, line: int) -> int:
-    """Read ``token`` as an ASCII whole number in ``0..MAX_SIZE``."""
+    """Read ``token`` as an ASCII whole number in ``0..MAX_SIDE``."""
     shown = token if len(token) <= 20 else token[:20] + "..."
     if not _INTEGER.fullmatch(token):
         raise InputError(source, line, f"{what} {shown!r} is not a whole number")
     if token.startswith("-"):
         raise InputError(source, line, f"{what} {shown} is negative")
-    if len(token.lstrip("0")) > len(str(MAX_SIZE)) or int(token) > MAX_SIZE:
-        raise InputError(source, line, f"{what} {shown} is too large (at most {MAX_SIZE})")
+    if len(token.lstrip("0")) > len(str(MAX_SIDE)) or int(token) > MAX_SIDE:
+        raise InputError(source, line, f"{what} {shown} is too large (at most {MAX_SIDE:,})")
     return int(token)
 
 
 def _size(token: str, what: str, source: str, line: int) -> int:
-    """Read a width or height: a whole number from 1 to ``MAX_SIZE``."""
+    """Read a width or height: a whole number from 1 to ``MAX_SIDE``."""
     value = _whole_number(token, what, source, line)
     if value == 0:
         raise InputError(source, line, f"{what} must be at least 1")
@@ -211,6 +236,8 @@ class _NonState:
     sizes: dict[str, int] = field(default_factory=dict)
     sections: dict[str, list[Any]] = field(default_factory=dict)
     title: str = ""
+    metadata: dict[str, str] = field(default_factory=dict)
+    """:class:`~..board.Metadata` fields read so far."""
     goal: str | None = None
     colours: list[Colour] = field(default_factory=lambda: [palette.WHITE])
     """The background, then the colours declared."""
@@ -253,7 +280,8 @@ def _non_puzzle(state: _NonState, source: str, start: int) -> Nonogram | ColourN
         goal = None
         if state.goal is not None:
             goal = _non_goal(state.goal, width, height, source, state.seen["goal"])
-        return build(source, start, rows, columns, title=state.title, goal=goal)
+        metadata = Metadata(**state.metadata)
+        return build(source, start, rows, columns, title=state.title, goal=goal, metadata=metadata)
     if state.goal is not None:
         at, cells = state.seen["goal"], state.goal
         if len(cells) != width * height:
@@ -293,6 +321,8 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
             state.seen[key] = lineno
         if key in ("width", "height"):
             state.sizes[key] = _size(value, key, source, lineno)
+            if len(state.sizes) == 2:
+                check_size(state.sizes["width"], state.sizes["height"], source, lineno)
         elif key in ("rows", "columns"):
             if len(state.sizes) < 2:
                 raise InputError(source, lineno, f"'width' and 'height' must come before '{key}'")
@@ -304,11 +334,20 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
             _non_colour(value, state, source, lineno)
         elif key == "title":
             state.title = html.unescape(_unquote(value))
+        elif key in _NON_METADATA:
+            state.metadata[_NON_METADATA[key]] = html.unescape(_unquote(value))
         elif key == "goal":
             state.goal = _unquote(value)
-        elif _CLUE_LIKE.fullmatch(stripped):
+        elif stripped[0].isdigit():
             raise InputError(
                 source, lineno, "clue line outside a 'rows' or 'columns' section (too many clues?)"
+            )
+        elif not _NON_KEY_WORD.fullmatch(key):
+            raise InputError(
+                source,
+                lineno,
+                f"unexpected line {_shown(stripped)} (expected 'key value', or a clue in a "
+                "'rows' or 'columns' section)",
             )
     end = _last_line(lines)
     for key in ("width", "height", "rows", "columns"):
@@ -321,7 +360,8 @@ def _parse_non(lines: list[str], source: str) -> list[Entry]:
 
 
 def _parse_nin(lines: list[str], source: str) -> list[Entry]:
-    """Read a ``.nin`` file: ``W H``, then H row clues and W column clues (the rest ignored)."""
+    """Read a ``.nin`` file: ``W H``, then H row clues and W column clues (then only copies of
+    them, see :func:`_nin_copies`)."""
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise InputError(source, None, "empty file (no puzzle)")
@@ -330,15 +370,49 @@ def _parse_nin(lines: list[str], source: str) -> list[Entry]:
         raise InputError(source, first + 1, "expected 'W H' (width and height) on the first line")
     width = _size(tokens[0], "width", source, first + 1)
     height = _size(tokens[1], "height", source, first + 1)
+    check_size(width, height, source, first + 1)
 
     def clue(text: str, line: int) -> Clue:
         return _clue(text, None, source, line)
 
     rows, i = _read_clues(lines, first + 1, height, "row", clue, source)
-    # Lines after the clues are ignored, as Wilk's own reader does: some published files
-    # (jwilk data142.nin) carry a damaged repeat of the puzzle after it.
-    columns, _ = _read_clues(lines, i, width, "column", clue, source)
+    columns, end = _read_clues(lines, i, width, "column", clue, source)
+    junk = _nin_junk(lines, first, end)
+    if junk is not None:
+        raise InputError(
+            source,
+            junk + 1,
+            f"more clue lines than width + height ({_shown(lines[junk].strip())}); a .nin file "
+            "holds one puzzle, and only copies of it may follow",
+        )
     return [Entry(None, build(source, first + 1, rows, columns), first + 1)]
+
+
+def _nin_junk(lines: list[str], first: int, end: int) -> int | None:
+    """The index of the first line after the clues (``lines[end:]``; the header is
+    ``lines[first]``) that is not part of a copy of the clues or of the header, white space
+    aside; None when there is none.
+
+    Wilk's own reader stops after the clues, and jwilk ``data142.nin`` holds its puzzle five
+    times with some line ends lost (``425 20``: the last clue ``4`` run into the header
+    ``25 20``); so copies are accepted, and anything else is an error.
+    """
+    header = "".join(lines[first].split())
+    clues = "".join("".join(line.split()) for line in lines[first + 1 : end])
+    parts = ["".join(line.split()) for line in lines[end:]]
+    starts = list(itertools.accumulate((len(p) for p in parts[:-1]), initial=0))
+    rest, at = "".join(parts), 0
+    while at < len(rest):
+        if clues and rest.startswith(clues, at):
+            at += len(clues)
+        elif rest.startswith(header, at):
+            at += len(header)
+        else:
+            k = bisect.bisect_right(starts, at) - 1
+            while not parts[k]:  # the line holding character ``at`` is not blank
+                k -= 1
+            return end + k
+    return None
 
 
 # --- tournament -------------------------------------------------------------------------------
@@ -416,6 +490,7 @@ def _finish_grid(grid: _Grid, end: int, source: str) -> Entry:
 def _parse_picross(lines: list[str], source: str) -> list[Entry]:
     """Read a picross-solver ``.txt`` file: ``GRID``, ``ROWS`` and ``COLUMNS`` sections."""
     entries: list[Entry] = []
+    names: dict[str, int] = {}
     grid: _Grid | None = None
     section: str | None = None
     for lineno, raw in enumerate(lines, 1):
@@ -427,6 +502,13 @@ def _parse_picross(lines: list[str], source: str) -> list[Entry]:
             if grid is not None:
                 entries.append(_finish_grid(grid, lineno, source))
             grid, section = _Grid(rest.strip(), lineno), None
+            if grid.name in names:
+                first = names[grid.name]
+                raise InputError(
+                    source, lineno, f"duplicate grid {grid.name!r} (first on line {first})"
+                )
+            if grid.name:
+                names[grid.name] = lineno
         elif stripped in ("ROWS", "COLUMNS"):
             grid = grid or _Grid(None, lineno)
             if stripped in grid.sections:
@@ -441,9 +523,10 @@ def _parse_picross(lines: list[str], source: str) -> list[Entry]:
             clue = _clue(stripped[1:-1], None, source, lineno)
             grid.sections[section][1].append((clue, lineno))
         else:
-            shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
             raise InputError(
-                source, lineno, f"unexpected line {shown!r} (expected GRID, ROWS, COLUMNS or [ ])"
+                source,
+                lineno,
+                f"unexpected line {_shown(stripped)} (expected GRID, ROWS, COLUMNS or [ ])",
             )
     if grid is None:
         raise InputError(source, None, "no grid in the file (no 'GRID' or 'ROWS' line)")
@@ -526,9 +609,29 @@ def sniff(name: str, text: str) -> str | None:
         return "picross"
     if any(_NON_KEY.fullmatch(line) for line in content):
         return "non"
-    if _NIN_HEADER.fullmatch(content[0]):
+    if _NIN_HEADER.fullmatch(content[0]) and _could_be_nin(_split_lines(text), text):
         return "nin"
     return None
+
+
+def _could_be_nin(lines: list[str], text: str) -> bool:
+    """Whether ``lines``, starting with a ``W H`` line, can be a ``.nin`` file: W and H are at
+    least 1, W + H clue lines follow (blank, ``0`` or runs >= 1), then only copies of the
+    puzzle (:func:`_nin_junk`). When ``text`` may be the cut head of a longer file (see
+    :data:`SNIFF_HEAD`), only the lines it holds are checked."""
+    first = next(i for i, line in enumerate(lines) if line.strip())
+    tokens = lines[first].split()
+    if any(len(t.lstrip("0")) > len(str(MAX_SIDE)) for t in tokens):
+        return True  # too large: the reader says so
+    width, height = (int(t) for t in tokens)
+    if width < 1 or height < 1:
+        return False
+    end = first + 1 + width + height
+    if not all(_NIN_CLUE.fullmatch(line.strip()) for line in lines[first + 1 : end]):
+        return False
+    if len(text.encode("utf-8", "replace")) >= SNIFF_HEAD - 3:  # a BOM or a split character
+        return True
+    return len(lines) >= end and _nin_junk(lines, first, end) is None
 
 
 def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
@@ -665,7 +768,8 @@ def write_non(puzzle: Nonogram | ColourNonogram) -> str:
     Returns
     -------
     str
-        The file text; :func:`parse` reads it back to an equal puzzle (title and goal included).
+        The file text; :func:`parse` reads it back to an equal puzzle (title, goal and metadata
+        included).
 
     Examples
     --------
@@ -680,10 +784,10 @@ def write_non(puzzle: Nonogram | ColourNonogram) -> str:
     columns
     1
     """
-    out: list[str] = []
-    if puzzle.title:
-        escaped = html.escape(puzzle.title).replace("\r", "&#13;").replace("\n", "&#10;")
-        out.append(f'title "{escaped}"')
+    metadata = metadata_of(puzzle)
+    strings = [(key, getattr(metadata, name)) for key, name in _NON_METADATA.items()]
+    strings.insert(1, ("title", puzzle.title))  # after the catalogue, as nonogram-db writes
+    out = [f"{key} {_non_string(key, text)}" for key, text in strings if text]
     out += [f"width {puzzle.width}", f"height {puzzle.height}"]
     if isinstance(puzzle, ColourNonogram):
         return "\n".join(out + _colour_non(puzzle)) + "\n"
@@ -694,6 +798,15 @@ def write_non(puzzle: Nonogram | ColourNonogram) -> str:
         cells = "".join("1" if ch == "#" else "0" for row in puzzle.goal for ch in row)
         out += ["", f'goal "{cells}"']
     return "\n".join(out) + "\n"
+
+
+def _non_string(key: str, text: str) -> str:
+    """``text`` as the value of a ``.non`` line: quoted, HTML-escaped, its line ends as
+    entities; a licence that is an SPDX identifier bare, as nonogram-db writes it."""
+    if key == "license" and _SPDX_ID.fullmatch(text):
+        return text
+    escaped = html.escape(text).replace("\r", "&#13;").replace("\n", "&#10;")
+    return f'"{escaped}"'
 
 
 def _colour_non(puzzle: ColourNonogram) -> list[str]:

@@ -4,8 +4,10 @@ webpbn XML
     The export format of Jan Wolter's webpbn.com (``pbn-0.3.dtd``, described at
     https://webpbn.com/pbn_fmt.html): a ``<puzzleset>`` of ``<puzzle>`` elements, each with
     ``<clues type="columns">`` and ``<clues type="rows">`` of ``<line>`` elements holding
-    ``<count>`` elements, an optional ``<title>`` and an optional ``<solution type="goal">``
-    whose ``<image>`` draws the picture between ``|`` bars. A puzzle whose every ``<count>``
+    ``<count>`` elements, an optional ``<title>``, optional ``<source>``, ``<author>`` and
+    ``<copyright>`` (kept as the puzzle's :class:`~..board.Metadata`) and an optional
+    ``<solution type="goal">`` whose ``<image>`` draws the picture between ``|`` bars. Every
+    ``<color>`` value must be a hex colour, in any puzzle. A puzzle whose every ``<count>``
     is black (the ``defaultcolor`` unless a ``color`` attribute names another) and that
     declares no ``<color>`` but the background and black is a black-and-white
     :class:`~..board.Nonogram`; any other is a
@@ -36,10 +38,10 @@ from typing import Any
 
 from cspsolve.errors import InputError
 
-from ..board import Grid, Nonogram
+from ..board import Grid, Metadata, Nonogram
 from ..colour.board import BACKGROUND, Colour, ColourNonogram
 from . import palette
-from .clues import ColourPlaced, Placed, build, build_colour
+from .clues import MAX_SIDE, ColourPlaced, Placed, build, build_colour, check_size, metadata_of
 
 __all__ = ["parse_tatham", "parse_xml", "write_tatham", "write_xml"]
 
@@ -50,6 +52,9 @@ _TATHAM = re.compile(r"\s*([0-9]{1,6})(?:x([0-9]{1,6}))?:([0-9./]*)\s*")
 _NAMED_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
 _XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
 _INTERNAL_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
+_METADATA = {"source": "catalogue", "author": "author", "copyright": "copyright"}
+"""``<puzzle>`` children of webpbn XML → :class:`~..board.Metadata` fields (the format has no
+place for a licence)."""
 
 
 def _numeric_entity(match: re.Match[str]) -> str:
@@ -126,8 +131,11 @@ def _tree(text: str, source: str) -> _Node:
 def _count(node: _Node, default: str, source: str) -> Block:
     """A ``<count>`` element: its run length, its colour (``default`` unless named), its line."""
     text = node.text.strip()
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 100_000:
-        raise InputError(source, node.line, f"count {text!r} is not a run length >= 1")
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_SIDE:
+        shown = text[:20]
+        raise InputError(
+            source, node.line, f"count {shown!r} is not a run length from 1 to {MAX_SIDE:,}"
+        )
     return int(text), node.attrs.get("color", default), node.line
 
 
@@ -227,10 +235,11 @@ def _puzzle(node: _Node, source: str) -> Nonogram | ColourNonogram:
     has colours besides black and the background."""
     if node.attrs.get("type", "grid") != "grid":
         raise InputError(source, node.line, f"puzzle type {node.attrs['type']!r} is not 'grid'")
+    for element in node.find("color"):  # checked even when the puzzle is black and white
+        palette.rgb(element.text, source, element.line)
     columns = _clues(node, "columns", source)
     rows = _clues(node, "rows", source)
-    titles = node.find("title")
-    title = " ".join(titles[0].text.split()) if titles else ""
+    title = _text(node, "title")
     plain = {"black", node.attrs.get("backgroundcolor", "white")}
     declared = {c.attrs.get("name", "") for c in node.find("color")}
     used = {name for blocks, _ in rows + columns for _, name, _ in blocks}
@@ -241,7 +250,17 @@ def _puzzle(node: _Node, source: str) -> Nonogram | ColourNonogram:
         return [(tuple(n for n, _, _ in blocks), at) for blocks, at in lines]
 
     goal = _goal(node, len(columns), len(rows), source)
-    return build(source, node.line, placed(rows), placed(columns), title=title, goal=goal)
+    metadata = Metadata(**{name: _text(node, tag) for tag, name in _METADATA.items()})
+    return build(
+        source, node.line, placed(rows), placed(columns), title=title, goal=goal, metadata=metadata
+    )
+
+
+def _text(node: _Node, tag: str) -> str:
+    """The text of ``node``'s first ``tag`` child, its white space runs made single spaces
+    ("" when there is no such child)."""
+    found = node.find(tag)
+    return " ".join(found[0].text.split()) if found else ""
 
 
 def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram | ColourNonogram, int]]:
@@ -291,6 +310,7 @@ def parse_tatham(text: str, source: str) -> Nonogram:
         raise InputError(source, 1, "expected a Tatham game ID 'WxH:clues' (e.g. 2x1:1/1/2)")
     width = int(match.group(1))
     height = int(match.group(2) or width)
+    check_size(width, height, source, 1)
     parts = match.group(3).split("/")
     if len(parts) != width + height:
         raise InputError(
@@ -321,8 +341,9 @@ def write_tatham(puzzle: Nonogram) -> str:
 
 
 def write_xml(puzzle: Nonogram | ColourNonogram) -> str:
-    """Write ``puzzle`` as webpbn XML (title, colours, clues and goal picture), which
-    :func:`parse_xml` reads back to an equal puzzle.
+    """Write ``puzzle`` as webpbn XML (source, title, author, copyright, colours, clues and goal
+    picture), which :func:`parse_xml` reads back to an equal puzzle with the same metadata
+    but its licence (for which the format has no place).
 
     A black-and-white puzzle is written in white and black (``char`` ``.`` and ``X``), its
     counts without a ``color``; a colour puzzle names the colour of every count.
@@ -339,8 +360,15 @@ def write_xml(puzzle: Nonogram | ColourNonogram) -> str:
     out = ['<?xml version="1.0"?>', '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">']
     out += ["<puzzleset>", f'<puzzle type="grid" defaultcolor="{colours[1].name}" '
             f'backgroundcolor="{colours[0].name}">']  # fmt: skip
-    if puzzle.title:
-        out.append(f"<title>{html.escape(puzzle.title, quote=False)}</title>")
+    metadata = metadata_of(puzzle)
+    for tag, text in (
+        ("source", metadata.catalogue),
+        ("title", puzzle.title),
+        ("author", metadata.author),
+        ("copyright", metadata.copyright),
+    ):
+        if text:
+            out.append(f"<{tag}>{html.escape(text, quote=False)}</{tag}>")
     out += [f'<color name="{c.name}" char="{c.key}">{c.rgb[1:]}</color>' for c in colours]
     for kind, start, count in (("columns", 0, puzzle.width), ("rows", puzzle.width, puzzle.height)):
         out.append(f'<clues type="{kind}">')

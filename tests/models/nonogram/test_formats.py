@@ -259,7 +259,10 @@ def test_sniff_finds_each_sample(fmt: str) -> None:
         ("a.txt", "# x\n\nROWS\n[ 1 ]\n", "picross"),
         ("a", 'title "x"\nwidth 5\n', "non"),
         ("a", "catalogue x\nrows\n", "non"),
-        ("a", "5 10\n1\n", "nin"),
+        ("a", "2 1\n1\n1\n0\n", "nin"),
+        ("a", "5 10\n1\n", None),  # 15 clue lines needed
+        ("a", "1 2\n3 0\n", None),  # a 2x2 n-puzzle
+        ("a", "1 2\n3 4\n5 6\n7 0\n", None),  # 4 lines after 'W H', '7 0' no clue
         ("a", "hello world\n", None),
         ("a", "  \n", None),
         ("a", "$x\n", None),
@@ -611,10 +614,25 @@ def test_tournament_sample_is_reproducible() -> None:
         assert entry.puzzle.columns == tuple(clue_of(row[j] for row in grid) for j in range(25))
 
 
-def test_nin_ignores_lines_after_the_clues() -> None:
-    """Wilk's reader stops after the clues; jwilk data142.nin relies on it (a damaged repeat)."""
-    (entry,) = parse("2 1\n1\n1\n0\n425 20\nrubbish\n", "t.nin")
-    assert entry.puzzle.rows == ((1,),) and entry.puzzle.columns == ((1,), ())
+def test_nin_accepts_copies_of_the_puzzle_after_the_clues() -> None:
+    """jwilk data142.nin holds its puzzle five times, some line ends lost: the last clue 4 run
+    into the header 25 20 (``425 20``); here the same damage on a 2x1 puzzle."""
+    text = "2 1\n1\n1\n1\n" + "1\n1\n12 1\n" + "1 \n 1\n1\n\n"
+    (entry,) = parse(text, "t.nin")
+    assert entry.puzzle.rows == ((1,),) and entry.puzzle.columns == ((1,), (1,))
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("2 1\n1\n1\n0\n425 20\nrubbish\n", 5),
+        ("2 1\n1\n1\n0\n\n1\n", 6),  # one clue line too many
+        ("2 1\n1\n1\n0\n1\n1\n0\n2 1\n1\n1\n9\n", 9),  # a copy, then a changed one
+    ],
+)
+def test_nin_refuses_more_clue_lines_than_width_plus_height(text: str, line: int) -> None:
+    err = _error(text, source="t.nin")
+    assert err.line == line and "more clue lines than width + height" in err.message
 
 
 @given(puzzles())
