@@ -7,6 +7,7 @@ a file out of reach. Every run is a fresh ``cspsolve`` process with a timeout, s
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -253,3 +254,53 @@ def test_a_row_of_digits_longer_than_python_converts_is_bad_input(tmp_path: Path
     path.write_text("1" * 70_000 + "\n")  # read as tile numbers, it once crashed the reader
     proc = run("solve", path)
     assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}: cannot tell the puzzle kind.*")
+
+
+# --- JSON puzzle files: a byte-order mark is read, a key given twice is refused ---------------
+
+JSON_PUZZLES = {
+    "lightsout": ROOT / "lightsout" / "all-on-7x7.json",
+    "npuzzle": ROOT / "npuzzle" / "worst8.json",
+}
+"""A JSON puzzle of every kind whose JSON format is read by :func:`cspsolve.inputs.parse_json`."""
+
+DUPLICATED = {
+    "lightsout": ('{"variant": "sigma-plus", "rows": ["#.", ".#"], "rows": ["##", "##"]}', "rows"),
+    "npuzzle": ('{"n": 2, "start": [[1, 2], [3, 0]], "goal": [1, 2, 3, 0], "n": 3}', "n"),
+}
+
+
+def solved(path: Path, kind: str) -> dict[str, object]:
+    """The JSON record of ``cspsolve solve PATH``, without the file name."""
+    proc = run("solve", path, "--kind", kind, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    record: dict[str, object] = json.loads(proc.stdout)
+    record.pop("file")
+    record.pop("stats")
+    return record
+
+
+@pytest.mark.parametrize("kind", sorted(JSON_PUZZLES))
+def test_a_json_puzzle_with_a_byte_order_mark_is_read_as_without(kind: str, tmp_path: Path) -> None:
+    original = JSON_PUZZLES[kind]
+    marked = tmp_path / original.name
+    marked.write_bytes(b"\xef\xbb\xbf" + original.read_bytes())
+    assert solved(marked, kind) == solved(original, kind)
+
+
+@pytest.mark.parametrize("kind", sorted(DUPLICATED))
+def test_a_json_key_given_twice_is_bad_input(kind: str, tmp_path: Path) -> None:
+    text, key = DUPLICATED[kind]
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    assert json.loads(text)  # Python's own reader takes the last value silently
+    proc = run("solve", path, "--kind", kind)
+    expected = rf"cspsolve: {re.escape(str(path))}: the key '{key}' is given twice in one object"
+    assert_bad_input(proc, expected)
+
+
+def test_keys_are_unique_per_object_not_per_file() -> None:
+    text = '{"a": {"x": 1, "y": [{"x": 2}, {"x": 3}]}, "x": 4}'
+    assert inputs.parse_json(text, "f.json") == json.loads(text)
+    with pytest.raises(InputError, match=r"^f\.json: the key 'x' is given twice in one object$"):
+        inputs.parse_json('{"a": [{"x": 1, "y": 2, "x": 1}]}', "f.json")
