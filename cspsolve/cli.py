@@ -794,9 +794,10 @@ def batch(
 
     One row per puzzle (every puzzle of a multi-puzzle file; an id that repeats in its file
     becomes ID@POSITION) in the table 'results', committed as it arrives; a re-run with the
-    same options skips the rows already there, so a killed batch resumes where it stopped. Files no kind recognises, and a file reached a second time,
-    are skipped with a note; files that cannot be read become rows with status 'error' whose
-    error names the file. --time-limit applies to each puzzle.
+    same options skips the rows already there, so a killed batch resumes where it stopped.
+    Files no kind recognises, and a file reached a second time, are skipped with a note; files
+    that cannot be read become rows with status 'error' whose error names the file.
+    --time-limit applies to each puzzle.
 
     \b
     Examples:
