@@ -1027,12 +1027,25 @@ def convert(source: str, target: str, kind: str | None) -> None:
     \b
     Each kind writes the formats its readers know, e.g.:
       cspsolve convert puzzles.txt#7 seven.non
+
+    OUT may not be IN itself (by another path or a link either): exit 2.
     """
+    read_from = registry.split_selector(source)[0]
+    if _same_file(read_from, target):
+        _fail(f"{target}: is the input file {read_from}; convert into another file")
     found_kind, puzzle = _one_puzzle(source, kind)
     try:
         registry.get(found_kind).write(puzzle, target)
     except (ValueError, OSError) as e:
         _fail(f"{target}: {e}")
+
+
+def _same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """Whether both paths exist and name one file (through links and other spellings)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # either is missing or out of reach
+        return False
 
 
 def _one_puzzle(source: str, kind: str | None) -> tuple[str, Any]:

@@ -453,6 +453,38 @@ def test_unknown_kind() -> None:
     assert_bad_input(proc, r"cspsolve: .*sudoku.*")
 
 
+# --- convert never overwrites its input -------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["same", "dotted", "link"])
+def test_convert_refuses_to_overwrite_its_input(tmp_path: Path, spelling: str) -> None:
+    source = tmp_path / "duck.non"
+    original = Path(SHIPPED_NON).read_bytes()
+    source.write_bytes(original)
+    target = {"same": source, "dotted": tmp_path / "." / "duck.non", "link": tmp_path / "l.non"}
+    if spelling == "link":
+        target["link"].symlink_to(source)
+    proc = run("convert", source, target[spelling])
+    expected = rf"cspsolve: {re.escape(str(target[spelling]))}: is the input file .+"
+    assert_bad_input(proc, expected)
+    assert source.read_bytes() == original
+
+
+def test_convert_refuses_a_puzzle_of_a_file_into_that_file(tmp_path: Path) -> None:
+    source = tmp_path / "t.txt"
+    source.write_bytes((DATA / "tournament_sample.txt").read_bytes())
+    assert_bad_input(run("convert", f"{source}#2", source), r"cspsolve: .+: is the input file .+")
+    assert source.read_bytes() == (DATA / "tournament_sample.txt").read_bytes()
+
+
+def test_convert_into_another_file_keeps_the_clues(tmp_path: Path) -> None:
+    target = tmp_path / "duck.nin"
+    proc = run("convert", SHIPPED_NON, target)
+    assert proc.returncode == 0, proc.stderr
+    written, shipped = formats.read(target)[0].puzzle, formats.read(SHIPPED_NON)[0].puzzle
+    assert (written.rows, written.columns) == (shipped.rows, shipped.columns)
+
+
 # --- fuzzing: any file content ----------------------------------------------------------------
 
 _TOKENS = [
