@@ -87,11 +87,11 @@ def announce_compiling() -> None:
         _listening = True
     from numba.core import event
 
-    class Announcer(event.Listener):  # type: ignore[misc]
+    class Announcer(event.Listener):
         def on_start(self, started: event.Event) -> None:
             _on_compile((started.data or {}).get("dispatcher"))
 
         def on_end(self, ended: event.Event) -> None:
             pass
 
-    event.register("numba:compile", Announcer())
+    event.register("numba:compile", Announcer())  # type: ignore[no-untyped-call]
