@@ -1,8 +1,18 @@
 """The ``cspsolve`` command: parse arguments, call the library, print results.
 
-Exit codes: 0 every puzzle solved, 1 some puzzle proven unsolvable, 2 bad input or usage,
-3 a limit was reached without an answer (the highest-priority of these over all puzzles:
-2, then 3, then 1).
+Exit codes (``cspsolve --help`` lists them too):
+
+- 0: every puzzle solved (``verify``: the answers agree; ``batch``: every job has its row);
+- 1: some puzzle proven unsolvable;
+- 2: bad input or usage (one line on stderr, ``cspsolve: FILE[:LINE]: what is wrong``);
+- 3: a limit was reached without an answer;
+- 4: disagreement: ``verify``'s two answers differ;
+- 70: internal error, a bug: an unexpected exception is shown as one line
+  (``cspsolve: internal error: ...``; ``CSPSOLVE_DEBUG=1`` shows its traceback instead), and
+  ``batch`` exits so when a worker process dies (rows stored are kept);
+- 130: interrupted (Ctrl-C).
+
+Over many puzzles the command exits with the first of 4, 2, 3, 1 that occurs, else 0.
 """
 
 from __future__ import annotations
@@ -269,8 +279,17 @@ def cli() -> None:
     The folder instances/ of the source holds an example of every kind.
 
     A FILE holding many puzzles (tournament files, picross-solver grids, database files) is
-    solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line). Exit
-    codes: 0 solved, 1 unsolvable, 2 bad input, 3 limit reached.
+    solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line).
+
+    \b
+    Exit codes (over many puzzles, the first of 4, 2, 3, 1 that occurs, else 0):
+      0    solved (every puzzle; verify: the answers agree)
+      1    unsolvable: some puzzle is proven to have no solution
+      2    bad input or usage (one line on stderr)
+      3    limit reached without an answer
+      4    disagreement: verify's two answers differ
+      70   internal error, a bug (set CSPSOLVE_DEBUG=1 for its traceback); batch: a worker died
+      130  interrupted (Ctrl-C)
     """
 
 
@@ -806,7 +825,8 @@ def batch(
       cspsolve batch puzzles/ --out results.sqlite --scheduler tcp://10.0.0.5:8786
       cspsolve batch --summary results.sqlite
 
-    Exit codes: 0 every job has its row (see its status and error), 2 bad usage.
+    Exit codes: 0 every job has its row (see its status and error), 2 bad usage, 70 a worker
+    died (the rows stored are kept: run again to resume).
     """
     if summary_of is not None:
         if paths or out:

@@ -242,11 +242,51 @@ def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+HINT = "; read as {} by its content (name the kind with --kind if it is another)"
+
+
 def test_an_error_quoting_a_huge_token_stays_short(tmp_path: Path) -> None:
     path = tmp_path / "tour.txt"
     path.write_text("$" + "9" * 100_000 + "\n")
     proc = run("solve", path)
-    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.")
+    hint = re.escape(HINT.format("nonogram"))
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.{hint}")
+    message = proc.stderr.strip().split(": ", 2)[2]
+    assert len(message) <= 200
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "text"),
+    [
+        ("nonogram", "odd.txt", "$1\n1\n1\n1\n"),  # a tournament puzzle of 3 clue lines
+        ("npuzzle", "tiles.txt", "1 2 3\n4 0 x\n7 8 6\n"),
+    ],
+)
+def test_a_file_read_by_its_content_hints_at_kind(
+    tmp_path: Path, kind: str, name: str, text: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    proc = run("solve", path)
+    assert_bad_input(
+        proc, rf"cspsolve: {re.escape(str(path))}:\d+: .+{re.escape(HINT.format(kind))}"
+    )
+    named = run("solve", path, "--kind", kind)
+    assert_bad_input(named, rf"cspsolve: {re.escape(str(path))}:\d+: .+")
+    assert "--kind" not in named.stderr  # the kind was given: no hint
+    assert one_line(named) + HINT.format(kind) == one_line(proc)
+
+
+def test_a_file_of_a_kind_s_own_extension_gets_no_hint(tmp_path: Path) -> None:
+    path = tmp_path / "odd.non"
+    path.write_text("$1\n1\n1\n1\n")
+    proc = run("solve", path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:\d+: .+")
+    assert "--kind" not in proc.stderr
+
+
+def one_line(proc: subprocess.CompletedProcess[str]) -> str:
+    return proc.stderr.strip()
 
 
 def test_a_row_of_digits_longer_than_python_converts_is_bad_input(tmp_path: Path) -> None:

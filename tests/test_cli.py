@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cspsolve import registry
+from cspsolve import cli, registry, tasks
 from cspsolve.instances import ROOT
 from cspsolve.models.nonogram import KIND, board
 from cspsolve.models.nonogram.io import formats
@@ -557,6 +557,42 @@ def test_main_help() -> None:
     text = _help_text()
     for phrase in (*EXIT_PHRASES, "solve", "verify", "FILE#KEY"):
         assert phrase in text, phrase
+
+
+EXIT_CODES = {
+    0: "solved",
+    1: "unsolvable",
+    2: "bad input or usage",
+    3: "limit reached",
+    4: "disagreement",
+    70: "internal error",
+    130: "interrupted",
+}
+
+
+def test_main_help_and_the_module_say_what_every_exit_code_means() -> None:
+    text = _help_text()
+    module = " ".join((cli.__doc__ or "").split())
+    for code, meaning in EXIT_CODES.items():
+        assert f" {code} {meaning}" in text, (code, text)
+        assert re.search(rf"- {code}: [^-]*{meaning.split()[0]}", module), (code, module)
+
+
+def test_an_unexpected_exception_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug\nsecond line")
+
+    monkeypatch.delenv("CSPSOLVE_DEBUG", raising=False)
+    monkeypatch.setattr(tasks, "solve", broken)
+    monkeypatch.setattr(sys, "argv", ["cspsolve", "solve", SHIPPED_NON])
+    with pytest.raises(SystemExit) as stopped:
+        cli.main()
+    assert stopped.value.code == 70
+    err = capsys.readouterr().err
+    assert err.startswith("cspsolve: internal error: RuntimeError: a bug")
+    assert "CSPSOLVE_DEBUG=1" in err and "Traceback" not in err
 
 
 def test_solve_help_names_its_options() -> None:
