@@ -31,6 +31,14 @@ QUICK = 20.0
 
 DEEP = 100_000
 
+HINT = "; read as {} by its content (name the kind with --kind if it is another)"
+"""How an error ends when the file's kind was told by its content (``.json`` is no kind's own)."""
+
+
+def hinted(kind: str) -> str:
+    """The pattern of :data:`HINT` for ``kind``."""
+    return re.escape(HINT.format(kind))
+
 
 def deep_npuzzle(path: Path) -> None:
     path.write_text('{"n": 3, "start": ' + "[" * DEEP + "]" * DEEP + "}")
@@ -61,9 +69,12 @@ def pipe(path: Path) -> None:
 
 
 BAD_FILES: dict[str, tuple[Callable[[Path], None], str]] = {
-    "deep.json": (deep_npuzzle, r"JSON nested deeper than \d+ levels"),
-    "deep-rows.json": (deep_lightsout, r"JSON nested deeper than \d+ levels"),
-    "digits.json": (long_number, r"a number too long \(5,000 digits, at most [\d,]+\)"),
+    "deep.json": (deep_npuzzle, r"JSON nested deeper than \d+ levels" + hinted("npuzzle")),
+    "deep-rows.json": (deep_lightsout, r"JSON nested deeper than \d+ levels" + hinted("lightsout")),
+    "digits.json": (
+        long_number,
+        r"a number too long \(5,000 digits, at most [\d,]+\)" + hinted("npuzzle"),
+    ),
     "zero.non": (device("/dev/zero"), r"is a device or special file, not a regular file"),
     "random.non": (device("/dev/urandom"), r"is a device or special file, not a regular file"),
     "sparse.non": (sparse, r"is 3,221,225,472 bytes; puzzle files are limited to 64 MiB"),
@@ -242,15 +253,12 @@ def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-HINT = "; read as {} by its content (name the kind with --kind if it is another)"
-
-
 def test_an_error_quoting_a_huge_token_stays_short(tmp_path: Path) -> None:
     path = tmp_path / "tour.txt"
     path.write_text("$" + "9" * 100_000 + "\n")
     proc = run("solve", path)
-    hint = re.escape(HINT.format("nonogram"))
-    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.{hint}")
+    expected = rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.{hinted('nonogram')}"
+    assert_bad_input(proc, expected)
     message = proc.stderr.strip().split(": ", 2)[2]
     assert len(message) <= 200
 
@@ -268,9 +276,7 @@ def test_a_file_read_by_its_content_hints_at_kind(
     path = tmp_path / name
     path.write_text(text)
     proc = run("solve", path)
-    assert_bad_input(
-        proc, rf"cspsolve: {re.escape(str(path))}:\d+: .+{re.escape(HINT.format(kind))}"
-    )
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:\d+: .+{hinted(kind)}")
     named = run("solve", path, "--kind", kind)
     assert_bad_input(named, rf"cspsolve: {re.escape(str(path))}:\d+: .+")
     assert "--kind" not in named.stderr  # the kind was given: no hint
