@@ -3,7 +3,8 @@
 A batch is planned in the parent process (:func:`plan`: every puzzle of every file becomes a
 :class:`Job`), run by workers (:func:`run_job`, a module-level function so that process pools
 and Dask can ship it), and written by the parent only (:class:`Store`), one committed row per
-finished job. The table's unique key ``(file, puzzle, method, options)`` makes a batch
+finished job. The table's unique key ``(file, puzzle, method, options)`` gives every job its
+own row (``puzzle`` is unique within a file: :func:`puzzle_names`) and makes a batch
 restartable: :func:`run` skips the jobs already stored, so a killed run resumes with nothing
 lost and nothing done twice (a job cut short by the kill leaves no row and runs again).
 
@@ -21,6 +22,7 @@ import sqlite3
 import threading
 import time
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +43,7 @@ __all__ = [
     "files_under",
     "hard_timeout",
     "plan",
+    "puzzle_names",
     "run",
     "run_job",
     "shard_of",
@@ -103,7 +106,8 @@ class Job:
     file : str
         The puzzle file, as found under the batch's paths.
     puzzle : str
-        The puzzle's id inside a multi-puzzle file, ``""`` for a single-puzzle file.
+        The puzzle's name inside a multi-puzzle file, ``""`` for a single-puzzle file (see
+        :func:`puzzle_names`).
     kind : str or None
         The puzzle kind (see :func:`cspsolve.registry.kinds`); ``None`` for a file that could
         not be read far enough to tell.
@@ -117,7 +121,7 @@ class Job:
         The puzzle object, or ``None`` for a file that could not be read (then ``error`` says
         why and the job only records that).
     error : str
-        Why the file could not be read (one line), ``""`` otherwise.
+        Why the file could not be read (one line, naming the file), ``""`` otherwise.
     """
 
     file: str
@@ -140,6 +144,11 @@ class Job:
         fields = {"heuristic": self.request.heuristic, **self.request.options}
         fields |= {"time_limit": self.time_limit, "max_nodes": self.max_nodes}
         return json.dumps(fields, sort_keys=True)
+
+    @property
+    def where(self) -> str:
+        """The file, and ``#puzzle`` in a multi-puzzle file (how error rows name the job)."""
+        return f"{self.file}#{self.puzzle}" if self.puzzle else self.file
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -200,19 +209,34 @@ class Plan:
         In file order, then puzzle order, then options order.
     skipped : list of str
         One line per file or folder left out: no kind recognises the file (or not the kind
-        asked for), or the folder cannot be listed.
+        asked for), the file was already reached by another path, or the folder cannot be
+        listed.
     """
 
     jobs: list[Job]
     skipped: list[str]
 
 
-def _puzzle_names(entries: Sequence[PuzzleEntry]) -> list[str]:
-    """The ``puzzle`` column of each entry: ``""`` for a lone puzzle without id, else its id
-    (its 1-based position when it has none)."""
+def puzzle_names(entries: Sequence[PuzzleEntry]) -> list[str]:
+    """The ``puzzle`` column of each entry of a file, unique within the file.
+
+    ``""`` for a lone puzzle without id; else its id (its 1-based position when it has none),
+    with ``@POSITION`` appended to a name that several entries share.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Entry
+    >>> puzzle_names([Entry(id=7), Entry(id=8), Entry(id=7), Entry(id=None)])
+    ['7@1', '8', '7@3', '4']
+    """
     if len(entries) == 1 and entries[0].id is None:
         return [""]
-    return [str(e.id) if e.id is not None else str(i) for i, e in enumerate(entries, 1)]
+    names = [str(e.id) if e.id is not None else str(i) for i, e in enumerate(entries, 1)]
+    shared = {name for name, count in Counter(names).items() if count > 1}
+    marked = [f"{n}@{i}" if n in shared else n for i, n in enumerate(names, 1)]
+    if len(set(marked)) < len(marked):  # an id such as "7@3" of its own: mark every name
+        return [f"{n}@{i}" for i, n in enumerate(names, 1)]
+    return marked
 
 
 def plan(
@@ -242,22 +266,32 @@ def plan(
     Returns
     -------
     Plan
-        A file no kind recognises is skipped with a note, as is a folder that cannot be listed;
-        a file that cannot be read (missing, a pipe or device, too large, malformed) gives one
-        job per request whose ``error`` says why (stored as an error row, not raised).
+        A file no kind recognises is skipped with a note, as is a file reached a second time
+        (by another path or link) and a folder that cannot be listed; a file that cannot be
+        read (missing, a pipe or device, too large, malformed) gives one job per request whose
+        ``error`` says why (stored as an error row, not raised).
     """
     k, n = shard
     jobs: list[Job] = []
     skipped: list[str] = []
 
+    seen: dict[str, str] = {}
+
     def failed(file: str, found: str | None, e: InputError) -> None:
+        error = str(e) if e.source == file else f"{file}: {e}"
         if shard_of(file, "", n) == k:
             jobs.extend(
-                Job(file, "", found, r, time_limit, max_nodes, error=str(e)) for r in requests
+                Job(file, "", found, r, time_limit, max_nodes, error=error) for r in requests
             )
 
     for path in files_under(paths, skipped.append):
         file = str(path)
+        real = os.path.realpath(path)
+        if real in seen:
+            again = "given twice" if seen[real] == file else f"the same file as {seen[real]}"
+            skipped.append(f"{file}: {again}, planned once")
+            continue
+        seen[real] = file
         try:
             found = registry.detect(path)
         except UnknownKindError as e:
@@ -274,7 +308,7 @@ def plan(
         except InputError as e:
             failed(file, found, e)
             continue
-        for name, entry in zip(_puzzle_names(entries), entries, strict=True):
+        for name, entry in zip(puzzle_names(entries), entries, strict=True):
             if shard_of(file, name, n) == k:
                 jobs += [
                     Job(file, name, found, r, time_limit, max_nodes, entry.puzzle) for r in requests
@@ -330,7 +364,7 @@ def run_job(job: Job) -> Outcome:
     Runs in a worker. The solver gets the job's limits; :func:`hard_timeout` stops it from
     outside if it overruns them. A ``ValueError`` of the kind (options that do not fit the
     puzzle) or any other exception becomes a row with status ``"error"`` and a one-line
-    ``error``.
+    ``error`` that starts with the job's file (and ``#puzzle``, see :attr:`Job.where`).
     """
     row: dict[str, Any] = dict.fromkeys(_COLUMNS) | {
         "file": job.file,
@@ -340,7 +374,8 @@ def run_job(job: Job) -> Outcome:
         "options": job.settings,
     }
     if job.error or job.kind is None:
-        return Outcome(row | {"status": ERROR, "error": job.error or "unknown kind"})
+        error = job.error or f"{job.where}: unknown kind"
+        return Outcome(row | {"status": ERROR, "error": error})
     started = time.perf_counter()
     try:
         kind = registry.get(job.kind)
@@ -349,12 +384,12 @@ def run_job(job: Job) -> Outcome:
             result = tasks.solve(kind, job.problem, request=job.request, limits=limits)
         record = result.to_json(kind.encode)
     except HardTimeoutError as e:
-        row |= {"status": "limit", "error": str(e)}
+        row |= {"status": "limit", "error": f"{job.where}: {e}"}
     except Exception as e:
         message = _one_line(e)
         if not isinstance(e, ValueError):
             message = f"{type(e).__name__}: {message}"
-        row |= {"status": ERROR, "error": message}
+        row |= {"status": ERROR, "error": f"{job.where}: {message}"}
     else:
         row |= {
             "status": record["status"],

@@ -1,8 +1,18 @@
 """The ``cspsolve`` command: parse arguments, call the library, print results.
 
-Exit codes: 0 every puzzle solved, 1 some puzzle proven unsolvable, 2 bad input or usage,
-3 a limit was reached without an answer (the highest-priority of these over all puzzles:
-2, then 3, then 1).
+Exit codes (``cspsolve --help`` lists them too):
+
+- 0: every puzzle solved (``verify``: the answers agree; ``batch``: every job has its row);
+- 1: some puzzle proven unsolvable;
+- 2: bad input or usage (one line on stderr, ``cspsolve: FILE[:LINE]: what is wrong``);
+- 3: a limit was reached without an answer;
+- 4: disagreement: ``verify``'s two answers differ;
+- 70: internal error, a bug: an unexpected exception is shown as one line
+  (``cspsolve: internal error: ...``; ``CSPSOLVE_DEBUG=1`` shows its traceback instead), and
+  ``batch`` exits so when a worker process dies (rows stored are kept);
+- 130: interrupted (Ctrl-C).
+
+Over many puzzles the command exits with the first of 4, 2, 3, 1 that occurs, else 0.
 """
 
 from __future__ import annotations
@@ -269,8 +279,17 @@ def cli() -> None:
     The folder instances/ of the source holds an example of every kind.
 
     A FILE holding many puzzles (tournament files, picross-solver grids, database files) is
-    solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line). Exit
-    codes: 0 solved, 1 unsolvable, 2 bad input, 3 limit reached.
+    solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line).
+
+    \b
+    Exit codes (over many puzzles, the first of 4, 2, 3, 1 that occurs, else 0):
+      0    solved (every puzzle; verify: the answers agree)
+      1    unsolvable: some puzzle is proven to have no solution
+      2    bad input or usage (one line on stderr)
+      3    limit reached without an answer
+      4    disagreement: verify's two answers differ
+      70   internal error, a bug (set CSPSOLVE_DEBUG=1 for its traceback); batch: a worker died
+      130  interrupted (Ctrl-C)
     """
 
 
@@ -792,10 +811,12 @@ def batch(
 ) -> None:
     """Solve every puzzle under PATH... (folders walked) and store the results in SQLite.
 
-    One row per puzzle (every puzzle of a multi-puzzle file) in the table 'results', committed
-    as it arrives; a re-run with the same options skips the rows already there, so a killed
-    batch resumes where it stopped. Files no kind recognises are skipped with a note; files
-    that cannot be read become rows with status 'error'. --time-limit applies to each puzzle.
+    One row per puzzle (every puzzle of a multi-puzzle file; an id that repeats in its file
+    becomes ID@POSITION) in the table 'results', committed as it arrives; a re-run with the
+    same options skips the rows already there, so a killed batch resumes where it stopped.
+    Files no kind recognises, and a file reached a second time, are skipped with a note; files
+    that cannot be read become rows with status 'error' whose error names the file.
+    --time-limit applies to each puzzle.
 
     \b
     Examples:
@@ -804,7 +825,8 @@ def batch(
       cspsolve batch puzzles/ --out results.sqlite --scheduler tcp://10.0.0.5:8786
       cspsolve batch --summary results.sqlite
 
-    Exit codes: 0 every job has its row (see its status and error), 2 bad usage.
+    Exit codes: 0 every job has its row (see its status and error), 2 bad usage, 70 a worker
+    died (the rows stored are kept: run again to resume).
     """
     if summary_of is not None:
         if paths or out:
@@ -1025,12 +1047,25 @@ def convert(source: str, target: str, kind: str | None) -> None:
     \b
     Each kind writes the formats its readers know, e.g.:
       cspsolve convert puzzles.txt#7 seven.non
+
+    OUT may not be IN itself (by another path or a link either): exit 2.
     """
+    read_from = registry.split_selector(source)[0]
+    if _same_file(read_from, target):
+        _fail(f"{target}: is the input file {read_from}; convert into another file")
     found_kind, puzzle = _one_puzzle(source, kind)
     try:
         registry.get(found_kind).write(puzzle, target)
     except (ValueError, OSError) as e:
         _fail(f"{target}: {e}")
+
+
+def _same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """Whether both paths exist and name one file (through links and other spellings)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # either is missing or out of reach
+        return False
 
 
 def _one_puzzle(source: str, kind: str | None) -> tuple[str, Any]:

@@ -185,13 +185,30 @@ def parse_json(text: str, source: str) -> Any:
     Raises
     ------
     InputError
-        For malformed JSON (with its line), nesting deeper than :data:`MAX_JSON_DEPTH`, or
-        integers too long to convert (Python's 4300-digit limit).
+        For malformed JSON (with its line), a key given twice in one object (the JSON standard
+        leaves its meaning open), nesting deeper than :data:`MAX_JSON_DEPTH`, or integers too
+        long to convert (Python's 4300-digit limit).
+
+    Notes
+    -----
+    A leading byte-order mark (as Windows editors write) is dropped, as :func:`decode` does.
     """
+    text = text.removeprefix("\ufeff")
     if _depth(text) > MAX_JSON_DEPTH:
         raise InputError(source, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in found:
+                raise InputError(source, None, f"the key {key!r} is given twice in one object")
+            found[key] = value
+        return found
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except InputError:
+        raise
     except json.JSONDecodeError as e:
         raise InputError(source, e.lineno, f"not valid JSON: {e.msg}") from None
     except (ValueError, RecursionError) as e:

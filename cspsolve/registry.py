@@ -14,7 +14,7 @@ import os
 import pkgutil
 from pathlib import Path
 
-from cspsolve.errors import InputError, OptionError, UnknownKindError
+from cspsolve.errors import MAX_MESSAGE, InputError, OptionError, UnknownKindError
 from cspsolve.inputs import check, head
 from cspsolve.kind import Kind, PuzzleEntry
 
@@ -113,6 +113,15 @@ def split_selector(spec: str) -> tuple[Path, str | None]:
     return path, None
 
 
+def _hinted(error: InputError, kind: str) -> InputError:
+    """``error`` ending in a hint that the kind was guessed from the content (the message is
+    cut before the hint when both do not fit in :data:`~cspsolve.errors.MAX_MESSAGE`)."""
+    hint = f"; read as {kind} by its content (name the kind with --kind if it is another)"
+    room = MAX_MESSAGE - len(hint)
+    message = error.message if len(error.message) <= room else error.message[: room - 3] + "..."
+    return InputError(error.source, error.line, message + hint)
+
+
 def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
     """Read the puzzles named by ``FILE`` or ``FILE#KEY``.
 
@@ -132,21 +141,25 @@ def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
     ------
     InputError
         On any problem with the file (:class:`UnknownKindError` when no kind recognises it).
+        When the kind was told by the file's content (no kind owns its extension) and the file
+        then fails to read as that kind, the message ends by naming the kind and ``--kind``.
     OptionError
         For an unknown ``kind``.
     """
     path, key = split_selector(spec)
+    by_content = kind is None and owner(path) is None
     if kind is None:
         kind = detect(path)
     model = get(kind)
     check(path)
     try:
         entries = list(model.read(path))
-    except InputError:
-        raise
+    except InputError as e:
+        raise (_hinted(e, kind) if by_content else e) from None
     except (ValueError, RecursionError, OverflowError, MemoryError) as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise InputError(str(path), None, f"cannot read it as {kind}: {reason}") from None
+        error = InputError(str(path), None, f"cannot read it as {kind}: {reason}")
+        raise (_hinted(error, kind) if by_content else error) from None
     if key is not None:
         entries = [model.select(entries, key, str(path))]
     return kind, entries

@@ -7,6 +7,7 @@ a file out of reach. Every run is a fresh ``cspsolve`` process with a timeout, s
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -29,6 +30,14 @@ QUICK = 20.0
 """Seconds a bad file may take to be refused, start-up of a fresh interpreter included."""
 
 DEEP = 100_000
+
+HINT = "; read as {} by its content (name the kind with --kind if it is another)"
+"""How an error ends when the file's kind was told by its content (``.json`` is no kind's own)."""
+
+
+def hinted(kind: str) -> str:
+    """The pattern of :data:`HINT` for ``kind``."""
+    return re.escape(HINT.format(kind))
 
 
 def deep_npuzzle(path: Path) -> None:
@@ -60,9 +69,12 @@ def pipe(path: Path) -> None:
 
 
 BAD_FILES: dict[str, tuple[Callable[[Path], None], str]] = {
-    "deep.json": (deep_npuzzle, r"JSON nested deeper than \d+ levels"),
-    "deep-rows.json": (deep_lightsout, r"JSON nested deeper than \d+ levels"),
-    "digits.json": (long_number, r"a number too long \(5,000 digits, at most [\d,]+\)"),
+    "deep.json": (deep_npuzzle, r"JSON nested deeper than \d+ levels" + hinted("npuzzle")),
+    "deep-rows.json": (deep_lightsout, r"JSON nested deeper than \d+ levels" + hinted("lightsout")),
+    "digits.json": (
+        long_number,
+        r"a number too long \(5,000 digits, at most [\d,]+\)" + hinted("npuzzle"),
+    ),
     "zero.non": (device("/dev/zero"), r"is a device or special file, not a regular file"),
     "random.non": (device("/dev/urandom"), r"is a device or special file, not a regular file"),
     "sparse.non": (sparse, r"is 3,221,225,472 bytes; puzzle files are limited to 64 MiB"),
@@ -245,7 +257,42 @@ def test_an_error_quoting_a_huge_token_stays_short(tmp_path: Path) -> None:
     path = tmp_path / "tour.txt"
     path.write_text("$" + "9" * 100_000 + "\n")
     proc = run("solve", path)
-    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.")
+    expected = rf"cspsolve: {re.escape(str(path))}:1: .{{1,200}}\.\.\.{hinted('nonogram')}"
+    assert_bad_input(proc, expected)
+    message = proc.stderr.strip().split(": ", 2)[2]
+    assert len(message) <= 200
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "text"),
+    [
+        ("nonogram", "odd.txt", "$1\n1\n1\n1\n"),  # a tournament puzzle of 3 clue lines
+        ("npuzzle", "tiles.txt", "1 2 3\n4 0 x\n7 8 6\n"),
+    ],
+)
+def test_a_file_read_by_its_content_hints_at_kind(
+    tmp_path: Path, kind: str, name: str, text: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    proc = run("solve", path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:\d+: .+{hinted(kind)}")
+    named = run("solve", path, "--kind", kind)
+    assert_bad_input(named, rf"cspsolve: {re.escape(str(path))}:\d+: .+")
+    assert "--kind" not in named.stderr  # the kind was given: no hint
+    assert one_line(named) + HINT.format(kind) == one_line(proc)
+
+
+def test_a_file_of_a_kind_s_own_extension_gets_no_hint(tmp_path: Path) -> None:
+    path = tmp_path / "odd.non"
+    path.write_text("$1\n1\n1\n1\n")
+    proc = run("solve", path)
+    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:\d+: .+")
+    assert "--kind" not in proc.stderr
+
+
+def one_line(proc: subprocess.CompletedProcess[str]) -> str:
+    return proc.stderr.strip()
 
 
 def test_a_row_of_digits_longer_than_python_converts_is_bad_input(tmp_path: Path) -> None:
@@ -253,3 +300,53 @@ def test_a_row_of_digits_longer_than_python_converts_is_bad_input(tmp_path: Path
     path.write_text("1" * 70_000 + "\n")  # read as tile numbers, it once crashed the reader
     proc = run("solve", path)
     assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}: cannot tell the puzzle kind.*")
+
+
+# --- JSON puzzle files: a byte-order mark is read, a key given twice is refused ---------------
+
+JSON_PUZZLES = {
+    "lightsout": ROOT / "lightsout" / "all-on-7x7.json",
+    "npuzzle": ROOT / "npuzzle" / "worst8.json",
+}
+"""A JSON puzzle of every kind whose JSON format is read by :func:`cspsolve.inputs.parse_json`."""
+
+DUPLICATED = {
+    "lightsout": ('{"variant": "sigma-plus", "rows": ["#.", ".#"], "rows": ["##", "##"]}', "rows"),
+    "npuzzle": ('{"n": 2, "start": [[1, 2], [3, 0]], "goal": [1, 2, 3, 0], "n": 3}', "n"),
+}
+
+
+def solved(path: Path, kind: str) -> dict[str, object]:
+    """The JSON record of ``cspsolve solve PATH``, without the file name."""
+    proc = run("solve", path, "--kind", kind, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    record: dict[str, object] = json.loads(proc.stdout)
+    record.pop("file")
+    record.pop("stats")
+    return record
+
+
+@pytest.mark.parametrize("kind", sorted(JSON_PUZZLES))
+def test_a_json_puzzle_with_a_byte_order_mark_is_read_as_without(kind: str, tmp_path: Path) -> None:
+    original = JSON_PUZZLES[kind]
+    marked = tmp_path / original.name
+    marked.write_bytes(b"\xef\xbb\xbf" + original.read_bytes())
+    assert solved(marked, kind) == solved(original, kind)
+
+
+@pytest.mark.parametrize("kind", sorted(DUPLICATED))
+def test_a_json_key_given_twice_is_bad_input(kind: str, tmp_path: Path) -> None:
+    text, key = DUPLICATED[kind]
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    assert json.loads(text)  # Python's own reader takes the last value silently
+    proc = run("solve", path, "--kind", kind)
+    expected = rf"cspsolve: {re.escape(str(path))}: the key '{key}' is given twice in one object"
+    assert_bad_input(proc, expected)
+
+
+def test_keys_are_unique_per_object_not_per_file() -> None:
+    text = '{"a": {"x": 1, "y": [{"x": 2}, {"x": 3}]}, "x": 4}'
+    assert inputs.parse_json(text, "f.json") == json.loads(text)
+    with pytest.raises(InputError, match=r"^f\.json: the key 'x' is given twice in one object$"):
+        inputs.parse_json('{"a": [{"x": 1, "y": 2, "x": 1}]}', "f.json")

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cspsolve import registry
+from cspsolve import cli, registry, tasks
 from cspsolve.instances import ROOT
 from cspsolve.models.nonogram import KIND, board
 from cspsolve.models.nonogram.io import formats
@@ -453,6 +453,38 @@ def test_unknown_kind() -> None:
     assert_bad_input(proc, r"cspsolve: .*sudoku.*")
 
 
+# --- convert never overwrites its input -------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["same", "dotted", "link"])
+def test_convert_refuses_to_overwrite_its_input(tmp_path: Path, spelling: str) -> None:
+    source = tmp_path / "duck.non"
+    original = Path(SHIPPED_NON).read_bytes()
+    source.write_bytes(original)
+    target = {"same": source, "dotted": tmp_path / "." / "duck.non", "link": tmp_path / "l.non"}
+    if spelling == "link":
+        target["link"].symlink_to(source)
+    proc = run("convert", source, target[spelling])
+    expected = rf"cspsolve: {re.escape(str(target[spelling]))}: is the input file .+"
+    assert_bad_input(proc, expected)
+    assert source.read_bytes() == original
+
+
+def test_convert_refuses_a_puzzle_of_a_file_into_that_file(tmp_path: Path) -> None:
+    source = tmp_path / "t.txt"
+    source.write_bytes((DATA / "tournament_sample.txt").read_bytes())
+    assert_bad_input(run("convert", f"{source}#2", source), r"cspsolve: .+: is the input file .+")
+    assert source.read_bytes() == (DATA / "tournament_sample.txt").read_bytes()
+
+
+def test_convert_into_another_file_keeps_the_clues(tmp_path: Path) -> None:
+    target = tmp_path / "duck.nin"
+    proc = run("convert", SHIPPED_NON, target)
+    assert proc.returncode == 0, proc.stderr
+    written, shipped = formats.read(target)[0].puzzle, formats.read(SHIPPED_NON)[0].puzzle
+    assert (written.rows, written.columns) == (shipped.rows, shipped.columns)
+
+
 # --- fuzzing: any file content ----------------------------------------------------------------
 
 _TOKENS = [
@@ -525,6 +557,42 @@ def test_main_help() -> None:
     text = _help_text()
     for phrase in (*EXIT_PHRASES, "solve", "verify", "FILE#KEY"):
         assert phrase in text, phrase
+
+
+EXIT_CODES = {
+    0: "solved",
+    1: "unsolvable",
+    2: "bad input or usage",
+    3: "limit reached",
+    4: "disagreement",
+    70: "internal error",
+    130: "interrupted",
+}
+
+
+def test_main_help_and_the_module_say_what_every_exit_code_means() -> None:
+    text = _help_text()
+    module = " ".join((cli.__doc__ or "").split())
+    for code, meaning in EXIT_CODES.items():
+        assert f" {code} {meaning}" in text, (code, text)
+        assert re.search(rf"- {code}: [^-]*{meaning.split()[0]}", module), (code, module)
+
+
+def test_an_unexpected_exception_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug\nsecond line")
+
+    monkeypatch.delenv("CSPSOLVE_DEBUG", raising=False)
+    monkeypatch.setattr(tasks, "solve", broken)
+    monkeypatch.setattr(sys, "argv", ["cspsolve", "solve", SHIPPED_NON])
+    with pytest.raises(SystemExit) as stopped:
+        cli.main()
+    assert stopped.value.code == 70
+    err = capsys.readouterr().err
+    assert err.startswith("cspsolve: internal error: RuntimeError: a bug")
+    assert "CSPSOLVE_DEBUG=1" in err and "Traceback" not in err
 
 
 def test_solve_help_names_its_options() -> None:

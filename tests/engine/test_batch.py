@@ -13,9 +13,12 @@ import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cspsolve import batch, registry
 from cspsolve.models.nonogram import board
@@ -110,6 +113,7 @@ def test_run_stores_every_job_once_and_resumes(folder: Path, tmp_path: Path) -> 
     assert {r["solved_by"] for r in found if r["status"] == "solved"} == {"probing", "cpsat"}
     errors = [r for r in found if r["status"] == batch.ERROR]
     assert [Path(r["file"]).name for r in errors] == ["broken.non"] * 2
+    assert all(r["error"].startswith(f"{r['file']}:2: ") for r in errors)
     check_solutions(found)
     for row in found:
         if row["status"] == "solved":
@@ -152,6 +156,61 @@ def test_shards_split_the_puzzles(folder: Path, count: int) -> None:
         assert len(part.jobs) == 2 * len(puzzles)
 
 
+# --- every puzzle its own row: repeated ids, files reached twice ------------------------------
+
+KORF = "1 1 0 2 3 4 5 6 7 8\n1 1 2 0 3 4 5 6 7 8\n"
+"""Two 8-puzzles that share Korf's instance number 1: one move and two moves from the goal."""
+
+
+ids = st.one_of(st.none(), st.integers(0, 4), st.sampled_from(["a", "1@2", "1@1", "@", "2@1"]))
+
+
+@given(st.lists(st.builds(SimpleNamespace, id=ids), min_size=1, max_size=8))
+def test_puzzle_names_are_unique_and_keep_the_ids_that_are(entries: list[Any]) -> None:
+    names = batch.puzzle_names(entries)
+    assert len(set(names)) == len(names) == len(entries)
+    given_ids = [str(e.id) for e in entries if e.id is not None]
+    for entry, name in zip(entries, names, strict=True):
+        if entry.id is not None and given_ids.count(str(entry.id)) == 1 and "@" not in name:
+            assert name == str(entry.id)
+        if entry.id is not None:
+            assert name.startswith(str(entry.id))
+
+
+def test_files_sharing_ids_and_a_file_repeating_one_keep_every_row(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(DATA / FILES[3], tmp_path / folder / "t.txt")
+        (tmp_path / folder / "twice.korf").write_text(KORF)
+    plan = batch.plan([tmp_path], [DEFAULT], time_limit=30)
+    assert len(plan.jobs) == 2 * (3 + 2)
+    out = tmp_path / "r.sqlite"
+    with ThreadPoolExecutor(2) as pool:
+        assert batch.run(plan.jobs, pool, batch.Store(out)) == (len(plan.jobs), 0)
+        found = rows(out)
+        assert len(found) == len(plan.jobs)
+        assert batch.run(plan.jobs, pool, batch.Store(out)) == (0, len(plan.jobs))
+    assert rows(out) == found
+    korf = [
+        (Path(r["file"]).parent.name, r["puzzle"], r["cost"])
+        for r in found
+        if r["kind"] == "npuzzle"
+    ]
+    assert sorted(korf) == [("a", "1@1", 1), ("a", "1@2", 2), ("b", "1@1", 1), ("b", "1@2", 2)]
+    check_solutions([r for r in found if r["kind"] == "nonogram"])
+
+
+def test_a_file_reached_twice_is_planned_once(folder: Path) -> None:
+    smile = folder / "smile.non"
+    (folder / "link.non").symlink_to(smile)
+    plan = batch.plan([smile, smile, folder], [DEFAULT])
+    assert [j.file for j in plan.jobs].count(str(smile)) == 1
+    assert not any(Path(j.file).name == "link.non" for j in plan.jobs)
+    assert f"{smile}: given twice, planned once" in plan.skipped
+    assert f"{folder / 'link.non'}: the same file as {smile}, planned once" in plan.skipped
+    assert f"{smile}: given twice, planned once" in plan.skipped
+
+
 # --- fake kinds: errors and overruns ---------------------------------------------------------
 
 
@@ -175,11 +234,12 @@ def test_a_failing_solver_becomes_an_error_row(tmp_path: Path) -> None:
     def crash(puzzle: Any) -> Result[Any]:
         return {}["missing"]  # type: ignore[no-any-return]
 
+    file = str(tmp_path / "p.fakekind")
     refused = batch.run_job(job_for(tmp_path, refuse)).row
-    assert (refused["status"], refused["error"]) == (batch.ERROR, "no such thing")
+    assert (refused["status"], refused["error"]) == (batch.ERROR, f"{file}: no such thing")
     crashed = batch.run_job(job_for(tmp_path, crash)).row
     assert crashed["status"] == batch.ERROR
-    assert crashed["error"].startswith("KeyError")
+    assert crashed["error"].startswith(f"{file}: KeyError")
 
 
 def test_hard_timeout_stops_a_solver_that_ignores_its_limit(
@@ -195,7 +255,7 @@ def test_hard_timeout_stops_a_solver_that_ignores_its_limit(
     row = batch.run_job(job_for(tmp_path, overrun, time_limit=0.1)).row
     assert time.perf_counter() - started < 10
     assert row["status"] == "limit"
-    assert "hard timeout" in row["error"]
+    assert row["error"].startswith(f"{tmp_path / 'p.fakekind'}: hard timeout")
 
 
 def test_hard_timeout_leaves_a_solver_within_its_limit_alone(tmp_path: Path) -> None:

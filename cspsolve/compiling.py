@@ -1,0 +1,97 @@
+"""A notice on stderr while numba compiles a kind's kernels, so that a first run is not silent.
+
+numba compiles a kernel on its first call, and keeps the machine code in its on-disk cache
+(``cache=True``): the first run of a process with a cold cache may spend 20-25 s compiling,
+later ones load the code in a fraction of a second. A module that defines kernels calls
+:func:`announce_compiling` once, when it is imported (numba is imported by then)::
+
+    from cspsolve.compiling import announce_compiling
+
+    announce_compiling()
+
+From then on, the first time numba compiles a kernel of a kind in this process, one line on
+stderr says so, where the code will be cached, and that it happens once. Nothing is said when
+every kernel comes from the cache: numba triggers its ``numba:compile`` event only on a cache
+miss, and that event is what is listened to. stdout (``--format json``) is never written.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+__all__ = ["announce_compiling", "notice", "owner"]
+
+_lock = threading.Lock()
+_announced: set[str] = set()
+"""The owners (see :func:`owner`) whose compiling was announced in this process."""
+_listening = False
+
+
+def owner(module: str) -> str:
+    """Who a kernel belongs to: the kind of a module under ``cspsolve.models``, else the module.
+
+    Examples
+    --------
+    >>> owner("cspsolve.models.nonogram.lines.cells")
+    'nonogram'
+    >>> owner("my_kernels")
+    'my_kernels'
+    """
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["cspsolve", "models"] and len(parts) > 2 else module
+
+
+def notice(who: str, cache: str | None) -> str:
+    """The line said before the first compile of ``who``'s kernels.
+
+    Parameters
+    ----------
+    who : str
+        The kind (or module) whose kernels are compiled.
+    cache : str or None
+        numba's cache folder of the kernel, ``None`` when the kernel is not cached.
+    """
+    then = (
+        f"once: later runs load them from numba's cache ({cache})"
+        if cache
+        else "in every process: they are not cached"
+    )
+    return f"cspsolve: compiling the {who} kernels (numba, up to half a minute), {then}"
+
+
+def _on_compile(dispatcher: Any) -> None:
+    """Say :func:`notice` if ``dispatcher``'s owner was not announced yet."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or "numba"
+    who = owner(module)
+    if who.partition(".")[0] == "numba":  # numba's own helpers: not a kind's kernels
+        return
+    with _lock:
+        if who in _announced:
+            return
+        _announced.add(who)
+    cache = getattr(getattr(dispatcher, "_cache", None), "cache_path", None)
+    print(notice(who, cache), file=sys.stderr, flush=True)
+
+
+def announce_compiling() -> None:
+    """Listen to numba's compiles in this process, announcing the first of each kind.
+
+    Idempotent: every module that defines kernels may call it at import. Imports numba.
+    """
+    global _listening
+    with _lock:
+        if _listening:
+            return
+        _listening = True
+    from numba.core import event
+
+    class Announcer(event.Listener):
+        def on_start(self, started: event.Event) -> None:
+            _on_compile((started.data or {}).get("dispatcher"))
+
+        def on_end(self, ended: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", Announcer())  # type: ignore[no-untyped-call]
