@@ -25,6 +25,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from cspsolve.compiling import announce_compiling
+
+announce_compiling()
+
 
 @njit(cache=True, inline="always")
 def _lowest_bit(i: int) -> int:

@@ -27,6 +27,10 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
+from cspsolve.compiling import announce_compiling
+
+announce_compiling()
+
 __all__ = ["INTERNALS", "copy", "kernel", "lowest_bit", "popcount"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -8,6 +8,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cspsolve.compiling import announce_compiling
+
+announce_compiling()
+
 UNSEEN = 255
 """Byte marking a pattern placement the breadth-first search has not reached yet."""
 

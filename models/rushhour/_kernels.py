@@ -14,6 +14,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from cspsolve.compiling import announce_compiling
+
+announce_compiling()
+
 Arr = npt.NDArray[Any]
 
 _MIX = 6364136223846793005

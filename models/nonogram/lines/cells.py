@@ -32,6 +32,10 @@ from typing import Any
 import numba
 import numpy as np
 
+from cspsolve.compiling import announce_compiling
+
+announce_compiling()
+
 __all__ = ["EMPTY", "FILLED", "UNKNOWN", "Scratch", "scratch", "settle_line"]
 
 EMPTY = 1
