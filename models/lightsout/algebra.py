@@ -78,6 +78,7 @@ __all__ = [
     "Solution",
     "chase",
     "minimum",
+    "minimum_with_witness",
     "nullity",
     "quiet_patterns",
     "solutions",
@@ -280,17 +281,19 @@ def _back(presses: Presses | None, puzzle: LightsOut) -> Presses | None:
     return None if presses is None else transpose(presses, puzzle.rows)
 
 
-def _solve_plain(puzzle: LightsOut) -> Solution:
-    """Light chasing along the longer side; no limit stops it (it costs O(rows) steps of
-    row-wide XORs plus polynomial arithmetic of the shorter side's degree)."""
+def _solve_plain(puzzle: LightsOut, tick: Tick = never) -> Solution:
+    """Light chasing along the longer side: O(rows) steps of row-wide XORs plus polynomial
+    arithmetic of the shorter side's degree (milliseconds on 2048 x 2048, so a spent limit
+    still gets the solution); ``tick`` is called before each quiet pattern chased for an
+    unsolvable board's proof (up to ``nullity`` of them)."""
     if not _tall(puzzle):
-        found = _solve_plain(puzzle.transposed())
+        found = _solve_plain(puzzle.transposed(), tick)
         return Solution(found.nullity, _back(found.presses, puzzle), _back(found.witness, puzzle))
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
     residual = chase(puzzle, 0)[1]
     quotient, remainder = pdivmod(_to_polynomial(residual, puzzle.cols), system.gcd)
     if remainder:
-        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), never)
+        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
         return Solution(system.nullity, None, _odd_quiet(puzzle, quiet))
     first = _to_vector(pmod(pmul(quotient, system.cofactor), system.modulus), puzzle.cols)
     presses, left = chase(puzzle, first)
@@ -361,8 +364,9 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     puzzle : LightsOut
         Any board (torus, holes and graphs of at most :data:`GENERAL_CELLS` cells).
     tick : callable, optional
-        Called now and then during an elimination (not while light chasing a plain grid,
-        which is fast); it may raise (e.g. :class:`.budget.LimitError`) to abandon the work.
+        Called now and then (between the steps of an elimination, or before each quiet
+        pattern chased to prove a plain grid unsolvable); it may raise (e.g.
+        :class:`.budget.LimitError`) to abandon the work.
 
     Returns
     -------
@@ -374,7 +378,7 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
-    return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle, tick)
+    return _solve_plain(puzzle, tick) if puzzle.plain else _solve_general(puzzle, tick)
 
 
 def nullity(puzzle: LightsOut) -> int:
@@ -473,7 +477,12 @@ def _lightest_compiled(
     for v in vectors:
         support |= v
     size = support.bit_length()
-    orbits = orbit_basis(start & support, vectors, maps, low=low, most=low + ORBIT_SLACK)
+    try:
+        orbits = orbit_basis(
+            start & support, vectors, maps, low=low, most=low + ORBIT_SLACK, tick=ticker(budget)
+        )
+    except LimitError:
+        return start, False
     vectors, low = orbits.basis, orbits.low
 
     def bits(v: int) -> np.ndarray:
@@ -559,9 +568,7 @@ def _settle_group(
         support |= v
     start = progress.best & support
     size = 1 << len(group)
-    kept = preserving(start, group, maps) if len(group) > PYTHON_LIMIT else []
-    # the compiled search takes one transform per orbit: about 2**k / |symmetries| of the work
-    too_large = len(group) - ((len(kept) + 1).bit_length() - 1) > enumeration_limit
+    kept, too_large = _symmetries(start, group, maps, budget, enumeration_limit)
     if too_large or not _affordable(budget, size):
         lightest, complete = _descend(start, group, tick, budget.stats), False
     elif len(group) <= PYTHON_LIMIT:
@@ -577,11 +584,36 @@ def _settle_group(
     progress.handed_off |= too_large
 
 
+def _saving(symmetries: int) -> int:
+    """log2 of the work the orbit-wise search saves with ``symmetries`` maps besides the
+    identity (one transform per orbit: about ``2**k / (symmetries + 1)`` of them)."""
+    return (symmetries + 1).bit_length() - 1
+
+
+def _symmetries(
+    start: int, group: list[int], maps: Sequence[CellMap], budget: Budget, enumeration_limit: int
+) -> tuple[list[CellMap], bool]:
+    """The maps preserving the coset ``start + span(group)`` and whether the group is too
+    large to enumerate even with them.
+
+    The maps are looked for (:func:`.symmetry.preserving`, a few milliseconds per vector and
+    map on a million cells, checking the limits) only when they can pay: for a group that
+    the compiled search takes, that all the maps together would bring within
+    ``enumeration_limit`` and that fits under the node limit.
+    """
+    if len(group) - _saving(len(maps)) > enumeration_limit:
+        return [], True
+    if len(group) <= PYTHON_LIMIT or not _affordable(budget, 1 << len(group)):
+        return [], len(group) > enumeration_limit
+    kept = preserving(start, group, maps, ticker(budget))
+    return kept, len(group) - _saving(len(kept)) > enumeration_limit
+
+
 def _first(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int] | None]:
     """One solution, and the null space when the elimination gave it (``None`` on a plain
     grid, whose quiet patterns are chased afterwards)."""
     if puzzle.plain:
-        return _solve_plain(puzzle), None
+        return _solve_plain(puzzle, tick), None
     return _eliminate(puzzle, tick)
 
 
@@ -590,13 +622,14 @@ def minimum(
 ) -> Result[Presses]:
     """A press set of the fewest presses, proven minimal when possible.
 
-    Phases, each checking ``limits``: one solution (light chasing or elimination; only the
-    time limit and cancellation stop it, as it expands no node); a reduced basis of the quiet
-    patterns, split into groups of disjoint support; per group, from the smallest, the
-    lightest presses of its coset by Gray-code enumeration (up to ``enumeration_limit``
-    patterns, within the node limit; a node is a press set looked at) or else by local
-    search; finally, on boards of at most :data:`CPSAT_CELLS` cells where a group was too
-    large to enumerate, CP-SAT in the time left.
+    Phases, each checking ``limits``: one solution (light chasing, which takes milliseconds,
+    or elimination; only the time limit and cancellation stop it, as it expands no node); a
+    reduced basis of the quiet patterns, split into groups of disjoint support; per group,
+    from the smallest, the lightest presses of its coset by Gray-code enumeration (up to
+    ``enumeration_limit`` patterns, within the node limit; a node is a press set looked at;
+    the grid's symmetries are looked for only when they can bring a group within reach) or
+    else by local search; finally, on boards of at most :data:`CPSAT_CELLS` cells where a
+    group was too large to enumerate, CP-SAT in the time left.
 
     Parameters
     ----------
@@ -623,21 +656,32 @@ def minimum(
     OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
+    return minimum_with_witness(puzzle, limits=limits, enumeration_limit=enumeration_limit)[0]
+
+
+def minimum_with_witness(
+    puzzle: LightsOut, *, limits: Limits | None = None, enumeration_limit: int = ENUMERATION_LIMIT
+) -> tuple[Result[Presses], Presses | None]:
+    """:func:`minimum`, and the quiet pattern proving the board unsolvable (``None`` unless
+    the status is ``unsolvable``)."""
     if puzzle.plain and not _tall(puzzle):
-        result = minimum(puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit)
+        result, witness = minimum_with_witness(
+            puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit
+        )
         result = result.map(lambda presses: transpose(presses, puzzle.rows))
-        if result.status is Status.UNSOLVABLE:
-            result.message = unsolvable_reason(puzzle, solve(puzzle))
-        return result
+        witness = _back(witness, puzzle)
+        if witness is not None:
+            result.message = unsolvable_reason(puzzle, Solution(0, None, witness))
+        return result, witness
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     try:
         found, kernel = _first(puzzle, ticker(budget, nodes=False))
     except LimitError as e:
-        return Result(e.status, None, budget.finish(), "algebra", proof={"nullity": None})
+        return Result(e.status, None, budget.finish(), "algebra", proof={"nullity": None}), None
     proof: dict[str, object] = {"nullity": found.nullity}
     if found.presses is None:
-        return Result(
+        unsolvable: Result[Presses] = Result(
             Status.UNSOLVABLE,
             None,
             budget.finish(),
@@ -645,11 +689,12 @@ def minimum(
             proof=proof,
             message=unsolvable_reason(puzzle, found),
         )
+        return unsolvable, found.witness
     progress = _Progress(flatten(found.presses, puzzle.cols))
     stats.extra["combinations"] = 1
     try:
         basis = _plain_kernel(puzzle, ticker(budget)) if kernel is None else reduced_basis(kernel)
-        maps = grid_maps(puzzle) if puzzle.plain else []
+        maps = grid_maps(puzzle, ticker(budget)) if puzzle.plain else []
         for group in _groups(basis, ticker(budget)):
             _settle_group(group, progress, budget, enumeration_limit=enumeration_limit, maps=maps)
     except LimitError as e:
@@ -662,7 +707,7 @@ def minimum(
     proof["minimum"] = status is Status.OPTIMAL
     stats = budget.finish()
     stats.cost = stats.depth = sum(p.bit_count() for p in presses)
-    return Result(status, presses, stats, "algebra", proof=proof)
+    return Result(status, presses, stats, "algebra", proof=proof), None
 
 
 def _cpsat_minimum(puzzle: LightsOut, hint: Presses, budget: Budget) -> tuple[Status, Presses]:
