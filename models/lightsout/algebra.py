@@ -109,6 +109,9 @@ CALL_BITS = 24
 milliseconds), or the whole group."""
 
 
+TICK_CELLS = 4096
+"""Cells of the toggle matrix built between two calls of the tick."""
+
 CPSAT_CELLS = 1 << 12
 """Largest board whose minimum CP-SAT is asked to prove when a group of quiet patterns is too
 large to enumerate (a 64 x 64 grid); larger boards keep the local-search answer."""
@@ -256,10 +259,15 @@ def _chase_system(rows: int, cols: int, variant: str) -> _Chase:
     return _Chase(modulus, d, s)
 
 
-def _chase_kernel(puzzle: LightsOut, system: _Chase) -> list[int]:
-    """The first rows of a basis of the quiet patterns, in reduced echelon form."""
+def _chase_kernel(puzzle: LightsOut, system: _Chase, tick: Tick) -> list[int]:
+    """The first rows of a basis of the quiet patterns, in reduced echelon form (``tick`` is
+    called before each row is made and reduced)."""
     base = pdivmod(system.modulus, system.gcd)[0]
-    return reduced_basis([_to_vector(base << i, puzzle.cols) for i in range(system.nullity)])
+    firsts = []
+    for i in range(system.nullity):
+        tick()
+        firsts.append(_to_vector(base << i, puzzle.cols))
+    return reduced_basis(firsts, tick)
 
 
 def _quiet_chased(puzzle: LightsOut, firsts: Sequence[int], tick: Tick) -> Iterator[Presses]:
@@ -293,7 +301,7 @@ def _solve_plain(puzzle: LightsOut, tick: Tick = never) -> Solution:
     residual = chase(puzzle, 0)[1]
     quotient, remainder = pdivmod(_to_polynomial(residual, puzzle.cols), system.gcd)
     if remainder:
-        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
+        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system, tick), tick)
         return Solution(system.nullity, None, _odd_quiet(puzzle, quiet))
     first = _to_vector(pmod(pmul(quotient, system.cofactor), system.modulus), puzzle.cols)
     presses, left = chase(puzzle, first)
@@ -304,9 +312,9 @@ def _solve_plain(puzzle: LightsOut, tick: Tick = never) -> Solution:
 # --- general boards ---------------------------------------------------------------------------
 
 
-def _system(puzzle: LightsOut) -> tuple[list[int], int]:
+def _system(puzzle: LightsOut, tick: Tick) -> tuple[list[int], int]:
     """Rows of the toggle matrix (symmetric) and the right-hand side; a disabled cell gets the
-    equation ``x_i = 0``.
+    equation ``x_i = 0``. ``tick`` is called every :data:`TICK_CELLS` rows.
 
     Raises
     ------
@@ -318,7 +326,11 @@ def _system(puzzle: LightsOut) -> tuple[list[int], int]:
             f"a {_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
             f"Gauss-Jordan elimination (at most {GENERAL_CELLS:,}; plain grids go further)"
         )
-    rows = [mask if puzzle.usable(i) else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
+    rows = []
+    for i in range(puzzle.cells):
+        if i % TICK_CELLS == 0:
+            tick()
+        rows.append(puzzle.toggles(i) if puzzle.usable(i) else 1 << i)
     return rows, puzzle.flat
 
 
@@ -331,14 +343,21 @@ def _shape(puzzle: LightsOut) -> str:
 
 def _eliminate(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int]]:
     """Gauss-Jordan on the full toggle matrix: the solution and the null space (flat)."""
-    rows, b = _system(puzzle)
+    rows, b = _system(puzzle, tick)
     found = solve_system(rows, b, size=puzzle.cells, tick=tick)
     d = len(found.kernel)
     if found.particular is None:
-        quiet = (unflatten(q, rows=puzzle.rows, cols=puzzle.cols) for q in found.kernel)
+        quiet = _quiet_unflattened(puzzle, found.kernel, tick)
         return Solution(d, None, _odd_quiet(puzzle, quiet)), list(found.kernel)
     presses = unflatten(found.particular, rows=puzzle.rows, cols=puzzle.cols)
     return Solution(d, presses), list(found.kernel)
+
+
+def _quiet_unflattened(puzzle: LightsOut, kernel: Sequence[int], tick: Tick) -> Iterator[Presses]:
+    """The quiet patterns ``kernel`` (flat) as packed rows, ``tick`` called before each."""
+    for q in kernel:
+        tick()
+        yield unflatten(q, rows=puzzle.rows, cols=puzzle.cols)
 
 
 def _solve_general(puzzle: LightsOut, tick: Tick = never) -> Solution:
@@ -386,7 +405,7 @@ def nullity(puzzle: LightsOut) -> int:
     if puzzle.plain:
         short, long = sorted((puzzle.rows, puzzle.cols))
         return _chase_system(long, short, puzzle.variant).nullity
-    return len(solve_system(_system(puzzle)[0], 0, size=puzzle.cells).kernel)
+    return len(solve_system(_system(puzzle, never)[0], 0, size=puzzle.cells).kernel)
 
 
 def _plain_kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
@@ -398,7 +417,7 @@ def _plain_kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
     """
     assert _tall(puzzle)
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
-    quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
+    quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system, tick), tick)
     return [flatten(q, puzzle.cols) for q in quiet]
 
 
@@ -693,9 +712,10 @@ def minimum_with_witness(
     progress = _Progress(flatten(found.presses, puzzle.cols))
     stats.extra["combinations"] = 1
     try:
-        basis = _plain_kernel(puzzle, ticker(budget)) if kernel is None else reduced_basis(kernel)
-        maps = grid_maps(puzzle, ticker(budget)) if puzzle.plain else []
-        for group in _groups(basis, ticker(budget)):
+        tick = ticker(budget)
+        basis = _plain_kernel(puzzle, tick) if kernel is None else reduced_basis(kernel, tick)
+        maps = grid_maps(puzzle, tick) if puzzle.plain else []
+        for group in _groups(basis, tick):
             _settle_group(group, progress, budget, enumeration_limit=enumeration_limit, maps=maps)
     except LimitError as e:
         progress.settled = False

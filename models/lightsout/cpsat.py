@@ -23,6 +23,9 @@ from .budget import LimitError, Tick, never, ticker
 
 __all__ = ["build", "solve"]
 
+TICK_CELLS = 4096
+"""Cells modelled between two calls of the tick (tens of milliseconds)."""
+
 WORKERS = 2
 """CP-SAT workers: proving a minimum needs its portfolio; the machine has two cores."""
 
@@ -39,8 +42,8 @@ def build(
     hint : Presses, optional
         A press set given to CP-SAT as a solution hint.
     tick : callable, optional
-        Called every 4096 cells (twice: variables, then constraints); it may raise
-        :class:`.budget.LimitError` to stop.
+        Called every :data:`TICK_CELLS` cells (variables, constraints, then hints) and before
+        the objective; it may raise :class:`.budget.LimitError` to stop.
 
     Returns
     -------
@@ -53,25 +56,28 @@ def build(
 
     model = cp_model.CpModel()
     presses = {}
-    for i in bits(puzzle.enabled):
-        if i % 4096 == 0:
+    for k, i in enumerate(bits(puzzle.enabled)):
+        if k % TICK_CELLS == 0:
             tick()
         presses[i] = model.new_bool_var(f"p{i}")
     lit = set(bits(puzzle.flat))
     one = model.new_bool_var("one")
     model.add(one == 1)
-    for light in presses:
+    for k, light in enumerate(presses):
         # the toggle matrix is symmetric: the cells toggling `light` are those it toggles
-        if light % 4096 == 0:
+        if k % TICK_CELLS == 0:
             tick()
         own = (light,) if puzzle.variant == "sigma-plus" else ()
         togglers = [presses[j] for j in (*own, *puzzle.neighbours(light))]
         parity = one.negated() if light in lit else one
         model.add_bool_xor([*togglers, parity])
-    model.minimize(sum(presses.values()))
+    tick()
+    model.minimize(cp_model.LinearExpr.sum(list(presses.values())))
     if hint is not None:
         pressed = set(bits(flatten(hint, puzzle.cols)))
-        for i, var in presses.items():
+        for k, (i, var) in enumerate(presses.items()):
+            if k % TICK_CELLS == 0:
+                tick()
             model.add_hint(var, i in pressed)
     return model, presses
 

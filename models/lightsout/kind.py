@@ -16,7 +16,7 @@ from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import VARIANTS, LightsOut, Presses, apply, bits, check
+from .board import VARIANTS, LightsOut, Presses, apply, bits, check, coordinates
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 
@@ -219,7 +219,7 @@ def analyze(
 def encode(solution: Presses) -> dict[str, Any]:
     """``{"presses": [[row, col], ...], "count": N}``, 0-based, row by row (a graph board's
     node ``i`` is ``[0, i]``)."""
-    presses = [[r, c] for r, row in enumerate(solution) for c in bits(row)]
+    presses = coordinates(solution)
     return {"presses": presses, "count": len(presses)}
 
 
