@@ -78,6 +78,7 @@ __all__ = [
     "Solution",
     "chase",
     "minimum",
+    "minimum_with_witness",
     "nullity",
     "quiet_patterns",
     "solutions",
@@ -107,6 +108,9 @@ CALL_BITS = 24
 """A call of the compiled enumeration covers at least ``2**CALL_BITS`` combinations (a few
 milliseconds), or the whole group."""
 
+
+TICK_CELLS = 4096
+"""Cells of the toggle matrix built between two calls of the tick."""
 
 CPSAT_CELLS = 1 << 12
 """Largest board whose minimum CP-SAT is asked to prove when a group of quiet patterns is too
@@ -255,10 +259,15 @@ def _chase_system(rows: int, cols: int, variant: str) -> _Chase:
     return _Chase(modulus, d, s)
 
 
-def _chase_kernel(puzzle: LightsOut, system: _Chase) -> list[int]:
-    """The first rows of a basis of the quiet patterns, in reduced echelon form."""
+def _chase_kernel(puzzle: LightsOut, system: _Chase, tick: Tick) -> list[int]:
+    """The first rows of a basis of the quiet patterns, in reduced echelon form (``tick`` is
+    called before each row is made and reduced)."""
     base = pdivmod(system.modulus, system.gcd)[0]
-    return reduced_basis([_to_vector(base << i, puzzle.cols) for i in range(system.nullity)])
+    firsts = []
+    for i in range(system.nullity):
+        tick()
+        firsts.append(_to_vector(base << i, puzzle.cols))
+    return reduced_basis(firsts, tick)
 
 
 def _quiet_chased(puzzle: LightsOut, firsts: Sequence[int], tick: Tick) -> Iterator[Presses]:
@@ -280,17 +289,19 @@ def _back(presses: Presses | None, puzzle: LightsOut) -> Presses | None:
     return None if presses is None else transpose(presses, puzzle.rows)
 
 
-def _solve_plain(puzzle: LightsOut) -> Solution:
-    """Light chasing along the longer side; no limit stops it (it costs O(rows) steps of
-    row-wide XORs plus polynomial arithmetic of the shorter side's degree)."""
+def _solve_plain(puzzle: LightsOut, tick: Tick = never) -> Solution:
+    """Light chasing along the longer side: O(rows) steps of row-wide XORs plus polynomial
+    arithmetic of the shorter side's degree (milliseconds on 2048 x 2048, so a spent limit
+    still gets the solution); ``tick`` is called before each quiet pattern chased for an
+    unsolvable board's proof (up to ``nullity`` of them)."""
     if not _tall(puzzle):
-        found = _solve_plain(puzzle.transposed())
+        found = _solve_plain(puzzle.transposed(), tick)
         return Solution(found.nullity, _back(found.presses, puzzle), _back(found.witness, puzzle))
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
     residual = chase(puzzle, 0)[1]
     quotient, remainder = pdivmod(_to_polynomial(residual, puzzle.cols), system.gcd)
     if remainder:
-        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), never)
+        quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system, tick), tick)
         return Solution(system.nullity, None, _odd_quiet(puzzle, quiet))
     first = _to_vector(pmod(pmul(quotient, system.cofactor), system.modulus), puzzle.cols)
     presses, left = chase(puzzle, first)
@@ -301,9 +312,9 @@ def _solve_plain(puzzle: LightsOut) -> Solution:
 # --- general boards ---------------------------------------------------------------------------
 
 
-def _system(puzzle: LightsOut) -> tuple[list[int], int]:
+def _system(puzzle: LightsOut, tick: Tick) -> tuple[list[int], int]:
     """Rows of the toggle matrix (symmetric) and the right-hand side; a disabled cell gets the
-    equation ``x_i = 0``.
+    equation ``x_i = 0``. ``tick`` is called every :data:`TICK_CELLS` rows.
 
     Raises
     ------
@@ -315,7 +326,11 @@ def _system(puzzle: LightsOut) -> tuple[list[int], int]:
             f"a {_shape(puzzle)} of {puzzle.cells:,} {puzzle.unit}s is too large for "
             f"Gauss-Jordan elimination (at most {GENERAL_CELLS:,}; plain grids go further)"
         )
-    rows = [mask if puzzle.usable(i) else 1 << i for i, mask in enumerate(puzzle.toggle_masks)]
+    rows = []
+    for i in range(puzzle.cells):
+        if i % TICK_CELLS == 0:
+            tick()
+        rows.append(puzzle.toggles(i) if puzzle.usable(i) else 1 << i)
     return rows, puzzle.flat
 
 
@@ -328,14 +343,21 @@ def _shape(puzzle: LightsOut) -> str:
 
 def _eliminate(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int]]:
     """Gauss-Jordan on the full toggle matrix: the solution and the null space (flat)."""
-    rows, b = _system(puzzle)
+    rows, b = _system(puzzle, tick)
     found = solve_system(rows, b, size=puzzle.cells, tick=tick)
     d = len(found.kernel)
     if found.particular is None:
-        quiet = (unflatten(q, rows=puzzle.rows, cols=puzzle.cols) for q in found.kernel)
+        quiet = _quiet_unflattened(puzzle, found.kernel, tick)
         return Solution(d, None, _odd_quiet(puzzle, quiet)), list(found.kernel)
     presses = unflatten(found.particular, rows=puzzle.rows, cols=puzzle.cols)
     return Solution(d, presses), list(found.kernel)
+
+
+def _quiet_unflattened(puzzle: LightsOut, kernel: Sequence[int], tick: Tick) -> Iterator[Presses]:
+    """The quiet patterns ``kernel`` (flat) as packed rows, ``tick`` called before each."""
+    for q in kernel:
+        tick()
+        yield unflatten(q, rows=puzzle.rows, cols=puzzle.cols)
 
 
 def _solve_general(puzzle: LightsOut, tick: Tick = never) -> Solution:
@@ -361,8 +383,9 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     puzzle : LightsOut
         Any board (torus, holes and graphs of at most :data:`GENERAL_CELLS` cells).
     tick : callable, optional
-        Called now and then during an elimination (not while light chasing a plain grid,
-        which is fast); it may raise (e.g. :class:`.budget.LimitError`) to abandon the work.
+        Called now and then (between the steps of an elimination, or before each quiet
+        pattern chased to prove a plain grid unsolvable); it may raise (e.g.
+        :class:`.budget.LimitError`) to abandon the work.
 
     Returns
     -------
@@ -374,7 +397,7 @@ def solve(puzzle: LightsOut, tick: Tick = never) -> Solution:
     OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
-    return _solve_plain(puzzle) if puzzle.plain else _solve_general(puzzle, tick)
+    return _solve_plain(puzzle, tick) if puzzle.plain else _solve_general(puzzle, tick)
 
 
 def nullity(puzzle: LightsOut) -> int:
@@ -382,7 +405,7 @@ def nullity(puzzle: LightsOut) -> int:
     if puzzle.plain:
         short, long = sorted((puzzle.rows, puzzle.cols))
         return _chase_system(long, short, puzzle.variant).nullity
-    return len(solve_system(_system(puzzle)[0], 0, size=puzzle.cells).kernel)
+    return len(solve_system(_system(puzzle, never)[0], 0, size=puzzle.cells).kernel)
 
 
 def _plain_kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
@@ -394,7 +417,7 @@ def _plain_kernel(puzzle: LightsOut, tick: Tick) -> list[int]:
     """
     assert _tall(puzzle)
     system = _chase_system(puzzle.rows, puzzle.cols, puzzle.variant)
-    quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system), tick)
+    quiet = _quiet_chased(puzzle, _chase_kernel(puzzle, system, tick), tick)
     return [flatten(q, puzzle.cols) for q in quiet]
 
 
@@ -473,7 +496,12 @@ def _lightest_compiled(
     for v in vectors:
         support |= v
     size = support.bit_length()
-    orbits = orbit_basis(start & support, vectors, maps, low=low, most=low + ORBIT_SLACK)
+    try:
+        orbits = orbit_basis(
+            start & support, vectors, maps, low=low, most=low + ORBIT_SLACK, tick=ticker(budget)
+        )
+    except LimitError:
+        return start, False
     vectors, low = orbits.basis, orbits.low
 
     def bits(v: int) -> np.ndarray:
@@ -559,9 +587,7 @@ def _settle_group(
         support |= v
     start = progress.best & support
     size = 1 << len(group)
-    kept = preserving(start, group, maps) if len(group) > PYTHON_LIMIT else []
-    # the compiled search takes one transform per orbit: about 2**k / |symmetries| of the work
-    too_large = len(group) - ((len(kept) + 1).bit_length() - 1) > enumeration_limit
+    kept, too_large = _symmetries(start, group, maps, budget, enumeration_limit)
     if too_large or not _affordable(budget, size):
         lightest, complete = _descend(start, group, tick, budget.stats), False
     elif len(group) <= PYTHON_LIMIT:
@@ -577,11 +603,36 @@ def _settle_group(
     progress.handed_off |= too_large
 
 
+def _saving(symmetries: int) -> int:
+    """log2 of the work the orbit-wise search saves with ``symmetries`` maps besides the
+    identity (one transform per orbit: about ``2**k / (symmetries + 1)`` of them)."""
+    return (symmetries + 1).bit_length() - 1
+
+
+def _symmetries(
+    start: int, group: list[int], maps: Sequence[CellMap], budget: Budget, enumeration_limit: int
+) -> tuple[list[CellMap], bool]:
+    """The maps preserving the coset ``start + span(group)`` and whether the group is too
+    large to enumerate even with them.
+
+    The maps are looked for (:func:`.symmetry.preserving`, a few milliseconds per vector and
+    map on a million cells, checking the limits) only when they can pay: for a group that
+    the compiled search takes, that all the maps together would bring within
+    ``enumeration_limit`` and that fits under the node limit.
+    """
+    if len(group) - _saving(len(maps)) > enumeration_limit:
+        return [], True
+    if len(group) <= PYTHON_LIMIT or not _affordable(budget, 1 << len(group)):
+        return [], len(group) > enumeration_limit
+    kept = preserving(start, group, maps, ticker(budget))
+    return kept, len(group) - _saving(len(kept)) > enumeration_limit
+
+
 def _first(puzzle: LightsOut, tick: Tick) -> tuple[Solution, list[int] | None]:
     """One solution, and the null space when the elimination gave it (``None`` on a plain
     grid, whose quiet patterns are chased afterwards)."""
     if puzzle.plain:
-        return _solve_plain(puzzle), None
+        return _solve_plain(puzzle, tick), None
     return _eliminate(puzzle, tick)
 
 
@@ -590,13 +641,14 @@ def minimum(
 ) -> Result[Presses]:
     """A press set of the fewest presses, proven minimal when possible.
 
-    Phases, each checking ``limits``: one solution (light chasing or elimination; only the
-    time limit and cancellation stop it, as it expands no node); a reduced basis of the quiet
-    patterns, split into groups of disjoint support; per group, from the smallest, the
-    lightest presses of its coset by Gray-code enumeration (up to ``enumeration_limit``
-    patterns, within the node limit; a node is a press set looked at) or else by local
-    search; finally, on boards of at most :data:`CPSAT_CELLS` cells where a group was too
-    large to enumerate, CP-SAT in the time left.
+    Phases, each checking ``limits``: one solution (light chasing, which takes milliseconds,
+    or elimination; only the time limit and cancellation stop it, as it expands no node); a
+    reduced basis of the quiet patterns, split into groups of disjoint support; per group,
+    from the smallest, the lightest presses of its coset by Gray-code enumeration (up to
+    ``enumeration_limit`` patterns, within the node limit; a node is a press set looked at;
+    the grid's symmetries are looked for only when they can bring a group within reach) or
+    else by local search; finally, on boards of at most :data:`CPSAT_CELLS` cells where a
+    group was too large to enumerate, CP-SAT in the time left.
 
     Parameters
     ----------
@@ -623,21 +675,32 @@ def minimum(
     OptionError
         For a torus, holes or graph board of more than :data:`GENERAL_CELLS` cells.
     """
+    return minimum_with_witness(puzzle, limits=limits, enumeration_limit=enumeration_limit)[0]
+
+
+def minimum_with_witness(
+    puzzle: LightsOut, *, limits: Limits | None = None, enumeration_limit: int = ENUMERATION_LIMIT
+) -> tuple[Result[Presses], Presses | None]:
+    """:func:`minimum`, and the quiet pattern proving the board unsolvable (``None`` unless
+    the status is ``unsolvable``)."""
     if puzzle.plain and not _tall(puzzle):
-        result = minimum(puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit)
+        result, witness = minimum_with_witness(
+            puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit
+        )
         result = result.map(lambda presses: transpose(presses, puzzle.rows))
-        if result.status is Status.UNSOLVABLE:
-            result.message = unsolvable_reason(puzzle, solve(puzzle))
-        return result
+        witness = _back(witness, puzzle)
+        if witness is not None:
+            result.message = unsolvable_reason(puzzle, Solution(0, None, witness))
+        return result, witness
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     try:
         found, kernel = _first(puzzle, ticker(budget, nodes=False))
     except LimitError as e:
-        return Result(e.status, None, budget.finish(), "algebra", proof={"nullity": None})
+        return Result(e.status, None, budget.finish(), "algebra", proof={"nullity": None}), None
     proof: dict[str, object] = {"nullity": found.nullity}
     if found.presses is None:
-        return Result(
+        unsolvable: Result[Presses] = Result(
             Status.UNSOLVABLE,
             None,
             budget.finish(),
@@ -645,12 +708,14 @@ def minimum(
             proof=proof,
             message=unsolvable_reason(puzzle, found),
         )
+        return unsolvable, found.witness
     progress = _Progress(flatten(found.presses, puzzle.cols))
     stats.extra["combinations"] = 1
     try:
-        basis = _plain_kernel(puzzle, ticker(budget)) if kernel is None else reduced_basis(kernel)
-        maps = grid_maps(puzzle) if puzzle.plain else []
-        for group in _groups(basis, ticker(budget)):
+        tick = ticker(budget)
+        basis = _plain_kernel(puzzle, tick) if kernel is None else reduced_basis(kernel, tick)
+        maps = grid_maps(puzzle, tick) if puzzle.plain else []
+        for group in _groups(basis, tick):
             _settle_group(group, progress, budget, enumeration_limit=enumeration_limit, maps=maps)
     except LimitError as e:
         progress.settled = False
@@ -662,7 +727,7 @@ def minimum(
     proof["minimum"] = status is Status.OPTIMAL
     stats = budget.finish()
     stats.cost = stats.depth = sum(p.bit_count() for p in presses)
-    return Result(status, presses, stats, "algebra", proof=proof)
+    return Result(status, presses, stats, "algebra", proof=proof), None
 
 
 def _cpsat_minimum(puzzle: LightsOut, hint: Presses, budget: Budget) -> tuple[Status, Presses]:

@@ -42,6 +42,7 @@ __all__ = [
     "apply",
     "bits",
     "check",
+    "coordinates",
     "flatten",
     "lowest_bits",
     "transpose",
@@ -382,6 +383,24 @@ def check(puzzle: LightsOut, presses: Presses) -> list[str]:
     left = flat.bit_count()
     shown = ", ".join(puzzle.name(i) for i in lowest_bits(flat, 5)) + (" ..." if left > 5 else "")
     return [f"{plural(left, 'light')} still on: {shown}"]
+
+
+def coordinates(rows: Sequence[int]) -> list[list[int]]:
+    """The set bits of packed rows as ``[row, col]`` pairs, row by row (through a numpy bit
+    matrix for many rows).
+
+    Examples
+    --------
+    >>> coordinates((0b10, 0b01))
+    [[0, 1], [1, 0]]
+    """
+    if len(rows) <= _FEW_ROWS:
+        return [[r, c] for r, row in enumerate(rows) for c in bits(row)]
+    import numpy as np
+
+    width = max(row.bit_length() for row in rows) or 1
+    found: list[list[int]] = np.argwhere(_bit_matrix(rows, width)).tolist()
+    return found
 
 
 def bits(value: int) -> list[int]:

@@ -7,7 +7,9 @@ times, unlit ones an even number); the objective is the number of presses. This 
 MiniZinc model written with CP-SAT's native parity constraint (Perron, Didier & Gay, "The
 CP-SAT-LP solver", CP 2023). It shares no code with :mod:`.algebra`, so the two cross-check.
 
-OR-Tools is imported inside the functions (start-up time).
+OR-Tools is imported inside the functions (start-up time); :func:`solve` loads it before its
+clock starts (loading the solver, up to a second or two on a busy machine, is start-up, not the
+run's work).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from .board import LightsOut, Presses, bits, flatten, unflatten
 from .budget import LimitError, Tick, never, ticker
 
 __all__ = ["build", "solve"]
+
+TICK_CELLS = 1024
+"""Cells modelled between two calls of the tick (about 10 ms)."""
 
 WORKERS = 2
 """CP-SAT workers: proving a minimum needs its portfolio; the machine has two cores."""
@@ -39,8 +44,8 @@ def build(
     hint : Presses, optional
         A press set given to CP-SAT as a solution hint.
     tick : callable, optional
-        Called every 4096 cells (twice: variables, then constraints); it may raise
-        :class:`.budget.LimitError` to stop.
+        Called every :data:`TICK_CELLS` cells (variables, constraints, then hints) and before
+        the objective; it may raise :class:`.budget.LimitError` to stop.
 
     Returns
     -------
@@ -53,25 +58,28 @@ def build(
 
     model = cp_model.CpModel()
     presses = {}
-    for i in bits(puzzle.enabled):
-        if i % 4096 == 0:
+    for k, i in enumerate(bits(puzzle.enabled)):
+        if k % TICK_CELLS == 0:
             tick()
         presses[i] = model.new_bool_var(f"p{i}")
     lit = set(bits(puzzle.flat))
     one = model.new_bool_var("one")
     model.add(one == 1)
-    for light in presses:
+    for k, light in enumerate(presses):
         # the toggle matrix is symmetric: the cells toggling `light` are those it toggles
-        if light % 4096 == 0:
+        if k % TICK_CELLS == 0:
             tick()
         own = (light,) if puzzle.variant == "sigma-plus" else ()
         togglers = [presses[j] for j in (*own, *puzzle.neighbours(light))]
         parity = one.negated() if light in lit else one
         model.add_bool_xor([*togglers, parity])
-    model.minimize(sum(presses.values()))
+    tick()
+    model.minimize(cp_model.LinearExpr.sum(list(presses.values())))
     if hint is not None:
         pressed = set(bits(flatten(hint, puzzle.cols)))
-        for i, var in presses.items():
+        for k, (i, var) in enumerate(presses.items()):
+            if k % TICK_CELLS == 0:
+                tick()
             model.add_hint(var, i in pressed)
     return model, presses
 
@@ -97,6 +105,8 @@ def solve(
         with ``proof["lower_bound"]`` when a limit stopped it, ``unsolvable`` when infeasible,
         else ``limit``/``cancelled``.
     """
+    from ortools.sat.python import cp_model  # noqa: F401  (loaded before the clock starts)
+
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     try:

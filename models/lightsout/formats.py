@@ -3,19 +3,20 @@
 Three formats (grammar in ``docs/design.md`` §13.2):
 
 ``grid`` (``.lo``, ``.lights``; any file with ``--kind lightsout``)
-    Optional header lines ``variant: sigma-plus|sigma``, ``torus: yes|no`` and ``title: ...``,
-    then one line per row. A row is written ``0|1|0`` (as in our oldest example), ``010``,
-    ``.#.`` or ``0 1 0``: ``1``/``#`` lit, ``0``/``.`` off, ``x`` a disabled cell. Blank lines
-    are ignored; all rows must have the same number of cells.
+    Optional header lines ``variant: sigma-plus|sigma``, ``torus: yes|no`` and ``title: ...``
+    (each at most once), then one line per row. A row is written ``0|1|0`` (as in our oldest
+    example), ``010``, ``.#.`` or ``0 1 0``: ``1``/``#`` lit, ``0``/``.`` off, ``x`` a disabled
+    cell. Blank lines are ignored; all rows must have the same number of cells.
 ``json`` (``.json``)
     ``{"rows": ["0|1|0", ...]}`` or ``{"board": "010/101"}`` (rows joined by ``/``), with
     optional ``"variant"``, ``"torus"`` and ``"title"``; a graph board is
-    ``{"nodes": [...], "edges": [[u, v], ...], "lit": [...], "variant": ...}``.
+    ``{"nodes": [...], "edges": [[u, v], ...], "lit": [...], "variant": ...}`` (when
+    ``"nodes"`` is given, every edge's ends must be among them).
 ``edges`` (``.edges``, ``.edgelist``)
-    An arbitrary graph as an edge list (the networkx ``read_edgelist`` layout): one ``u v``
-    pair per line, a lone name for an isolated node, ``lit: u v ...`` for the lit nodes,
-    optional ``nodes: u v ...`` (fixes the node order) and ``variant: ...``; ``#`` starts a
-    comment.
+    An arbitrary graph as an edge list (the networkx ``read_edgelist`` layout, without edge
+    data): one ``u v`` pair per line, a lone name for an isolated node, ``lit: u v ...`` for
+    the lit nodes, optional ``nodes: u v ...`` (fixes the node order) and ``variant: ...``
+    (each header at most once); ``#`` starts a comment.
 
 Every problem raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other
 exception escapes :func:`parse` or :func:`read`.
@@ -88,6 +89,14 @@ def _flag(text: str, source: str, line: int) -> bool:
     if value is None:
         raise InputError(source, line, f"expected yes or no, found {text.strip()!r}")
     return value
+
+
+def _once(seen: dict[str, int], key: str, source: str, line: int) -> None:
+    """Record header ``key`` at ``line``; InputError when ``seen`` has it already (a repeated
+    header is refused, not read as "the last wins")."""
+    if key in seen:
+        raise InputError(source, line, f"duplicate header {key!r} (first on line {seen[key]})")
+    seen[key] = line
 
 
 def _lines(text: str) -> list[str]:
@@ -194,6 +203,7 @@ def _parse_grid(text: str, source: str) -> Entry:
     lines = _lines(text)
     variant, torus, title = "sigma-plus", False, ""
     grid: list[tuple[int, str]] = []
+    headers: dict[str, int] = {}
     first = 0
     for number, raw in enumerate(lines, 1):
         body = raw.strip()
@@ -202,6 +212,8 @@ def _parse_grid(text: str, source: str) -> Entry:
         header = _HEADER.fullmatch(body)
         if header and not grid:
             key, value = header.group(1).lower(), header.group(2)
+            if key in ("variant", "torus", "title"):
+                _once(headers, key, source, number)
             if key == "variant":
                 variant = variant_name(value, source, number)
             elif key == "torus":
@@ -288,6 +300,16 @@ def _json_graph(data: dict[str, Any], text: str, source: str, variant: str) -> L
     if not isinstance(nodes, list) or not isinstance(lit, list):
         raise InputError(source, _key_line(text, "nodes"), '"nodes" and "lit" must be lists')
     pairs = [(str(u), str(v)) for u, v in edges]
+    if "nodes" in data:
+        listed = {str(n) for n in nodes}
+        for u, v in pairs:
+            if u not in listed or v not in listed:
+                missing = u if u not in listed else v
+                raise InputError(
+                    source,
+                    _key_line(text, "edges"),
+                    f'edge [{u}, {v}]: node {missing!r} is not in "nodes"',
+                )
     try:
         return from_graph(
             [str(n) for n in nodes], pairs, lit=[str(n) for n in lit], variant=variant
@@ -365,6 +387,7 @@ def _parse_edges(text: str, source: str) -> Entry:
     lit: list[tuple[int, str]] = []
     known: set[str] = set()
     variant = "sigma-plus"
+    headers: dict[str, int] = {}
     for number, raw in enumerate(_lines(text), 1):
         body = raw.split("#", 1)[0].strip()
         header = _HEADER.fullmatch(body)
@@ -372,6 +395,8 @@ def _parse_edges(text: str, source: str) -> Entry:
             continue
         if header:
             key, value = header.group(1).lower(), header.group(2)
+            if key in ("lit", "nodes", "variant"):
+                _once(headers, key, source, number)
             if key == "lit":
                 lit += [(number, name) for name in value.split()]
             elif key == "nodes":
@@ -383,8 +408,12 @@ def _parse_edges(text: str, source: str) -> Entry:
                 raise InputError(source, number, f"unknown header {key!r} (lit, nodes, variant)")
             continue
         tokens = body.split()
-        if len(tokens) > 3:  # a third token is networkx edge data, ignored
-            raise InputError(source, number, f"expected 'u v', found {len(tokens)} fields")
+        if len(tokens) > 2:
+            raise InputError(
+                source,
+                number,
+                f"expected 'u v' (an edge) or 'u' (a node), found {len(tokens)} fields",
+            )
         nodes += tokens[:2]
         _cap_nodes(known, tokens[:2], source, number)
         if len(tokens) > 1:

@@ -104,10 +104,20 @@ class LinearSolution:
     kernel: tuple[int, ...]
 
 
-def _pack(values: Sequence[int], words: int) -> NDArray[np.uint64]:
-    """Ints as the rows of a ``(len(values), words)`` matrix of little-endian 64-bit words."""
-    data = b"".join(v.to_bytes(8 * words, "little") for v in values)
-    return np.frombuffer(data, dtype="<u8").astype(np.uint64).reshape(len(values), words)
+PACK_ROWS = 1024
+"""Rows packed between two calls of the tick."""
+
+
+def _pack(values: Sequence[int], words: int, tick: Callable[[], None]) -> NDArray[np.uint64]:
+    """Ints as the rows of a ``(len(values), words)`` matrix of little-endian 64-bit words,
+    :data:`PACK_ROWS` at a time, ``tick`` called before each batch."""
+    out = np.empty((len(values), words), np.uint64)
+    for first in range(0, len(values), PACK_ROWS):
+        tick()
+        batch = values[first : first + PACK_ROWS]
+        data = b"".join(v.to_bytes(8 * words, "little") for v in batch)
+        out[first : first + len(batch)] = np.frombuffer(data, "<u8").reshape(len(batch), words)
+    return out
 
 
 def _column(matrix: NDArray[np.uint64], col: int) -> NDArray[np.uint64]:
@@ -135,7 +145,9 @@ def solve_system(
     size : int
         Number of unknowns (and of rows).
     tick : callable, optional
-        Called every 64 pivots; it may raise to stop the elimination (a time limit).
+        Called before each batch of rows packed, each column eliminated, each row back
+        substituted and each null-space vector read; it may raise to stop the elimination
+        (a time limit).
 
     Returns
     -------
@@ -143,12 +155,12 @@ def solve_system(
         One solution (or None) and a basis of the null space. Costs O(size) column steps of
         O(size²/64) word operations at most.
     """
+    tick = tick or _never
     words = (size + 64) // 64  # room for b at bit `size`
-    work = _pack([row | ((b >> i & 1) << size) for i, row in enumerate(rows)], words).copy()
+    work = _pack([row | ((b >> i & 1) << size) for i, row in enumerate(rows)], words, tick)
     pivots: list[int] = []
     for col in range(size):
-        if tick is not None and col % 64 == 0:
-            tick()
+        tick()
         top = len(pivots)
         below = top + np.flatnonzero(_column(work[top:], col))
         if not below.size:
@@ -159,8 +171,7 @@ def solve_system(
         work[below[1:], col // 64 :] ^= work[top, col // 64 :]
         pivots.append(col)
     for i in reversed(range(len(pivots))):
-        if tick is not None and i % 64 == 0:
-            tick()
+        tick()
         col = pivots[i]
         above = np.flatnonzero(_column(work[:i], col))
         work[above, col // 64 :] ^= work[i, col // 64 :]
@@ -175,20 +186,28 @@ def solve_system(
     for free in range(size):
         if free in pivot_set:
             continue
+        tick()
         ones = np.flatnonzero(_column(work[:rank], free)).tolist()
         kernel.append(sum((1 << pivots[i] for i in ones), 1 << free))
     return LinearSolution(particular, tuple(kernel))
 
 
-def reduced_basis(vectors: Sequence[int]) -> list[int]:
+def _never() -> None:
+    """A tick that never stops the work."""
+
+
+def reduced_basis(vectors: Sequence[int], tick: Callable[[], None] | None = None) -> list[int]:
     """The reduced row echelon basis of the span of ``vectors``.
 
+    ``tick``, when given, is called before each vector is reduced; it may raise to stop.
     Each vector of the result has a *pivot* (its lowest set bit) that no other vector of the
     result has. The reduced basis of a direct sum of subspaces on disjoint bit positions is
     the union of their reduced bases, which :mod:`.algebra` uses to split a search.
     """
     basis: list[int] = []
     for v in vectors:
+        if tick is not None:
+            tick()
         for u in basis:
             if v & (u & -u):
                 v ^= u

@@ -16,7 +16,7 @@ from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import VARIANTS, LightsOut, Presses, apply, bits, check
+from .board import VARIANTS, LightsOut, Presses, apply, bits, check, coordinates
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 
@@ -68,14 +68,23 @@ def _algebra(
 
 
 def _with_nullity(result: Result[Presses], puzzle: LightsOut, limits: Limits | None) -> None:
-    """Add ``proof["nullity"]`` (and an unsolvable board's reason) by the algebra."""
+    """Add ``proof["nullity"]`` (and an unsolvable board's reason) by the algebra, in the time
+    the run left (``None`` when it is up); its seconds are added to ``result.stats``."""
     from . import algebra
 
+    limits = limits or Limits()
+    if limits.time_limit is not None:
+        limits = dataclasses.replace(
+            limits, time_limit=max(0.0, limits.time_limit - result.stats.seconds)
+        )
+    budget = limits.start(Stats())
     try:
-        found = algebra.solve(puzzle, ticker((limits or Limits()).start(Stats())))
+        found = algebra.solve(puzzle, ticker(budget, nodes=False))
     except LimitError:
         result.proof["nullity"] = None
         return
+    finally:
+        result.stats.seconds += budget.finish().seconds
     result.proof["nullity"] = found.nullity
     if result.status is Status.UNSOLVABLE and found.witness is not None:
         result.message = algebra.unsolvable_reason(puzzle, found)
@@ -179,7 +188,7 @@ def analyze(
 
     if method is not None or heuristic is not None:
         raise OptionError("analyze uses the algebra; it takes no --method/--heuristic")
-    result = algebra.minimum(puzzle, limits=limits)
+    result, witness = algebra.minimum_with_witness(puzzle, limits=limits)
     d = result.proof["nullity"]
     cells = puzzle.enabled.bit_count()
     out: dict[str, Any] = {
@@ -201,9 +210,7 @@ def analyze(
             "solvable_states": 2 ** (cells - d) if cells - d <= 128 else None,
             "solutions_per_state": 2**d if d <= 128 else None,
         }
-    if result.status is Status.UNSOLVABLE:
-        witness = algebra.solve(puzzle).witness
-        assert witness is not None
+    if witness is not None:
         out["quiet_pattern"] = encode(witness)["presses"]
         out["reason"] = result.message
     return out
@@ -212,7 +219,7 @@ def analyze(
 def encode(solution: Presses) -> dict[str, Any]:
     """``{"presses": [[row, col], ...], "count": N}``, 0-based, row by row (a graph board's
     node ``i`` is ``[0, i]``)."""
-    presses = [[r, c] for r, row in enumerate(solution) for c in bits(row)]
+    presses = coordinates(solution)
     return {"presses": presses, "count": len(presses)}
 
 

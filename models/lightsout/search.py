@@ -32,15 +32,16 @@ Sources: Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 
 from cspsolve import search as engine
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
-from cspsolve.results import Result
+from cspsolve.results import Result, Stats
 
-from .board import LightsOut, Presses, unflatten
+from .board import LightsOut, Presses, bits, unflatten
+from .budget import LimitError, Tick, never, ticker
 
 __all__ = ["HEURISTICS", "METHODS", "Action", "PressOrder", "State", "heuristic", "solve"]
 
@@ -53,40 +54,93 @@ Action = tuple[int, bool]
 METHODS = ("astar", "idastar")
 HEURISTICS = ("packing", "lit")
 
+TICK_CELLS = 4096
+"""Cells set up between two calls of the tick (a few milliseconds of work)."""
 
-@dataclass(frozen=True)
+CACHED_MASKS = 4096
+"""Toggle masks kept between expansions (a mask is as large as the board)."""
+
+
+def _toggled(puzzle: LightsOut, cell: int) -> list[int]:
+    """The lights an enabled cell toggles (flat indices); by symmetry also the cells that
+    toggle its light."""
+    own = [cell] if puzzle.variant == "sigma-plus" else []
+    return own + list(puzzle.neighbours(cell))
+
+
+def _mask(cells: Sequence[int], size: int) -> int:
+    """The flat int with the bits ``cells`` set (O(size), not O(size) per bit)."""
+    raw = bytearray((size + 7) // 8)
+    for j in cells:
+        raw[j >> 3] |= 1 << (j & 7)
+    return int.from_bytes(raw, "little")
+
+
+def _ticked(items: Sequence[int], tick: Tick) -> Iterator[tuple[int, int]]:
+    """``enumerate(items)``, calling ``tick`` every :data:`TICK_CELLS` items."""
+    for k, item in enumerate(items):
+        if k % TICK_CELLS == 0:
+            tick()
+        yield k, item
+
+
+def _enabled(puzzle: LightsOut, tick: Tick, *, by_column: bool = False) -> list[int]:
+    """The enabled cells (flat indices), row by row or column by column; ``tick`` is called
+    before each line."""
+    if not puzzle.is_grid:
+        tick()
+        return bits(puzzle.enabled)
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = (
+        (range(c, rows * cols, cols) for c in range(cols))
+        if by_column
+        else (range(r * cols, (r + 1) * cols) for r in range(rows))
+    )
+    out: list[int] = []
+    for line in lines:
+        tick()
+        out.extend(line if not puzzle.holes else (i for i in line if puzzle.usable(i)))
+    return out
+
+
 class PressOrder:
-    """The fixed-press-order search problem of a board (see the module docstring)."""
+    """The fixed-press-order search problem of a board (see the module docstring).
 
-    puzzle: LightsOut
+    Parameters
+    ----------
+    puzzle : LightsOut
+        Any board.
+    tick : callable, optional
+        Called every :data:`TICK_CELLS` cells while setting up (O(cells) Python steps,
+        seconds on a million cells); it may raise :class:`.budget.LimitError` to stop.
 
-    def __post_init__(self) -> None:
-        p = self.puzzle
-        order = [i for i in self._order() if p.enabled >> i & 1]
-        masks = [p.toggles(i) for i in order]
-        last = {light: k for k, mask in enumerate(masks) for light in _bits(mask)}
-        # a light no cell toggles is settled from the start (k = -1)
-        done_at = [0] * (len(order) + 1)
-        for light in _bits(p.enabled):
-            done_at[last.get(light, -1) + 1] |= 1 << light
-        settled, acc = [], 0
-        for mask in done_at:
-            acc |= mask
-            settled.append(acc)
-        object.__setattr__(self, "order", tuple(order))
-        object.__setattr__(self, "masks", tuple(masks))
-        object.__setattr__(self, "settled", tuple(settled))
+    Attributes
+    ----------
+    order : tuple of int
+        The enabled cells (flat indices) in the order they are decided.
+    due : tuple of tuple of int
+        ``due[k]``: the lights that no cell after position ``k`` toggles and some cell up to
+        ``k`` does (with, at ``k = 0``, the lights no cell toggles): they must be off once
+        position ``k`` is decided. Toggle masks are made when needed (one is as large as the
+        board), the last :data:`CACHED_MASKS` of them kept.
+    """
 
-    order: tuple[int, ...] = ()
-    masks: tuple[int, ...] = ()
-    settled: tuple[int, ...] = ()
-    """``settled[k]``: lights no cell at position ``>= k`` toggles (must be off at ``k``)."""
+    def __init__(self, puzzle: LightsOut, tick: Tick = never) -> None:
+        self.puzzle = puzzle
+        self.order = tuple(_enabled(puzzle, tick, by_column=puzzle.cols > puzzle.rows))
+        last: dict[int, int] = {}
+        for k, cell in _ticked(self.order, tick):
+            for light in _toggled(puzzle, cell):
+                last[light] = k
+        due: list[list[int]] = [[] for _ in self.order]
+        for _, light in _ticked(self.order, tick):
+            due[last.get(light, 0)].append(light)
+        self.due = tuple(tuple(lights) for lights in due)
+        self.mask = lru_cache(maxsize=CACHED_MASKS)(self._mask)
 
-    def _order(self) -> range | Iterator[int]:
-        p = self.puzzle
-        if p.is_grid and p.cols > p.rows:
-            return (r * p.cols + c for c in range(p.cols) for r in range(p.rows))
-        return range(p.cells)
+    def _mask(self, k: int) -> int:
+        """The lights that pressing the cell at position ``k`` toggles."""
+        return self.puzzle.toggles(self.order[k])
 
     @property
     def initial(self) -> State:
@@ -97,17 +151,20 @@ class PressOrder:
         """Every light off."""
         return state[0] == 0
 
+    def _strands(self, lights: int, k: int) -> bool:
+        """Whether a light due at position ``k`` is left on."""
+        return any(lights >> j & 1 for j in self.due[k])
+
     def successors(self, state: State) -> Iterator[tuple[Action, State, float]]:
         """Skip (cost 0) or press (cost 1) the next cell, unless it strands a lit light."""
         lights, k = state
         if k == len(self.order):
             return
-        settled = self.settled[k + 1]
         cell = self.order[k]
-        if not lights & settled:
+        if not self._strands(lights, k):
             yield (cell, False), (lights, k + 1), 0.0
-        pressed = lights ^ self.masks[k]
-        if not pressed & settled:
+        pressed = lights ^ self.mask(k)
+        if not self._strands(pressed, k):
             yield (cell, True), (pressed, k + 1), 1.0
 
     def actions(self, state: State) -> Iterator[Action]:
@@ -117,7 +174,7 @@ class PressOrder:
     def result(self, state: State, action: Action) -> State:
         """The state after ``action`` (which must be the next cell's)."""
         lights, k = state
-        return (lights ^ self.masks[k] if action[1] else lights, k + 1)
+        return (lights ^ self.mask(k) if action[1] else lights, k + 1)
 
     def cost(self, state: State, action: Action, next_state: State) -> float:
         """1 for a press, 0 for a skip."""
@@ -125,40 +182,41 @@ class PressOrder:
 
     def presses(self, plan: list[Action]) -> Presses:
         """The press set of a plan."""
-        flat = sum(1 << cell for cell, pressed in plan if pressed)
+        flat = _mask([cell for cell, pressed in plan if pressed], self.puzzle.cells)
         return unflatten(flat, rows=self.puzzle.rows, cols=self.puzzle.cols)
 
 
-def _bits(value: int) -> Iterator[int]:
-    while value:
-        low = value & -value
-        yield low.bit_length() - 1
-        value ^= low
-
-
-def families(puzzle: LightsOut) -> list[int]:
+def families(puzzle: LightsOut, tick: Tick = never) -> list[int]:
     """Greedy split of the enabled lights into families with no toggling cell in common.
+
+    Each light, in flat order, joins the first family none of whose lights shares a
+    toggling cell with it (a new family if there is none). ``tick`` is called every
+    :data:`TICK_CELLS` lights.
 
     Returns
     -------
     list of int
         Each family as a flat mask of lights; together they partition the enabled cells.
     """
-    found: list[tuple[int, int]] = []  # (family lights, cells toggling any of them)
-    for light in _bits(puzzle.enabled):
-        togglers = puzzle.toggles(light)  # symmetric toggle matrix
-        for i, (members, used) in enumerate(found):
-            if not used & togglers:
-                found[i] = (members | 1 << light, used | togglers)
-                break
-        else:
-            found.append((1 << light, togglers))
-    return [members for members, _ in found]
+    members: list[list[int]] = []
+    users: dict[int, int] = {}  # cell -> bit f set when the cell toggles a light of family f
+    for _, light in _ticked(_enabled(puzzle, tick), tick):
+        togglers = _toggled(puzzle, light)  # symmetric toggle matrix
+        blocked = 0
+        for cell in togglers:
+            blocked |= users.get(cell, 0)
+        f = (~blocked & (blocked + 1)).bit_length() - 1  # the lowest family not blocked
+        if f == len(members):
+            members.append([])
+        members[f].append(light)
+        for cell in togglers:
+            users[cell] = users.get(cell, 0) | 1 << f
+    return [_mask(lights, puzzle.cells) for lights in members]
 
 
-def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
+def heuristic(puzzle: LightsOut, name: str, tick: Tick = never) -> Callable[[State], float]:
     """The heuristic ``name`` (from :data:`HEURISTICS`) for ``puzzle``; its ``__name__`` is
-    ``name``.
+    ``name``. ``tick`` is called every :data:`TICK_CELLS` cells while setting it up.
 
     Raises
     ------
@@ -166,14 +224,16 @@ def heuristic(puzzle: LightsOut, name: str) -> Callable[[State], float]:
         For an unknown name.
     """
     if name == "lit":
-        most = max((m.bit_count() for m in puzzle.toggle_masks), default=1) or 1
+        most = 1
+        for _, cell in _ticked(_enabled(puzzle, tick), tick):
+            most = max(most, len(_toggled(puzzle, cell)))
 
         def lit(state: State) -> float:
             return float(-(-state[0].bit_count() // most))
 
         return lit
     if name == "packing":
-        groups = families(puzzle)
+        groups = families(puzzle, tick)
 
         def packing(state: State) -> float:
             lights = state[0]
@@ -192,6 +252,9 @@ def solve(
 ) -> Result[Presses]:
     """Fewest presses by A* or IDA* on the fixed-press-order model.
 
+    The setup (the press order and the heuristic: O(cells) Python steps) counts against
+    the time limit; ``stats.seconds`` covers it.
+
     Returns
     -------
     Result
@@ -204,13 +267,19 @@ def solve(
     OptionError
         For an unknown method or heuristic.
     """
-    problem = PressOrder(puzzle)
-    h = heuristic(puzzle, name)
-    if method == "astar":
-        result = engine.astar(problem, h, limits=limits)
-    elif method == "idastar":
-        result = engine.idastar(problem, h, limits=limits)
-    else:
+    if method not in METHODS:
         raise OptionError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
+    if name not in HEURISTICS:
+        raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+    setup = (limits or Limits()).start(Stats())
+    tick = ticker(setup, nodes=False)
+    try:
+        problem = PressOrder(puzzle, tick)
+        h = heuristic(puzzle, name, tick)
+    except LimitError as e:
+        return Result(e.status, None, setup.finish(), method, name)
+    search = engine.astar if method == "astar" else engine.idastar
+    result = search(problem, h, limits=setup.rest())
+    result.stats.seconds = setup.finish().seconds
     result.stats.cost = int(result.stats.cost)
     return result.map(problem.presses)

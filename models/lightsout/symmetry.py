@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .board import LightsOut
+from .budget import Tick, never
 
 __all__ = ["CellMap", "Orbits", "grid_maps", "orbit_basis", "preserving"]
 
@@ -30,11 +31,12 @@ CellMap = Callable[[int], int]
 """A permutation of the cells, applied to a flat bit vector."""
 
 
-def grid_maps(puzzle: LightsOut) -> list[CellMap]:
+def grid_maps(puzzle: LightsOut, tick: Tick = never) -> list[CellMap]:
     """The symmetries of a plain grid, other than the identity, that fix its lights.
 
     Flips and the half turn of any rectangle; on a square also the two transpositions and
-    the quarter turns.
+    the quarter turns. ``tick`` is called before each map is tried on the lights (a few
+    milliseconds each on a million cells); it may raise to stop.
     """
     rows, cols = puzzle.rows, puzzle.cols
     moves: list[Callable[[NDArray[np.uint8]], NDArray[np.uint8]]] = [
@@ -60,9 +62,14 @@ def grid_maps(puzzle: LightsOut) -> list[CellMap]:
 
         return apply
 
-    maps = [cell_map(move) for move in moves]
     lights = puzzle.flat
-    return [g for g in maps if g(lights) == lights]
+    kept = []
+    for move in moves:
+        tick()
+        g = cell_map(move)
+        if g(lights) == lights:
+            kept.append(g)
+    return kept
 
 
 class _Span:
@@ -121,22 +128,38 @@ class Orbits:
     shifts: list[int]
 
 
-def preserving(start: int, vectors: Sequence[int], maps: Sequence[CellMap]) -> list[CellMap]:
+def preserving(
+    start: int, vectors: Sequence[int], maps: Sequence[CellMap], tick: Tick = never
+) -> list[CellMap]:
     """The maps that send every vector into ``span(vectors)`` and ``start`` into the coset
-    ``start + span(vectors)`` (checked by reduction; with a group of maps, a subgroup)."""
+    ``start + span(vectors)`` (checked by reduction; with a group of maps, a subgroup).
+
+    ``tick`` is called before each vector is added to the span and before each image is
+    mapped and reduced (each costs a few milliseconds on a million cells); it may raise
+    (e.g. :class:`.budget.LimitError`) to stop.
+    """
+    if not maps:
+        return []
     span = _Span()
     for v in vectors:
+        tick()
         span.add(v)
-    return [
-        g
-        for g in maps
-        if span.coordinates(g(start) ^ start) is not None
-        and all(span.coordinates(g(v)) is not None for v in vectors)
-    ]
+
+    def inside(v: int) -> bool:
+        tick()
+        return span.coordinates(v) is not None
+
+    return [g for g in maps if inside(g(start) ^ start) and all(inside(g(v)) for v in vectors)]
 
 
 def orbit_basis(
-    start: int, vectors: Sequence[int], maps: Sequence[CellMap], *, low: int, most: int
+    start: int,
+    vectors: Sequence[int],
+    maps: Sequence[CellMap],
+    *,
+    low: int,
+    most: int,
+    tick: Tick = never,
 ) -> Orbits:
     """Arrange ``vectors`` (independent) for a search of ``start + span(vectors)`` by orbits.
 
@@ -154,6 +177,8 @@ def orbit_basis(
         while it is smaller).
     most : int
         Largest dimension of ``L``: an orbit that would go past it is skipped.
+    tick : callable, optional
+        Called between steps (each maps or reduces one vector); it may raise to stop.
 
     Returns
     -------
@@ -161,7 +186,7 @@ def orbit_basis(
         Without a kept symmetry, ``vectors`` as they are and ``L`` the span of the first
         ``min(low, len(vectors))``.
     """
-    kept = preserving(start, vectors, maps)
+    kept = preserving(start, vectors, maps, tick)
     invariant = _Span()
     if kept:
         for v in vectors:
@@ -169,6 +194,7 @@ def orbit_basis(
                 break
             trial = _Span()
             for u in [*invariant.vectors, v, *(g(v) for g in kept)]:
+                tick()
                 trial.add(u)
             if len(trial.vectors) <= most:
                 invariant = trial
@@ -176,10 +202,12 @@ def orbit_basis(
         return Orbits(list(vectors), min(low, len(vectors)), [], [])
     dim = len(invariant.vectors)
     for v in vectors:
+        tick()
         invariant.add(v)
     basis = invariant.vectors
 
     def quotient(v: int) -> int:
+        tick()
         combo = invariant.coordinates(v)
         assert combo is not None, "a kept symmetry left the span"
         return combo >> dim

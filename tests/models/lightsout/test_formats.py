@@ -11,6 +11,8 @@ from cspsolve.errors import InputError, OptionError
 from cspsolve.models.lightsout import formats
 from cspsolve.models.lightsout.board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, LightsOut
 
+from ...conftest import run
+from ...test_cli import assert_bad_input
 from .strategies import boards
 
 
@@ -59,6 +61,14 @@ def test_graph_formats() -> None:
         ("a a\n", "edges", 1, "loop"),
         ("lit: z\na b\n", "edges", 1, "not in the graph"),
         ("a b c d\n", "edges", 1, "fields"),
+        ("a b\n0 1 2\n", "edges", 2, "found 3 fields"),
+        ("variant: sigma\nvariant: sigma-plus\n01\n", None, 2, "duplicate header 'variant'"),
+        ("torus: no\ntitle: t\nTorus: yes\n01\n", None, 3, "duplicate header 'torus'"),
+        ("title: a\ntitle: b\n01\n", None, 2, "duplicate header 'title'"),
+        ("variant: sigma\na b\nvariant: sigma\n", "edges", 3, "duplicate header 'variant'"),
+        ("lit: a\na b\nlit: b\n", "edges", 3, "duplicate header 'lit'"),
+        ("nodes: a b\nnodes: c\na b\n", "edges", 2, "duplicate header 'nodes'"),
+        ('{"nodes": [0, 1],\n "edges": [[0, 5]], "lit": [0]}', None, 2, "'5' is not in"),
     ],
 )
 def test_bad_input_names_the_line(text: str, fmt: str | None, line: int, words: str) -> None:
@@ -128,3 +138,32 @@ def test_write_then_read_gives_the_board_back(
 def test_write_refuses_unknown_extensions(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="cannot tell"):
         formats.write(LightsOut((1,), 1), tmp_path / "b.png")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "pattern"),
+    [
+        ("three.edges", "a b\n0 1 2\n", r"cspsolve: .*three\.edges:2: .*found 3 fields"),
+        (
+            "stray.json",
+            '{"nodes": [0, 1], "edges": [[0, 5]], "lit": [0]}',
+            r"cspsolve: .*stray\.json:1: edge \[0, 5\]: node '5' is not in \"nodes\"",
+        ),
+        (
+            "twice.lo",
+            "variant: sigma\nvariant: sigma-plus\n010\n",
+            r"cspsolve: .*twice\.lo:2: duplicate header 'variant' \(first on line 1\)",
+        ),
+        (
+            "twice.edges",
+            "variant: sigma\na b\nvariant: sigma-plus\n",
+            r"cspsolve: .*twice\.edges:3: duplicate header 'variant' \(first on line 1\)",
+        ),
+    ],
+)
+def test_cli_refuses_bad_boards_naming_the_line(
+    tmp_path: Path, name: str, text: str, pattern: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert_bad_input(run("solve", path, "--kind", "lightsout"), pattern)
