@@ -2,15 +2,18 @@
 
 A solver takes a :class:`Limits` (what the caller allows) and calls :meth:`Limits.start` to get a
 :class:`Budget` (the running account), which it asks :meth:`Budget.exhausted` once per expanded
-node.
+node, and :meth:`Budget.interrupted` (time and cancellation) within a long node. Work that a
+single check cannot cut short (a compiled kernel, a call into another
+solver) is stopped from a watcher thread by :meth:`Budget.alarm`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from cspsolve.errors import OptionError
@@ -20,6 +23,10 @@ __all__ = ["Budget", "Limits"]
 
 ProgressCallback = Callable[[Stats], None]
 """Called with the live :class:`Stats` of a run, at most every ``progress_interval`` seconds."""
+
+ALARM_POLL = 0.01
+"""Seconds between two looks of :meth:`Budget.alarm`'s watcher at the clock and the
+cancellation event."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,19 @@ class Budget:
 
         Also reports progress when it is due.
         """
+        stopped = self.interrupted()
+        if stopped:
+            return stopped
+        if self.limits.max_nodes is not None and self.stats.expanded >= self.limits.max_nodes:
+            return Status.LIMIT
+        return None
+
+    def interrupted(self) -> Status | None:
+        """:meth:`exhausted` without the node limit, for the checks within a node: ``LIMIT``
+        when the time is up, ``CANCELLED`` when cancellation is set, else ``None``.
+
+        Also reports progress when it is due.
+        """
         now = time.perf_counter()
         self.stats.seconds = now - self.started
         limits = self.limits
@@ -110,12 +130,44 @@ class Budget:
             return Status.CANCELLED
         if now > self._deadline:
             return Status.LIMIT
-        if limits.max_nodes is not None and self.stats.expanded >= limits.max_nodes:
-            return Status.LIMIT
         if limits.progress is not None and now - self._last_progress >= limits.progress_interval:
             self._last_progress = now
             limits.progress(self.stats)
         return None
+
+    @contextlib.contextmanager
+    def alarm(self, ring: Callable[[], None]) -> Iterator[None]:
+        """While the context is open, call ``ring`` once, from a watcher thread, as soon as the
+        time limit has passed or the cancellation event is set.
+
+        For work that does not ask :meth:`exhausted` itself, such as a compiled kernel that
+        releases the GIL: ``ring`` raises a flag that the work reads. The watcher looks every
+        :data:`ALARM_POLL` seconds; without a time limit and a cancellation event there is
+        nothing to watch and no thread is started. ``ring`` is called after the time limit,
+        so :meth:`interrupted` then returns ``LIMIT`` (or ``CANCELLED``).
+        """
+        limits = self.limits
+        if limits.time_limit is None and limits.cancel is None:
+            yield
+            return
+        done = threading.Event()
+        watcher = threading.Thread(target=self._watch, args=(ring, done), daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+
+    def _watch(self, ring: Callable[[], None], done: threading.Event) -> None:
+        """Call ``ring`` when the run must stop, unless ``done`` is set first."""
+        cancel = self.limits.cancel
+        while not done.is_set():
+            if (cancel is not None and cancel.is_set()) or time.perf_counter() > self._deadline:
+                ring()
+                return
+            left = self._deadline - time.perf_counter()
+            done.wait(min(ALARM_POLL, left) if cancel is not None else max(left, 0.0) + 1e-3)
 
     def finish(self) -> Stats:
         """Stop the clock and return the final stats."""

@@ -73,9 +73,10 @@ __all__ = [
     "stamp",
 ]
 
-_SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED = 0, 1, 2, 3, 4
+_SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED, _STOP = 0, 1, 2, 3, 4, 5
 """Indices in the kernels' ``counters``: line solves, trials, line-cache hits, the clock that
-stamps line changes (see :class:`Probes`), and the cells propagation has decided."""
+stamps line changes (see :class:`Probes`), the cells propagation has decided, and the stop flag
+(see :func:`propagate`)."""
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
@@ -209,8 +210,9 @@ class Network:
         The kernels' work space.
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
-    counters : numpy.ndarray of int64, shape (5,)
-        Line solves, trials, line-cache hits, the clock (see :class:`Probes`), cells decided.
+    counters : numpy.ndarray of int64, shape (6,)
+        Line solves, trials, line-cache hits, the clock (see :class:`Probes`), cells decided,
+        and the stop flag that the run's alarm raises (:func:`propagate`).
     """
 
     height: int
@@ -218,7 +220,7 @@ class Network:
     clues: tuple[Any, Any, Any]
     work: Work
     trials: Any
-    counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
+    counters: Any = field(default_factory=lambda: np.zeros(6, np.int64))
 
     @classmethod
     def build(cls, puzzle: Nonogram) -> Network:
@@ -395,6 +397,10 @@ def _propagate(
     narrowed, memo, bitwork = work.narrowed, work.memo, work.bitwork
     lines = height + width
     while ends[1]:
+        if counters[_STOP]:
+            queued[:] = 0
+            ends[:] = 0
+            return False
         line = queue[ends[0]]
         ends[0] = ends[0] + 1 if ends[0] + 1 < lines else 0
         ends[1] -= 1
@@ -437,14 +443,18 @@ def propagate(
         The puzzle and the work space (see :class:`Network`); the worklist holds the dirty
         lines on entry and is empty on return.
     counters : numpy.ndarray of int64
-        Line solves, cache hits and the cells decided are counted (see :class:`Network`).
+        Line solves, cache hits and the cells decided are counted (see :class:`Network`). When
+        its stop flag is raised (from another thread: the kernels release the GIL), the
+        propagation gives up before the next line.
     read : numpy.ndarray of uint64, shape (1,)
         Receives the mask (``line mod 64``) of every line solved.
 
     Returns
     -------
     bool
-        False when some line has no compatible fill pattern (``grid`` is then partly narrowed).
+        False when some line has no compatible fill pattern (``grid`` is then partly narrowed),
+        or when the stop flag was raised: every kernel then fails fast, and whatever it returns
+        after the flag went up is meaningless (:func:`_interrupted`).
     """
     return _propagate(grid, height, width, clues, work, counters, read)
 
@@ -701,6 +711,19 @@ def children(
     copy(out[1], empty if filled_first else filled)
 
 
+def _raise_stop(counters: Any) -> None:
+    """Raise the kernels' stop flag (called by the run's alarm, :meth:`Budget.alarm`)."""
+    counters[_STOP] = 1
+
+
+def _interrupted(net: Network, budget: Budget) -> Status | None:
+    """``LIMIT`` or ``CANCELLED`` when the alarm has raised the stop flag (the last kernel's
+    answer is then void), else ``None``."""
+    if not net.counters[_STOP]:
+        return None
+    return budget.interrupted() or Status.LIMIT
+
+
 def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
     queue, queued, ends = net.work.queue, net.work.queued, net.work.ends
@@ -779,6 +802,9 @@ class _Dive:
                 grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
                 probes.read, probes.score, probes.changed_at, noise=self.noise,
             )  # fmt: skip
+            stopped = _interrupted(net, budget)
+            if stopped:
+                return False, stopped
             if cell == _DEAD:
                 stats.backtracks += 1
                 if self.last_conflict:
@@ -791,7 +817,11 @@ class _Dive:
                     return True, None
             else:
                 cell = self.branching_cell(grid, cell)
-                stack += self._children(grid, cell, probes, depth + 1)
+                kids = self._children(grid, cell, probes, depth + 1)
+                stopped = _interrupted(net, budget)
+                if stopped:
+                    return False, stopped
+                stack += kids
                 stats.generated += 2
                 stats.max_frontier = max(stats.max_frontier, len(stack))
         return True, None
@@ -907,9 +937,10 @@ def search(
         ``LIMIT`` or ``CANCELLED`` when the budget stopped the search, else ``None``.
     """
     solutions: list[Grid] = []
-    stopped: Status | None = None
     root = net.unknown()
-    settled = not _propagate_all(net, root)
+    consistent = _propagate_all(net, root)
+    stopped = _interrupted(net, budget)
+    settled = not consistent and not stopped
     likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
     randomized = _Restarts(net, root)
     _seed(seed % 2**32)
@@ -950,7 +981,8 @@ def solve_probing(
     puzzle : Nonogram
         The clues.
     limits : Limits, optional
-        Checked before each node (a node's probing is not interrupted).
+        The node limit is checked before each node; the time limit and cancellation also
+        stop the kernels within a node, before their next line solve (:meth:`Budget.alarm`).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
     seed : int
@@ -971,7 +1003,8 @@ def solve_probing(
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     network = Network.build(puzzle)
-    solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
+    with budget.alarm(functools.partial(_raise_stop, network.counters)):
+        solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
     return Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )
