@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from cspsolve.errors import OptionError
@@ -133,6 +133,19 @@ class Budget:
         if limits.progress is not None and now - self._last_progress >= limits.progress_interval:
             self._last_progress = now
             limits.progress(self.stats)
+        return None
+
+    def step_through(self, steps: Iterable[object]) -> Status | None:
+        """Do ``steps`` one by one, asking :meth:`interrupted` between two, and return its stop
+        status when it says stop (``None`` when every step was done).
+
+        For building a model of a large puzzle, which takes seconds: e.g. a generator that
+        adds a line's constraints to the model, then yields.
+        """
+        for _ in steps:
+            stopped = self.interrupted()
+            if stopped:
+                return stopped
         return None
 
     @contextlib.contextmanager
