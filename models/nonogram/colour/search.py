@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from cspsolve.csp.gac import StopPropagationError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -45,7 +46,16 @@ from ..search.probing import enqueue
 from .board import ColourNonogram, Grid
 from .lines import scratch, settle_colour_line
 
-__all__ = ["Network", "Probes", "line_logic", "probe", "propagate", "search", "solve_colour"]
+__all__ = [
+    "Network",
+    "Probes",
+    "line_logic",
+    "load_kernels",
+    "probe",
+    "propagate",
+    "search",
+    "solve_colour",
+]
 
 _SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS, _STOP = 0, 1, 2, 3, 4, 5
 """Indices in the kernels' ``counters``: line solves, trials, colour bits removed, the clock
@@ -456,17 +466,34 @@ def _propagate_all(net: Network, grid: Any) -> bool:
     return bool(propagate(grid, net.clues, net.work, net.counters))
 
 
-def line_logic(puzzle: ColourNonogram) -> tuple[bool, int]:
+def line_logic(puzzle: ColourNonogram, *, budget: Budget | None = None) -> tuple[bool, int]:
     """Line logic alone (no probing, no search) from the grid of undecided cells.
+
+    Parameters
+    ----------
+    puzzle : ColourNonogram
+        The clues.
+    budget : Budget, optional
+        Its time limit and cancellation stop the propagation (:meth:`Budget.alarm`).
 
     Returns
     -------
     tuple of (bool, int)
         Whether line logic finds the clues consistent, and how many cells it decides.
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` stopped the propagation.
     """
     net = Network.build(puzzle)
     grid = net.unknown()
-    consistent = _propagate_all(net, grid)
+    budget = budget or Limits().start(Stats())
+    with budget.alarm(functools.partial(_raise_stop, net.counters)):
+        consistent = _propagate_all(net, grid)
+    stopped = _interrupted(net, budget)
+    if stopped:
+        raise StopPropagationError(stopped)
     return consistent, int(np.count_nonzero((grid & (grid - 1)) == 0))
 
 
@@ -539,7 +566,7 @@ def search(
 
 
 @functools.cache
-def _load_kernels() -> None:
+def load_kernels() -> None:
     """Load (or compile) the kernels before a run's clock starts: numba does it on first call.
 
     Two crossed diagonals of two colours need branching, so every kernel runs.
@@ -575,7 +602,7 @@ def solve_colour(
         ``backtracks`` dead nodes and colours refuted at branching; ``stats.extra`` has
         ``line_cache_hits``.
     """
-    _load_kernels()
+    load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     keys = "".join(c.key for c in puzzle.colours)

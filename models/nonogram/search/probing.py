@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from cspsolve.csp.gac import StopPropagationError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -65,6 +66,7 @@ __all__ = [
     "children",
     "enqueue",
     "line_logic",
+    "load_kernels",
     "luby",
     "probe",
     "propagate",
@@ -734,8 +736,15 @@ def _propagate_all(net: Network, grid: Any) -> bool:
     return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work.read))
 
 
-def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
+def line_logic(puzzle: Nonogram, *, budget: Budget | None = None) -> tuple[bool, Any, Any]:
     """Line logic alone (no probing, no search) from the empty grid.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    budget : Budget, optional
+        Its time limit and cancellation stop the propagation (:meth:`Budget.alarm`).
 
     Returns
     -------
@@ -744,11 +753,21 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     grid : numpy.ndarray of uint8, shape (H, W)
         Cell codes at the fixpoint (:data:`.lines.cells.UNKNOWN` where undecided).
     counters : numpy.ndarray of int64
-        ``[line solves, trials, line-cache hits, clock, cells decided]``.
+        ``[line solves, trials, line-cache hits, clock, cells decided, stop flag]``.
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` stopped the propagation.
     """
     net = Network.build(puzzle)
     grid = net.unknown()
-    consistent = _propagate_all(net, grid)
+    budget = budget or Limits().start(Stats())
+    with budget.alarm(functools.partial(_raise_stop, net.counters)):
+        consistent = _propagate_all(net, grid)
+    stopped = _interrupted(net, budget)
+    if stopped:
+        raise StopPropagationError(stopped)
     return consistent, net.codes(grid), net.counters
 
 
@@ -962,7 +981,7 @@ def search(
 
 
 @functools.cache
-def _load_kernels() -> None:
+def load_kernels() -> None:
     """Load (or compile) the kernels before a run's clock starts: numba does it on first call.
 
     Two crossed diagonals need branching, so every kernel runs.
@@ -999,7 +1018,7 @@ def solve_probing(
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
         :func:`search`).
     """
-    _load_kernels()
+    load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     network = Network.build(puzzle)
