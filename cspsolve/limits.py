@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -25,8 +26,7 @@ ProgressCallback = Callable[[Stats], None]
 """Called with the live :class:`Stats` of a run, at most every ``progress_interval`` seconds."""
 
 ALARM_POLL = 0.01
-"""Seconds between two looks of :meth:`Budget.alarm`'s watcher at the clock and the
-cancellation event."""
+"""Seconds between two looks of :meth:`Budget.alarm`'s watcher at a cancellation event."""
 
 
 @dataclass(frozen=True)
@@ -154,35 +154,78 @@ class Budget:
         time limit has passed or the cancellation event is set.
 
         For work that does not ask :meth:`exhausted` itself, such as a compiled kernel that
-        releases the GIL: ``ring`` raises a flag that the work reads. The watcher looks every
-        :data:`ALARM_POLL` seconds; without a time limit and a cancellation event there is
-        nothing to watch and no thread is started. ``ring`` is called after the time limit,
-        so :meth:`interrupted` then returns ``LIMIT`` (or ``CANCELLED``).
+        releases the GIL: ``ring`` raises a flag that the work reads. One watcher thread, started
+        once, serves every open alarm (see :class:`_Watcher`); without a time limit and a
+        cancellation event there is nothing to watch. ``ring`` is called after the time limit,
+        so :meth:`interrupted` then returns ``LIMIT`` (or ``CANCELLED``), and never after the
+        context has closed.
         """
         limits = self.limits
         if limits.time_limit is None and limits.cancel is None:
             yield
             return
-        done = threading.Event()
-        watcher = threading.Thread(target=self._watch, args=(ring, done), daemon=True)
-        watcher.start()
+        key = _WATCHER.add(self._deadline, limits.cancel, ring)
         try:
             yield
         finally:
-            done.set()
-            watcher.join()
-
-    def _watch(self, ring: Callable[[], None], done: threading.Event) -> None:
-        """Call ``ring`` when the run must stop, unless ``done`` is set first."""
-        cancel = self.limits.cancel
-        while not done.is_set():
-            if (cancel is not None and cancel.is_set()) or time.perf_counter() > self._deadline:
-                ring()
-                return
-            left = self._deadline - time.perf_counter()
-            done.wait(min(ALARM_POLL, left) if cancel is not None else max(left, 0.0) + 1e-3)
+            _WATCHER.remove(key)
 
     def finish(self) -> Stats:
         """Stop the clock and return the final stats."""
         self.stats.seconds = time.perf_counter() - self.started
         return self.stats
+
+
+class _Watcher:
+    """The thread that rings the open alarms of :meth:`Budget.alarm`.
+
+    One daemon thread for the whole process, started with the first alarm: a thread started
+    and joined for each run cost milliseconds of scheduling on a loaded machine, which added up
+    over many small solves. It sleeps until the earliest deadline, or :data:`ALARM_POLL` seconds
+    while an alarm has a cancellation event to look at, or until an alarm is added.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._alarms: dict[int, tuple[float, threading.Event | None, Callable[[], None]]] = {}
+        self._keys = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def add(self, deadline: float, cancel: threading.Event | None, ring: Callable[[], None]) -> int:
+        """Ring ``ring`` once after ``deadline`` (a :func:`time.perf_counter` time) or when
+        ``cancel`` is set; returns the key to :meth:`remove` the alarm with."""
+        with self._changed:
+            key = next(self._keys)
+            self._alarms[key] = (deadline, cancel, ring)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="cspsolve-alarm", daemon=True
+                )
+                self._thread.start()
+            self._changed.notify()
+        return key
+
+    def remove(self, key: int) -> None:
+        """Drop an alarm (rung or not); its ``ring`` is not called afterwards."""
+        with self._changed:
+            self._alarms.pop(key, None)
+
+    def _run(self) -> None:
+        """Ring the alarms that are due, then sleep until the next may be."""
+        with self._changed:
+            while True:
+                now = time.perf_counter()
+                sleep: float | None = None
+                for key, (deadline, cancel, ring) in list(self._alarms.items()):
+                    if (cancel is not None and cancel.is_set()) or now > deadline:
+                        del self._alarms[key]
+                        ring()
+                        continue
+                    left = deadline - now + 1e-4
+                    if cancel is not None:
+                        left = min(left, ALARM_POLL)
+                    sleep = left if sleep is None else min(sleep, left)
+                self._changed.wait(sleep)
+
+
+_WATCHER = _Watcher()
