@@ -2,15 +2,19 @@
 
 A solver takes a :class:`Limits` (what the caller allows) and calls :meth:`Limits.start` to get a
 :class:`Budget` (the running account), which it asks :meth:`Budget.exhausted` once per expanded
-node.
+node, and :meth:`Budget.interrupted` (time and cancellation) within a long node. Work that a
+single check cannot cut short (a compiled kernel, a call into another
+solver) is stopped from a watcher thread by :meth:`Budget.alarm`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from cspsolve.errors import OptionError
@@ -20,6 +24,9 @@ __all__ = ["Budget", "Limits"]
 
 ProgressCallback = Callable[[Stats], None]
 """Called with the live :class:`Stats` of a run, at most every ``progress_interval`` seconds."""
+
+ALARM_POLL = 0.01
+"""Seconds between two looks of :meth:`Budget.alarm`'s watcher at a cancellation event."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,19 @@ class Budget:
 
         Also reports progress when it is due.
         """
+        stopped = self.interrupted()
+        if stopped:
+            return stopped
+        if self.limits.max_nodes is not None and self.stats.expanded >= self.limits.max_nodes:
+            return Status.LIMIT
+        return None
+
+    def interrupted(self) -> Status | None:
+        """:meth:`exhausted` without the node limit, for the checks within a node: ``LIMIT``
+        when the time is up, ``CANCELLED`` when cancellation is set, else ``None``.
+
+        Also reports progress when it is due.
+        """
         now = time.perf_counter()
         self.stats.seconds = now - self.started
         limits = self.limits
@@ -110,14 +130,102 @@ class Budget:
             return Status.CANCELLED
         if now > self._deadline:
             return Status.LIMIT
-        if limits.max_nodes is not None and self.stats.expanded >= limits.max_nodes:
-            return Status.LIMIT
         if limits.progress is not None and now - self._last_progress >= limits.progress_interval:
             self._last_progress = now
             limits.progress(self.stats)
         return None
 
+    def step_through(self, steps: Iterable[object]) -> Status | None:
+        """Do ``steps`` one by one, asking :meth:`interrupted` between two, and return its stop
+        status when it says stop (``None`` when every step was done).
+
+        For building a model of a large puzzle, which takes seconds: e.g. a generator that
+        adds a line's constraints to the model, then yields.
+        """
+        for _ in steps:
+            stopped = self.interrupted()
+            if stopped:
+                return stopped
+        return None
+
+    @contextlib.contextmanager
+    def alarm(self, ring: Callable[[], None]) -> Iterator[None]:
+        """While the context is open, call ``ring`` once, from a watcher thread, as soon as the
+        time limit has passed or the cancellation event is set.
+
+        For work that does not ask :meth:`exhausted` itself, such as a compiled kernel that
+        releases the GIL: ``ring`` raises a flag that the work reads. One watcher thread, started
+        once, serves every open alarm (see :class:`_Watcher`); without a time limit and a
+        cancellation event there is nothing to watch. ``ring`` is called after the time limit,
+        so :meth:`interrupted` then returns ``LIMIT`` (or ``CANCELLED``), and never after the
+        context has closed.
+        """
+        limits = self.limits
+        if limits.time_limit is None and limits.cancel is None:
+            yield
+            return
+        key = _WATCHER.add(self._deadline, limits.cancel, ring)
+        try:
+            yield
+        finally:
+            _WATCHER.remove(key)
+
     def finish(self) -> Stats:
         """Stop the clock and return the final stats."""
         self.stats.seconds = time.perf_counter() - self.started
         return self.stats
+
+
+class _Watcher:
+    """The thread that rings the open alarms of :meth:`Budget.alarm`.
+
+    One daemon thread for the whole process, started with the first alarm: a thread started
+    and joined for each run cost milliseconds of scheduling on a loaded machine, which added up
+    over many small solves. It sleeps until the earliest deadline, or :data:`ALARM_POLL` seconds
+    while an alarm has a cancellation event to look at, or until an alarm is added.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._alarms: dict[int, tuple[float, threading.Event | None, Callable[[], None]]] = {}
+        self._keys = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def add(self, deadline: float, cancel: threading.Event | None, ring: Callable[[], None]) -> int:
+        """Ring ``ring`` once after ``deadline`` (a :func:`time.perf_counter` time) or when
+        ``cancel`` is set; returns the key to :meth:`remove` the alarm with."""
+        with self._changed:
+            key = next(self._keys)
+            self._alarms[key] = (deadline, cancel, ring)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="cspsolve-alarm", daemon=True
+                )
+                self._thread.start()
+            self._changed.notify()
+        return key
+
+    def remove(self, key: int) -> None:
+        """Drop an alarm (rung or not); its ``ring`` is not called afterwards."""
+        with self._changed:
+            self._alarms.pop(key, None)
+
+    def _run(self) -> None:
+        """Ring the alarms that are due, then sleep until the next may be."""
+        with self._changed:
+            while True:
+                now = time.perf_counter()
+                sleep: float | None = None
+                for key, (deadline, cancel, ring) in list(self._alarms.items()):
+                    if (cancel is not None and cancel.is_set()) or now > deadline:
+                        del self._alarms[key]
+                        ring()
+                        continue
+                    left = deadline - now + 1e-4
+                    if cancel is not None:
+                        left = min(left, ALARM_POLL)
+                    sleep = left if sleep is None else min(sleep, left)
+                self._changed.wait(sleep)
+
+
+_WATCHER = _Watcher()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import multiprocessing
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -36,7 +37,14 @@ from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
-__all__ = ["check_counts", "enumerate_solutions", "solve_cpsat", "solve_model"]
+__all__ = [
+    "APART_SIZE",
+    "Answer",
+    "check_counts",
+    "enumerate_solutions",
+    "solve_cpsat",
+    "solve_model",
+]
 
 S = TypeVar("S")
 
@@ -56,30 +64,65 @@ def check_counts(*, max_solutions: int, workers: int) -> None:
 
 
 _CANCEL_POLL = 0.02
-"""Seconds between two looks at the cancellation event while CP-SAT runs."""
+"""Seconds between two looks at the cancellation event while CP-SAT runs in this process."""
+_APART = "fork" in multiprocessing.get_all_start_methods()
+"""Whether a limited CP-SAT run can go to a forked process (see :func:`solve_model`)."""
+APART_SIZE = 1024
+"""Fewest variables and constraints, together, of a model whose limited solve is forked (see
+:func:`solve_model`): on a smaller one, such as a 30 x 30 nonogram, CP-SAT's presolve steps
+take milliseconds, and a fork (30 ms on a loaded machine) would cost more than it saves."""
+
+
+class Answer:
+    """A solution of a CP-SAT model read as from a solver: the values of its variables.
+
+    Parameters
+    ----------
+    values : list of int
+        The value of every variable of the model, by index.
+    """
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+
+    def value(self, variable: Any) -> int:
+        """The value of an integer variable."""
+        return int(self.values[variable.index])
+
+    def boolean_value(self, literal: Any) -> bool:
+        """The value of a Boolean literal (a variable or its negation ``~x``, of index
+        ``-x.index - 1``)."""
+        index = literal.index
+        return bool(self.values[index]) if index >= 0 else not self.values[-index - 1]
 
 
 def solve_model(model: Any, budget: Budget, *, workers: int = 1) -> tuple[Any, Status | None]:
     """Solve a CP-SAT model once within what is left of ``budget``.
+
+    Under a time limit or a cancellation event, a model of at least :data:`APART_SIZE`
+    variables and constraints is solved in a forked process (where the platform forks) that is
+    killed when the budget runs out: CP-SAT checks its ``max_time_in_seconds`` only between
+    the steps of its presolve, one of which, the expansion of large automata, overran a 20 s
+    limit by 30 s on a 200 x 200 nonogram.
 
     Parameters
     ----------
     model : ortools.sat.python.cp_model.CpModel
         The model (it may be extended and solved again afterwards).
     budget : Budget
-        The run's account: its remaining time becomes CP-SAT's ``max_time_in_seconds``, its
-        cancellation event (if any) stops the search from a watcher thread, and the solver's
-        ``num_conflicts`` and ``num_branches`` are added to ``budget.stats.extra["conflicts"]``
-        and ``["branches"]``. The node limit does not apply: CP-SAT has no search nodes in the
-        engine's sense.
+        The run's account: its remaining time becomes CP-SAT's ``max_time_in_seconds``, the
+        solve is abandoned when the time is up or the cancellation event is set, and the
+        solver's ``num_conflicts`` and ``num_branches`` are added to
+        ``budget.stats.extra["conflicts"]`` and ``["branches"]`` (not for an abandoned solve).
+        The node limit does not apply: CP-SAT has no search nodes in the engine's sense.
     workers : int
         CP-SAT's ``num_workers``; 1 makes runs deterministic.
 
     Returns
     -------
-    solver : ortools.sat.python.cp_model.CpSolver or None
-        The solver, to read the solution from; ``None`` when the budget was spent before
-        starting.
+    solver : ortools.sat.python.cp_model.CpSolver or Answer or None
+        The solver, or an :class:`Answer` from a forked solve, to read the solution from
+        (``value``, ``boolean_value``); ``None`` when the budget was spent before the answer.
     outcome : Status or None
         ``SOLVED`` when a solution was found, ``None`` when the model is proven infeasible,
         ``LIMIT`` or ``CANCELLED`` when the search stopped without an answer.
@@ -87,23 +130,60 @@ def solve_model(model: Any, budget: Budget, *, workers: int = 1) -> tuple[Any, S
     Raises
     ------
     RuntimeError
-        If CP-SAT rejects the model as invalid.
+        If CP-SAT rejects the model as invalid, or its forked process dies without an answer.
     """
     from ortools.sat.python import cp_model
 
     stats = budget.stats
     stats.extra.setdefault("conflicts", 0)
     stats.extra.setdefault("branches", 0)
-    cancel = budget.limits.cancel
-    if cancel is not None and cancel.is_set():
-        return None, Status.CANCELLED
-    remaining = budget.remaining()
-    if remaining is not None and remaining <= 0:
-        return None, Status.LIMIT
+    stopped = budget.interrupted()
+    if stopped:
+        return None, stopped
+    limits = budget.limits
+    limited = limits.time_limit is not None or limits.cancel is not None
+    if (
+        limited
+        and _APART
+        and len(model.proto.variables) + len(model.proto.constraints) >= APART_SIZE
+    ):
+        solved = _solve_apart(model, budget, workers)
+        if isinstance(solved, Status):
+            return None, solved
+    else:
+        solved = _solve_here(model, budget, workers)
+    solver, status, conflicts, branches = solved
+    stats.extra["conflicts"] += conflicts
+    stats.extra["branches"] += branches
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return solver, Status.SOLVED
+    if status == cp_model.INFEASIBLE:
+        return solver, None
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+    return solver, budget.interrupted() or Status.LIMIT
+
+
+Solved = tuple[Any, int, int, int]
+"""A finished solve: the solver (or :class:`Answer`), CP-SAT's status, conflicts, branches."""
+
+
+def _solver(budget: Budget, workers: int) -> Any:
+    """A CP-SAT solver with ``workers`` workers and the time left of ``budget``."""
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    remaining = budget.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = remaining
+    return solver
+
+
+def _solve_here(model: Any, budget: Budget, workers: int) -> Solved:
+    """Solve in this process; a cancellation event stops the search from a watcher thread."""
+    solver = _solver(budget, workers)
+    cancel = budget.limits.cancel
     done = threading.Event()
     watcher: threading.Thread | None = None
     if cancel is not None:
@@ -117,17 +197,7 @@ def solve_model(model: Any, budget: Budget, *, workers: int = 1) -> tuple[Any, S
         done.set()
         if watcher is not None:
             watcher.join()
-    stats.extra["conflicts"] += solver.num_conflicts
-    stats.extra["branches"] += solver.num_branches
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return solver, Status.SOLVED
-    if status == cp_model.INFEASIBLE:
-        return solver, None
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-    if cancel is not None and cancel.is_set():
-        return solver, Status.CANCELLED
-    return solver, Status.LIMIT
+    return solver, status, solver.num_conflicts, solver.num_branches
 
 
 def _watch(cancel: threading.Event, done: threading.Event, solver: Any) -> None:
@@ -136,6 +206,42 @@ def _watch(cancel: threading.Event, done: threading.Event, solver: Any) -> None:
         if cancel.wait(_CANCEL_POLL):
             solver.stop_search()
             return
+
+
+def _solve_apart(model: Any, budget: Budget, workers: int) -> Solved | Status:
+    """Solve in a forked process, killed as soon as the budget says stop (its status is then
+    returned)."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(model, _solver(budget, workers), send))
+    child.start()
+    send.close()
+    try:
+        while not receive.poll(_CANCEL_POLL):
+            stopped = budget.interrupted()
+            if stopped:
+                return stopped
+        try:
+            status, values, conflicts, branches = receive.recv()
+        except EOFError:
+            child.join()
+            code = child.exitcode
+            raise RuntimeError(f"CP-SAT died without an answer (exit code {code})") from None
+        return Answer(values), status, conflicts, branches
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
+def _child(model: Any, solver: Any, send: Any) -> None:
+    """Solve in the forked process and send back the status, every variable's value (when
+    solved), and the conflicts and branches."""
+    status = solver.solve(model)
+    values = list(solver.response_proto.solution)
+    send.send((int(status), values, solver.num_conflicts, solver.num_branches))
+    send.close()
 
 
 def enumerate_solutions(

@@ -6,6 +6,12 @@ This is AC-3 (Mackworth 1977, "Consistency in networks of relations", *Artificia
 variable: the queue holds variables, each with the constraints it must be revised against.
 When a revise narrows a variable, only the neighbours (in the constraint graph) whose supports
 can change, as told by :meth:`CSP.arcs_losing_support`, are queued again.
+
+Given a :class:`~cspsolve.limits.Budget`, propagation asks it every :data:`CHECK_EVERY`
+revisions whether the time is up or the run cancelled
+(:meth:`~cspsolve.limits.Budget.interrupted`; the node limit counts expansions, not revisions),
+and raises :class:`StopPropagationError` if so: one propagation of a large network (a nonogram
+of 200 x 200 cells) can take seconds.
 """
 
 from __future__ import annotations
@@ -14,9 +20,21 @@ from collections.abc import Hashable, Mapping
 
 from cspsolve.csp.domains import Domain
 from cspsolve.csp.model import CSP, Constraint, Domains
-from cspsolve.results import Stats
+from cspsolve.limits import Budget
+from cspsolve.results import Stats, Status
 
-__all__ = ["propagate"]
+__all__ = ["CHECK_EVERY", "StopPropagationError", "propagate"]
+
+CHECK_EVERY = 16
+"""Revisions between two looks at the budget during a propagation."""
+
+
+class StopPropagationError(Exception):
+    """A propagation stopped by its budget; ``status`` is ``LIMIT`` or ``CANCELLED``."""
+
+    def __init__(self, status: Status) -> None:
+        super().__init__(status.value)
+        self.status = status
 
 
 def propagate(
@@ -26,6 +44,7 @@ def propagate(
     changed: Mapping[Hashable, Domain] | None = None,
     stats: Stats | None = None,
     conflicts: dict[Hashable, int] | None = None,
+    budget: Budget | None = None,
 ) -> bool:
     """Make ``domains`` generalised arc consistent, in place.
 
@@ -44,11 +63,19 @@ def propagate(
     conflicts : dict, optional
         Counts, per variable, the wipe-outs met while revising it (the weights of the
         conflict-directed variable ordering in :mod:`cspsolve.csp.search`).
+    budget : Budget, optional
+        Asked every :data:`CHECK_EVERY` revisions whether the time is up or the run cancelled.
 
     Returns
     -------
     bool
         False when some domain was wiped out (no solution extends ``domains``), else True.
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` says the time is up or the run cancelled; ``domains`` is then partly
+        narrowed, and ``stats`` has not counted the revisions of this call.
     """
     pending: dict[Hashable, dict[Constraint, None]] = {}
     if changed is None:
@@ -71,6 +98,10 @@ def propagate(
         for c in arcs:
             new = c.revise(var, new, domains)
             revisions += 1
+            if budget is not None and not revisions % CHECK_EVERY:
+                stopped = budget.interrupted()
+                if stopped:
+                    raise StopPropagationError(stopped)
         if new is old:
             continue
         if new.is_empty():

@@ -17,7 +17,8 @@ by raising an exception that the adapter catches.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from typing import Any
 
 from cspsolve.csp.model import CSP, Assignment, Constraint, explicit_values
 from cspsolve.errors import OptionError
@@ -69,6 +70,30 @@ class _Check:
         )
 
 
+def _setup(
+    problem: Any,
+    csp: CSP,
+    values: Mapping[Hashable, tuple[Hashable, ...]],
+    number: Mapping[Hashable, int],
+    budget: Budget,
+    calls: list[int],
+) -> Iterator[None]:
+    """Hand the variables (as ``number`` says) and the constraints (as :class:`_Check`
+    predicates counting into ``calls``) to ``problem``, yielding after every variable and
+    every 256 constraints (see :meth:`~cspsolve.limits.Budget.step_through`)."""
+    from constraint import FunctionConstraint
+
+    for v, k in number.items():
+        problem.addVariable(k, list(range(len(values[v]))))
+        yield
+    for i, c in enumerate(csp.constraints):
+        if c.scope:
+            check = _Check(c, [values[v] for v in c.scope], budget, calls)
+            problem.addConstraint(FunctionConstraint(check), [number[v] for v in c.scope])
+        if not i % 256:
+            yield
+
+
 def solve_python_constraint(
     csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1
 ) -> Result[Assignment]:
@@ -79,9 +104,9 @@ def solve_python_constraint(
     csp : CSP
         The problem; every domain must be an :class:`~cspsolve.csp.domains.ExplicitDomain`.
     limits : Limits, optional
-        Time limit and cancellation, checked between solutions and every 1024 constraint
-        checks; ``progress`` is called from those checks. The node limit does not apply
-        (python-constraint does not report its nodes).
+        Time limit and cancellation, checked while the problem is handed over, between
+        solutions and every 1024 constraint checks; ``progress`` is called from those checks.
+        The node limit does not apply (python-constraint does not report its nodes).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
 
@@ -102,9 +127,11 @@ def solve_python_constraint(
     """
     if max_solutions < 1:
         raise OptionError(f"max_solutions must be >= 1, got {max_solutions}")
-    values = explicit_values(csp)
+    from constraint import Problem  # before the clock starts: the first import is slow
+
     stats = Stats()
     budget = (limits or Limits()).start(stats)
+    values = explicit_values(csp)
     method = "python-constraint"
     stopped = budget.exhausted()
     if stopped:
@@ -122,18 +149,14 @@ def solve_python_constraint(
             budget.finish(), method, [{}], max_solutions=max_solutions, stopped=None
         )
 
-    from constraint import FunctionConstraint, Problem
-
     problem = Problem()
     number = {v: k for k, v in enumerate(csp.variables)}
-    for v, k in number.items():
-        problem.addVariable(k, list(range(len(values[v]))))
     calls = [0]
-    for c in csp.constraints:
-        if c.scope:
-            check = _Check(c, [values[v] for v in c.scope], budget, calls)
-            problem.addConstraint(FunctionConstraint(check), [number[v] for v in c.scope])
-
+    stopped = budget.step_through(_setup(problem, csp, values, number, budget, calls))
+    if stopped:
+        return Result.from_solutions(
+            budget.finish(), method, [], max_solutions=max_solutions, stopped=stopped
+        )
     solutions: list[Assignment] = []
     found: Iterator[dict[int, int]] = problem.getSolutionIter()
     try:

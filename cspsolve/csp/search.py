@@ -8,7 +8,8 @@ Elliott 1980, "Increasing tree search efficiency for constraint satisfaction pro
 is tested or expanded, so a node whose domains are all single values is a solution.
 
 Limits are checked before each expansion, so ``Limits(max_nodes=n)`` expands at most ``n``
-nodes (the goal test of a node is not an expansion).
+nodes (the goal test of a node is not an expansion); the time limit and cancellation are also
+checked within every propagation (:func:`~cspsolve.csp.gac.propagate`).
 
 ``max_solutions=2`` decides uniqueness: the search goes on after the first solution and
 ``proof["unique"]`` tells whether a second one exists (``None`` when a limit stopped it first).
@@ -22,16 +23,20 @@ import math
 from collections.abc import Hashable
 
 from cspsolve.csp.domains import Domain, log_size
-from cspsolve.csp.gac import propagate
+from cspsolve.csp.gac import CHECK_EVERY, StopPropagationError, propagate
 from cspsolve.csp.model import CSP, Assignment, Domains
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 __all__ = ["Assignment", "gac_astar", "mac", "select_variable"]
 
 
 def select_variable(
-    csp: CSP, domains: Domains, *, weights: dict[Hashable, int] | None = None
+    csp: CSP,
+    domains: Domains,
+    *,
+    weights: dict[Hashable, int] | None = None,
+    budget: Budget | None = None,
 ) -> Hashable | None:
     """Return the unfixed variable to branch on, or ``None`` when every variable is fixed.
 
@@ -40,10 +45,16 @@ def select_variable(
     *dom/wdeg* rule of Boussemart, Hemery, Lecoutre & Sais 2004, "Boosting systematic search
     by weighting constraints", *ECAI*, with weights kept on variables and domain sizes taken in
     bits (implicit domains can hold 10^55 values). Ties go to the first variable of the CSP.
+
+    Given a ``budget``, the time limit and cancellation are checked every
+    :data:`~cspsolve.csp.gac.CHECK_EVERY` variables (an implicit domain may take milliseconds
+    to count), and :class:`~cspsolve.csp.gac.StopPropagationError` raised when they stop the run.
     """
     best: Hashable | None = None
     best_score = math.inf
-    for v in csp.variables:
+    for k, v in enumerate(csp.variables):
+        if budget is not None and not (k + 1) % CHECK_EVERY:
+            _check(budget)
         d = domains[v]
         n = d.size()
         if n <= 1:
@@ -52,6 +63,13 @@ def select_variable(
         if score < best_score:
             best, best_score = v, score
     return best
+
+
+def _check(budget: Budget) -> None:
+    """Raise :class:`StopPropagationError` when the time is up or the run cancelled."""
+    stopped = budget.interrupted()
+    if stopped:
+        raise StopPropagationError(stopped)
 
 
 def _assignment(csp: CSP, domains: Domains) -> Assignment:
@@ -90,42 +108,69 @@ def mac(csp: CSP, *, limits: Limits | None = None, max_solutions: int = 1) -> Re
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    domains = dict(csp.domains)
     solutions: list[Assignment] = []
-    stopped: Status | None = None
-    weights: dict[Hashable, int] = {}
-    if propagate(csp, domains, stats=stats):
-        stack: list[tuple[Domains, dict[Hashable, Domain], int]] = [(domains, {}, 0)]
-        while stack:
-            node, changed, depth = stack.pop()
-            if changed and not propagate(
-                csp, node, changed=changed, stats=stats, conflicts=weights
-            ):
-                stats.backtracks += 1
-                continue
-            stats.depth = max(stats.depth, depth)
-            var = select_variable(csp, node, weights=weights)
-            if var is None:
-                solutions.append(_assignment(csp, node))
-                if len(solutions) >= max_solutions:
-                    break
-                continue
-            stopped = budget.exhausted()
-            if stopped:
-                break
-            stats.expanded += 1
-            parts = node[var].split()
-            stats.generated += len(parts)
-            stack.extend((*_branch(node, var, p), depth + 1) for p in reversed(parts))
-            stats.max_frontier = max(stats.max_frontier, len(stack))
+    try:
+        stopped = _depth_first(csp, budget, solutions, max_solutions)
+    except StopPropagationError as e:
+        stopped = e.status
     return Result.from_solutions(
         budget.finish(), "mac", solutions, max_solutions=max_solutions, stopped=stopped
     )
 
 
-def uncertainty(csp: CSP, domains: Domains) -> float:
-    """Remaining uncertainty: the sum over variables of ``log2 |domain|`` (0 at a solution)."""
-    return sum(log_size(domains[v]) for v in csp.variables)
+def _depth_first(
+    csp: CSP, budget: Budget, solutions: list[Assignment], max_solutions: int
+) -> Status | None:
+    """The search of :func:`mac`: solutions are appended to ``solutions``; returns the
+    budget's stop status, if any.
+
+    Raises
+    ------
+    StopPropagationError
+        When the budget stops a propagation.
+    """
+    stats = budget.stats
+    domains = dict(csp.domains)
+    weights: dict[Hashable, int] = {}
+    if not propagate(csp, domains, stats=stats, budget=budget):
+        return None
+    stack: list[tuple[Domains, dict[Hashable, Domain], int]] = [(domains, {}, 0)]
+    while stack:
+        node, changed, depth = stack.pop()
+        if changed and not propagate(
+            csp, node, changed=changed, stats=stats, conflicts=weights, budget=budget
+        ):
+            stats.backtracks += 1
+            continue
+        stats.depth = max(stats.depth, depth)
+        var = select_variable(csp, node, weights=weights, budget=budget)
+        if var is None:
+            solutions.append(_assignment(csp, node))
+            if len(solutions) >= max_solutions:
+                break
+            continue
+        stopped = budget.exhausted()
+        if stopped:
+            return stopped
+        stats.expanded += 1
+        parts = node[var].split()
+        stats.generated += len(parts)
+        stack.extend((*_branch(node, var, p), depth + 1) for p in reversed(parts))
+        stats.max_frontier = max(stats.max_frontier, len(stack))
+    return None
+
+
+def uncertainty(csp: CSP, domains: Domains, *, budget: Budget | None = None) -> float:
+    """Remaining uncertainty: the sum over variables of ``log2 |domain|`` (0 at a solution).
+
+    Given a ``budget``, checked as by :func:`select_variable`.
+    """
+    total = 0.0
+    for k, v in enumerate(csp.variables):
+        if budget is not None and not (k + 1) % CHECK_EVERY:
+            _check(budget)
+        total += log_size(domains[v])
+    return total
 
 
 def gac_astar(
@@ -159,36 +204,50 @@ def gac_astar(
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    domains = dict(csp.domains)
     solutions: list[Assignment] = []
-    stopped: Status | None = None
-    tie = itertools.count()
-    weights: dict[Hashable, int] = {}
-    if propagate(csp, domains, stats=stats):
-        h = uncertainty(csp, domains)
-        frontier: list[tuple[float, float, int, int, Domains]] = [(h, h, 0, 0, domains)]
-        while frontier:
-            _, h, _, depth, node = heapq.heappop(frontier)
-            stats.depth = max(stats.depth, depth)
-            var = select_variable(csp, node, weights=weights)
-            if var is None:
-                solutions.append(_assignment(csp, node))
-                if len(solutions) >= max_solutions:
-                    break
-                continue
-            stopped = budget.exhausted()
-            if stopped:
-                break
-            stats.expanded += 1
-            for part in node[var].split():
-                stats.generated += 1
-                child, changed = _branch(node, var, part)
-                if not propagate(csp, child, changed=changed, stats=stats, conflicts=weights):
-                    stats.backtracks += 1
-                    continue
-                hc = uncertainty(csp, child)
-                heapq.heappush(frontier, (depth + 1 + hc, hc, -next(tie), depth + 1, child))
-            stats.max_frontier = max(stats.max_frontier, len(frontier))
+    try:
+        stopped = _best_first(csp, budget, solutions, max_solutions)
+    except StopPropagationError as e:
+        stopped = e.status
     return Result.from_solutions(
         budget.finish(), "gac-astar", solutions, max_solutions=max_solutions, stopped=stopped
     )
+
+
+def _best_first(
+    csp: CSP, budget: Budget, solutions: list[Assignment], max_solutions: int
+) -> Status | None:
+    """The search of :func:`gac_astar`, as :func:`_depth_first` for :func:`mac`."""
+    stats = budget.stats
+    domains = dict(csp.domains)
+    tie = itertools.count()
+    weights: dict[Hashable, int] = {}
+    if not propagate(csp, domains, stats=stats, budget=budget):
+        return None
+    h = uncertainty(csp, domains, budget=budget)
+    frontier: list[tuple[float, float, int, int, Domains]] = [(h, h, 0, 0, domains)]
+    while frontier:
+        _, h, _, depth, node = heapq.heappop(frontier)
+        stats.depth = max(stats.depth, depth)
+        var = select_variable(csp, node, weights=weights, budget=budget)
+        if var is None:
+            solutions.append(_assignment(csp, node))
+            if len(solutions) >= max_solutions:
+                break
+            continue
+        stopped = budget.exhausted()
+        if stopped:
+            return stopped
+        stats.expanded += 1
+        for part in node[var].split():
+            stats.generated += 1
+            child, changed = _branch(node, var, part)
+            if not propagate(
+                csp, child, changed=changed, stats=stats, conflicts=weights, budget=budget
+            ):
+                stats.backtracks += 1
+                continue
+            hc = uncertainty(csp, child, budget=budget)
+            heapq.heappush(frontier, (depth + 1 + hc, hc, -next(tie), depth + 1, child))
+        stats.max_frontier = max(stats.max_frontier, len(frontier))
+    return None

@@ -21,6 +21,7 @@ OR-Tools is imported inside the functions, not at module import (start-up time).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from cspsolve.csp.cpsat import check_counts, enumerate_solutions
@@ -64,9 +65,29 @@ def automaton(clue: Clue) -> tuple[int, list[int], list[tuple[int, int, int]]]:
     return colour_automaton(tuple((b, 1) for b in clue))
 
 
-def _add_counts(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> None:
-    """Add the counts the clues imply, redundant with the automata: each line fills the sum of
-    its clue, and the whole grid fills the sum of the row clues and that of the column clues.
+def _build(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> Iterator[None]:
+    """Add the cells (to ``cells``, a row at a time), the lines' automata and the counts
+    (:func:`_add_counts`) to ``model``, yielding after each row of cells, automaton and count
+    (see :meth:`cspsolve.limits.Budget.step_through`)."""
+    height, width = puzzle.height, puzzle.width
+    for i in range(height):
+        cells.append([model.new_bool_var(f"c{i}_{j}") for j in range(width)])
+        yield
+    for i, clue in enumerate(puzzle.rows):
+        start, finals, transitions = automaton(clue)
+        model.add_automaton(cells[i], start, finals, transitions)
+        yield
+    for j, clue in enumerate(puzzle.columns):
+        start, finals, transitions = automaton(clue)
+        model.add_automaton([cells[i][j] for i in range(height)], start, finals, transitions)
+        yield
+    yield from _add_counts(model, puzzle, cells)
+
+
+def _add_counts(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> Iterator[None]:
+    """Add the counts the clues imply, redundant with the automata, yielding after each: each
+    line fills the sum of its clue, and the whole grid fills the sum of the row clues and that
+    of the column clues.
 
     The automata alone leave CP-SAT to discover a contradiction between the totals by search
     (a 13x13 puzzle whose rows fill 51 cells and columns 50 took 1.4 million branches); with
@@ -74,8 +95,10 @@ def _add_counts(model: Any, puzzle: Nonogram, cells: list[list[Any]]) -> None:
     """
     for row, clue in zip(cells, puzzle.rows, strict=True):
         model.add(sum(row) == sum(clue))
+        yield
     for j, clue in enumerate(puzzle.columns):
         model.add(sum(row[j] for row in cells) == sum(clue))
+        yield
     every = [cell for row in cells for cell in row]
     model.add(sum(every) == sum(map(sum, puzzle.rows)))
     model.add(sum(every) == sum(map(sum, puzzle.columns)))
@@ -95,8 +118,9 @@ def solve(
     puzzle : Nonogram
         The clues.
     limits : Limits, optional
-        ``time_limit`` bounds the whole run (a second solve gets the time left) and ``cancel``
-        stops it; ``max_nodes`` and ``progress`` do not apply to CP-SAT.
+        ``time_limit`` bounds the whole run, building the model included (a second solve gets
+        the time left), and ``cancel`` stops it (see :func:`cspsolve.csp.cpsat.solve_model`);
+        ``max_nodes`` and ``progress`` do not apply to CP-SAT.
     max_solutions : int
         1 to solve, 2 to decide uniqueness.
     workers : int
@@ -121,16 +145,13 @@ def solve(
 
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    height, width = puzzle.height, puzzle.width
     model = cp_model.CpModel()
-    cells = [[model.new_bool_var(f"c{i}_{j}") for j in range(width)] for i in range(height)]
-    for i, clue in enumerate(puzzle.rows):
-        start, finals, transitions = automaton(clue)
-        model.add_automaton(cells[i], start, finals, transitions)
-    for j, clue in enumerate(puzzle.columns):
-        start, finals, transitions = automaton(clue)
-        model.add_automaton([cells[i][j] for i in range(height)], start, finals, transitions)
-    _add_counts(model, puzzle, cells)
+    cells: list[list[Any]] = []
+    stopped = budget.step_through(_build(model, puzzle, cells))
+    if stopped:
+        return Result.from_solutions(
+            budget.finish(), "cpsat", [], max_solutions=max_solutions, stopped=stopped
+        )
 
     def read(solver: Any) -> Grid:
         return tuple("".join("#" if solver.boolean_value(c) else "." for c in row) for row in cells)

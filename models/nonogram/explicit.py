@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 
 from cspsolve.csp.domains import Domain, ExplicitDomain
-from cspsolve.csp.model import CSP, Relation
+from cspsolve.csp.model import CSP, Constraint, Relation
 from cspsolve.csp.python_constraint import solve_python_constraint as _solve_explicit
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
-from cspsolve.results import Result
+from cspsolve.results import Result, Stats
 
 from .board import Clue, Grid, Nonogram
 from .constraints import grid_from_assignment
@@ -183,16 +183,31 @@ def explicit_csp(puzzle: Nonogram, max_patterns: int = MAX_PATTERNS) -> CSP:
     if problem:
         raise OptionError(f"puzzle too large for an explicit CSP: {problem}")
     domains: dict[Hashable, Domain] = {}
+    constraints: list[Constraint] = []
+    for _ in _parts(puzzle, domains, constraints):
+        pass
+    return CSP(domains, constraints)
+
+
+def _parts(
+    puzzle: Nonogram, domains: dict[Hashable, Domain], constraints: list[Constraint]
+) -> Iterator[None]:
+    """Put every line's :class:`~cspsolve.csp.domains.ExplicitDomain` of patterns in
+    ``domains``, then the :class:`~cspsolve.csp.model.Relation` of every crossing in
+    ``constraints``, yielding after each line and each row's crossings (see
+    :meth:`cspsolve.limits.Budget.step_through`)."""
     for i, clue in enumerate(puzzle.rows):
         domains["row", i] = ExplicitDomain(patterns(clue, puzzle.width))
+        yield
     for j, clue in enumerate(puzzle.columns):
         domains["col", j] = ExplicitDomain(patterns(clue, puzzle.height))
-    constraints = [
-        Relation(("row", i), ("col", j), functools.partial(_agree, j, i))
-        for i in range(puzzle.height)
-        for j in range(puzzle.width)
-    ]
-    return CSP(domains, constraints)
+        yield
+    for i in range(puzzle.height):
+        constraints.extend(
+            Relation(("row", i), ("col", j), functools.partial(_agree, j, i))
+            for j in range(puzzle.width)
+        )
+        yield
 
 
 def solve_python_constraint(
@@ -209,8 +224,10 @@ def solve_python_constraint(
     puzzle : Nonogram
         The clues.
     limits : Limits, optional
-        Time limit and cancellation, checked between solutions and every 1024 constraint checks
-        (see :func:`cspsolve.csp.python_constraint.solve_python_constraint`).
+        Time limit and cancellation, checked after every line's patterns are listed and every
+        row's crossings made, then as
+        :func:`cspsolve.csp.python_constraint.solve_python_constraint` does; building the CSP
+        counts against the time limit and in ``stats.seconds``.
     max_solutions : int
         1 to solve, 2 to decide uniqueness (``proof["unique"]``).
     max_patterns : int
@@ -231,7 +248,15 @@ def solve_python_constraint(
     problem = too_large(puzzle, max_patterns)
     if problem:
         raise OptionError(f"puzzle too large for python-constraint: {problem}")
-    result = _solve_explicit(
-        explicit_csp(puzzle, max_patterns), limits=limits, max_solutions=max_solutions
-    )
+    budget = (limits or Limits()).start(Stats())
+    domains: dict[Hashable, Domain] = {}
+    constraints: list[Constraint] = []
+    stopped = budget.step_through(_parts(puzzle, domains, constraints))
+    if stopped:
+        return Result.from_solutions(
+            budget.finish(), "python-constraint", [], max_solutions=max_solutions, stopped=stopped
+        )
+    csp = CSP(domains, constraints)
+    result = _solve_explicit(csp, limits=budget.rest(), max_solutions=max_solutions)
+    result.stats.seconds = budget.finish().seconds
     return result.map(functools.partial(grid_from_assignment, puzzle))

@@ -135,11 +135,15 @@ def _method(solve: Solve, *, refutes_totals: bool = False) -> Runner:
 def _engine(
     search: Callable[..., Result[Assignment]],
 ) -> Solve:
-    """A search of :mod:`cspsolve.csp` on the line model, its assignment turned into a grid."""
+    """A search of :mod:`cspsolve.csp` on the line model, its assignment turned into a grid;
+    building the model counts against the limits (``stats.seconds`` includes it)."""
 
     def solve(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
         assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
-        found = search(build_csp(puzzle), limits=limits, max_solutions=wanted)
+        budget = (limits or Limits()).start(Stats())
+        csp = build_csp(puzzle)
+        found = search(csp, limits=budget.rest(), max_solutions=wanted)
+        found.stats.seconds = budget.finish().seconds
         return found.map(functools.partial(grid_from_assignment, puzzle))
 
     return solve

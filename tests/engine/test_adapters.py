@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cspsolve.csp.cpsat import solve_cpsat
+from cspsolve.csp.cpsat import APART_SIZE, Answer, solve_cpsat, solve_model
 from cspsolve.csp.domains import Domain, ExplicitDomain
 from cspsolve.csp.model import CSP, Constraint, Relation
 from cspsolve.csp.python_constraint import solve_python_constraint
 from cspsolve.csp.search import gac_astar, mac
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
-from cspsolve.results import Result, Status
+from cspsolve.results import Result, Stats, Status
 
 Solver = Callable[..., Result[dict[Hashable, Any]]]
 
@@ -285,3 +285,37 @@ def test_python_constraint_stops_mid_search_at_the_time_limit() -> None:
     assert result.status is Status.LIMIT
     assert 0.3 <= result.stats.seconds < 3.0
     assert result.stats.extra["constraint_checks"] > 1024
+
+
+def alternating(n: int) -> tuple[Any, list[Any]]:
+    """A CP-SAT model of ``n`` Booleans, the first true, each unlike the next: one solution."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(n)]
+    model.add(x[0] == 1)
+    for a, b in itertools.pairwise(x):
+        model.add(a + b == 1)
+    return model, x
+
+
+def test_forked_cpsat_solve_reads_as_the_solver() -> None:
+    model, x = alternating(APART_SIZE)
+    here, outcome = solve_model(model, Limits().start(Stats()))
+    assert outcome is Status.SOLVED and not isinstance(here, Answer)
+    apart, outcome = solve_model(model, Limits(time_limit=60).start(Stats()))
+    assert outcome is Status.SOLVED and isinstance(apart, Answer)
+    for i, var in enumerate(x):
+        assert apart.boolean_value(var) == here.boolean_value(var) == (i % 2 == 0)
+        assert apart.boolean_value(~var) == (i % 2 == 1)
+        assert apart.value(var) == here.value(var)
+    model.add(x[-1] == x[-2])  # now infeasible
+    assert solve_model(model, Limits(time_limit=60).start(Stats()))[1] is None
+
+
+def test_forked_cpsat_solve_keeps_the_limits() -> None:
+    model, _ = alternating(APART_SIZE)
+    assert solve_model(model, Limits(time_limit=0).start(Stats())) == (None, Status.LIMIT)
+    cancel = threading.Event()
+    cancel.set()
+    assert solve_model(model, Limits(cancel=cancel).start(Stats())) == (None, Status.CANCELLED)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import itertools
+import operator
+import threading
 from collections.abc import Hashable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.csp import CSP, ExplicitDomain, Relation, propagate
-from cspsolve.results import Stats
+from cspsolve.csp.gac import StopPropagationError
+from cspsolve.limits import Limits
+from cspsolve.results import Stats, Status
 
 
 @st.composite
@@ -116,3 +121,33 @@ def test_constraint_graph_has_an_edge_per_shared_constraint() -> None:
     assert {frozenset(e) for e in csp.graph.edges} == {frozenset("ab"), frozenset("bc")}
     assert csp.graph["a"]["b"]["constraints"] == [c1, c2]
     assert list(csp.graph.neighbors("d")) == []
+
+
+def chain(n: int) -> CSP:
+    """x0 < x1 < ... < x(n-1) over 0..n-1: GAC fixes every variable, after many revisions."""
+    domains = {f"x{i}": ExplicitDomain(range(n)) for i in range(n)}
+    constraints = [Relation(f"x{i}", f"x{i + 1}", operator.lt) for i in range(n - 1)]
+    return CSP(domains, constraints)
+
+
+def test_propagation_stops_when_the_budget_says_so() -> None:
+    cancel = threading.Event()
+    cancel.set()
+    for limits, status in (
+        (Limits(time_limit=0), Status.LIMIT),
+        (Limits(cancel=cancel), Status.CANCELLED),
+    ):
+        csp = chain(30)
+        domains = dict(csp.domains)
+        with pytest.raises(StopPropagationError) as stopped:
+            propagate(csp, domains, budget=limits.start(Stats()))
+        assert stopped.value.status is status
+
+
+def test_propagation_ignores_the_node_limit() -> None:
+    csp = chain(30)
+    free, limited = dict(csp.domains), dict(csp.domains)
+    assert propagate(csp, free)
+    assert propagate(csp, limited, budget=Limits(max_nodes=0).start(Stats()))
+    assert limited == free
+    assert all(list(limited[f"x{i}"]) == [i] for i in range(30))  # type: ignore[call-overload]

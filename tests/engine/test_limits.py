@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -90,3 +92,61 @@ def test_result_json_layout() -> None:
     }
     assert out["stats"]["expanded"] == 3
     assert Status.OPTIMAL.has_solution and not Status.LIMIT.has_solution
+
+
+def test_interrupted_leaves_the_node_limit_to_exhausted() -> None:
+    budget = Limits(max_nodes=0).start(Stats())
+    assert budget.exhausted() is Status.LIMIT
+    assert budget.interrupted() is None
+
+
+def test_alarm_rings_after_the_time_limit() -> None:
+    rung = threading.Event()
+    budget = Limits(time_limit=0.1).start(Stats())
+    with budget.alarm(rung.set):
+        assert rung.wait(5.0)
+        assert budget.interrupted() is Status.LIMIT
+    assert time.perf_counter() - budget.started >= 0.1
+
+
+def test_alarm_rings_on_cancellation() -> None:
+    rung, cancel = threading.Event(), threading.Event()
+    budget = Limits(cancel=cancel).start(Stats())
+    with budget.alarm(rung.set):
+        assert not rung.wait(0.05)
+        cancel.set()
+        assert rung.wait(5.0)
+    assert budget.interrupted() is Status.CANCELLED
+
+
+def test_alarm_is_silent_once_closed() -> None:
+    rung: list[int] = []
+    budget = Limits(time_limit=0.05).start(Stats())
+    with budget.alarm(lambda: rung.append(1)):
+        pass
+    time.sleep(0.2)
+    assert rung == []
+
+
+def test_alarms_of_several_budgets_ring_in_turn() -> None:
+    late, soon = threading.Event(), threading.Event()
+    with Limits(time_limit=0.4).start(Stats()).alarm(late.set):
+        with Limits(time_limit=0.05).start(Stats()).alarm(soon.set):
+            assert soon.wait(5.0) and not late.is_set()
+        assert late.wait(5.0)
+
+
+def test_step_through_stops_at_the_time_limit() -> None:
+    done: list[int] = []
+
+    def steps() -> Iterator[None]:
+        for i in range(1000):
+            time.sleep(0.005)
+            done.append(i)
+            yield
+
+    budget = Limits(time_limit=0.1).start(Stats())
+    assert budget.step_through(steps()) is Status.LIMIT
+    assert 0 < len(done) < 1000
+    assert budget.stats.seconds < 0.1 + 0.5
+    assert Limits().start(Stats()).step_through(iter(range(3))) is None

@@ -19,6 +19,7 @@ Uniqueness (``max_solutions=2``) is decided by adding, after the first solution,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from cspsolve.csp.cpsat import check_counts, enumerate_solutions
@@ -74,14 +75,43 @@ def automaton(clue: ColourClue) -> tuple[int, list[int], list[tuple[int, int, in
     return 0, [end], transitions
 
 
-def _add_counts(model: Any, puzzle: ColourNonogram, is_colour: list[list[list[Any]]]) -> None:
-    """Add the counts the clues imply, redundant with the automata: each line has the cells of
-    each colour its clue has, and the grid as many of each by the rows as by the columns."""
+def _build(
+    model: Any, puzzle: ColourNonogram, cells: list[list[Any]], is_colour: list[list[list[Any]]]
+) -> Iterator[None]:
+    """Add a row of cells at a time (to ``cells``, their Booleans to ``is_colour``), then the
+    lines' automata and the counts (:func:`_add_counts`) to ``model``, yielding after each row,
+    automaton and count (see :meth:`cspsolve.limits.Budget.step_through`)."""
+    height, width, count = puzzle.height, puzzle.width, len(puzzle.colours)
+    for i in range(height):
+        cells.append([model.new_int_var(0, count - 1, f"c{i}_{j}") for j in range(width)])
+        is_colour.append(
+            [[model.new_bool_var(f"b{i}_{j}_{c}") for c in range(count)] for j in range(width)]
+        )
+        for cell, bools in zip(cells[i], is_colour[i], strict=True):
+            model.add_exactly_one(bools)
+            model.add(cell == sum(c * b for c, b in enumerate(bools)))
+        yield
+    for i, clue in enumerate(puzzle.rows):
+        model.add_automaton(cells[i], *automaton(clue))
+        yield
+    for j, clue in enumerate(puzzle.columns):
+        model.add_automaton([cells[i][j] for i in range(height)], *automaton(clue))
+        yield
+    yield from _add_counts(model, puzzle, is_colour)
+
+
+def _add_counts(
+    model: Any, puzzle: ColourNonogram, is_colour: list[list[list[Any]]]
+) -> Iterator[None]:
+    """Add the counts the clues imply, redundant with the automata, yielding after each line's:
+    each line has the cells of each colour its clue has, and the grid as many of each by the
+    rows as by the columns."""
     lines = [(row, clue) for row, clue in zip(is_colour, puzzle.rows, strict=True)]
     lines += [([row[j] for row in is_colour], clue) for j, clue in enumerate(puzzle.columns)]
     for colour in range(1, len(puzzle.colours)):
         for cells, clue in lines:
             model.add(sum(cell[colour] for cell in cells) == sum(n for n, c in clue if c == colour))
+            yield
         every = sum(cell[colour] for row in is_colour for cell in row)
         for clues in (puzzle.rows, puzzle.columns):
             model.add(every == sum(n for clue in clues for n, c in clue if c == colour))
@@ -109,24 +139,14 @@ def solve(
 
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    height, width, count = puzzle.height, puzzle.width, len(puzzle.colours)
     model = cp_model.CpModel()
-    cells = [
-        [model.new_int_var(0, count - 1, f"c{i}_{j}") for j in range(width)] for i in range(height)
-    ]
-    is_colour = [
-        [[model.new_bool_var(f"b{i}_{j}_{c}") for c in range(count)] for j in range(width)]
-        for i in range(height)
-    ]
-    for cell_row, bool_row in zip(cells, is_colour, strict=True):
-        for cell, bools in zip(cell_row, bool_row, strict=True):
-            model.add_exactly_one(bools)
-            model.add(cell == sum(c * b for c, b in enumerate(bools)))
-    for i, clue in enumerate(puzzle.rows):
-        model.add_automaton(cells[i], *automaton(clue))
-    for j, clue in enumerate(puzzle.columns):
-        model.add_automaton([cells[i][j] for i in range(height)], *automaton(clue))
-    _add_counts(model, puzzle, is_colour)
+    cells: list[list[Any]] = []
+    is_colour: list[list[list[Any]]] = []
+    stopped = budget.step_through(_build(model, puzzle, cells, is_colour))
+    if stopped:
+        return Result.from_solutions(
+            budget.finish(), "cpsat", [], max_solutions=max_solutions, stopped=stopped
+        )
     keys = [c.key for c in puzzle.colours]
 
     def read(solver: Any) -> Grid:

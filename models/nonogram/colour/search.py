@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from cspsolve.csp.gac import StopPropagationError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -45,11 +46,21 @@ from ..search.probing import enqueue
 from .board import ColourNonogram, Grid
 from .lines import scratch, settle_colour_line
 
-__all__ = ["Network", "Probes", "line_logic", "probe", "propagate", "search", "solve_colour"]
+__all__ = [
+    "Network",
+    "Probes",
+    "line_logic",
+    "load_kernels",
+    "probe",
+    "propagate",
+    "search",
+    "solve_colour",
+]
 
-_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS = 0, 1, 2, 3, 4
+_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS, _STOP = 0, 1, 2, 3, 4, 5
 """Indices in the kernels' ``counters``: line solves, trials, colour bits removed, the clock
-that stamps line changes (see :class:`Probes`), and line-cache hits."""
+that stamps line changes (see :class:`Probes`), line-cache hits, and the stop flag (see
+:func:`propagate`)."""
 
 _MEMO_BITS = 13
 """The line cache holds ``2**13`` lines (see :func:`_settle`)."""
@@ -85,9 +96,9 @@ class Network:
     order : numpy.ndarray of int64, shape (2, C)
         The children :func:`children` kept, in the order to try them, and the colour bits each
         trial removed.
-    counters : numpy.ndarray of int64, shape (5,)
+    counters : numpy.ndarray of int64, shape (6,)
         Line solves, trials, colour bits removed, the clock (see :class:`Probes`), line-cache
-        hits.
+        hits, and the stop flag that the run's alarm raises (:func:`propagate`).
     """
 
     height: int
@@ -97,7 +108,7 @@ class Network:
     work: tuple[Any, ...]
     trials: Any
     order: Any
-    counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
+    counters: Any = field(default_factory=lambda: np.zeros(6, np.int64))
 
     @classmethod
     def build(cls, puzzle: ColourNonogram) -> Network:
@@ -238,6 +249,10 @@ def _propagate(grid: Any, clues: Any, work: Any, counters: Any, changed_at: Any)
     height, width = grid.shape
     lines = height + width
     while ends[1]:
+        if counters[_STOP]:
+            queued[:] = 0
+            ends[:] = 0
+            return False
         line = queue[ends[0]]
         ends[0] = ends[0] + 1 if ends[0] + 1 < lines else 0
         ends[1] -= 1
@@ -271,13 +286,15 @@ def propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
         Each cell's possible colours.
     clues, work, counters
         As in :class:`Network`; the worklist holds the dirty lines on entry and is empty on
-        return.
+        return. When the stop flag of ``counters`` is raised (from another thread: the kernels
+        release the GIL), the propagation gives up before the next line.
 
     Returns
     -------
     bool
         False when some line has no placement agreeing with the grid (``grid`` is then partly
-        narrowed).
+        narrowed), or when the stop flag was raised: every kernel then fails fast, and
+        whatever it returns after the flag went up is meaningless (:func:`_interrupted`).
     """
     return _propagate(grid, clues, work, counters, work[5])
 
@@ -427,6 +444,19 @@ def children(grid: Any, cell: int, clues: Any, work: Any, counters: Any, trials:
     return count
 
 
+def _raise_stop(counters: Any) -> None:
+    """Raise the kernels' stop flag (called by the run's alarm, :meth:`Budget.alarm`)."""
+    counters[_STOP] = 1
+
+
+def _interrupted(net: Network, budget: Budget) -> Status | None:
+    """``LIMIT`` or ``CANCELLED`` when the alarm has raised the stop flag (the last kernel's
+    answer is then void), else ``None``."""
+    if not net.counters[_STOP]:
+        return None
+    return budget.interrupted() or Status.LIMIT
+
+
 def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
     queue, queued, ends = net.work[:3]
@@ -436,17 +466,34 @@ def _propagate_all(net: Network, grid: Any) -> bool:
     return bool(propagate(grid, net.clues, net.work, net.counters))
 
 
-def line_logic(puzzle: ColourNonogram) -> tuple[bool, int]:
+def line_logic(puzzle: ColourNonogram, *, budget: Budget | None = None) -> tuple[bool, int]:
     """Line logic alone (no probing, no search) from the grid of undecided cells.
+
+    Parameters
+    ----------
+    puzzle : ColourNonogram
+        The clues.
+    budget : Budget, optional
+        Its time limit and cancellation stop the propagation (:meth:`Budget.alarm`).
 
     Returns
     -------
     tuple of (bool, int)
         Whether line logic finds the clues consistent, and how many cells it decides.
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` stopped the propagation.
     """
     net = Network.build(puzzle)
     grid = net.unknown()
-    consistent = _propagate_all(net, grid)
+    budget = budget or Limits().start(Stats())
+    with budget.alarm(functools.partial(_raise_stop, net.counters)):
+        consistent = _propagate_all(net, grid)
+    stopped = _interrupted(net, budget)
+    if stopped:
+        raise StopPropagationError(stopped)
     return consistent, int(np.count_nonzero((grid & (grid - 1)) == 0))
 
 
@@ -462,7 +509,8 @@ def search(
     keys : str
         The colour keys, the background's first, to write the solutions.
     budget : Budget
-        Checked before each node.
+        Checked before each node, and after each kernel for the stop flag its alarm raises
+        (see :func:`solve_colour`).
     max_solutions : int
         Stop after this many solutions.
 
@@ -475,10 +523,11 @@ def search(
     """
     stats = budget.stats
     solutions: list[Grid] = []
-    stopped: Status | None = None
     root = net.unknown()
     fresh = Probes.fresh(net.height * net.width)
-    stack = [(root, fresh, 0)] if _propagate_all(net, root) else []
+    consistent = _propagate_all(net, root)
+    stopped = _interrupted(net, budget)
+    stack = [(root, fresh, 0)] if consistent and not stopped else []
     args = (net.clues, net.work, net.counters, net.trials)
     while stack:
         stopped = budget.exhausted()
@@ -488,6 +537,9 @@ def search(
         stats.expanded += 1
         stats.depth = max(stats.depth, depth)
         cell = probe(grid, *args, probes.probed_at, probes.read, probes.score, probes.changed_at)
+        stopped = _interrupted(net, budget)
+        if stopped:
+            break
         if cell == _DEAD:
             stats.backtracks += 1
         elif cell == _SOLVED:
@@ -496,6 +548,9 @@ def search(
                 break
         else:
             count = children(grid, cell, *args, net.order)
+            stopped = _interrupted(net, budget)
+            if stopped:
+                break
             stats.backtracks += int(grid.flat[cell]).bit_count() - count
             kids = []
             for i in range(count):
@@ -511,7 +566,7 @@ def search(
 
 
 @functools.cache
-def _load_kernels() -> None:
+def load_kernels() -> None:
     """Load (or compile) the kernels before a run's clock starts: numba does it on first call.
 
     Two crossed diagonals of two colours need branching, so every kernel runs.
@@ -534,7 +589,8 @@ def solve_colour(
     puzzle : ColourNonogram
         The clues.
     limits : Limits, optional
-        Checked before each node (a node's probing is not interrupted).
+        The node limit is checked before each node; the time limit and cancellation also
+        stop the kernels within a node, before their next line solve (:meth:`Budget.alarm`).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
 
@@ -546,11 +602,13 @@ def solve_colour(
         ``backtracks`` dead nodes and colours refuted at branching; ``stats.extra`` has
         ``line_cache_hits``.
     """
-    _load_kernels()
+    load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     keys = "".join(c.key for c in puzzle.colours)
-    solutions, stopped = search(Network.build(puzzle), keys, budget, max_solutions=max_solutions)
+    network = Network.build(puzzle)
+    with budget.alarm(functools.partial(_raise_stop, network.counters)):
+        solutions, stopped = search(network, keys, budget, max_solutions=max_solutions)
     return Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from cspsolve.csp.gac import StopPropagationError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -65,6 +66,7 @@ __all__ = [
     "children",
     "enqueue",
     "line_logic",
+    "load_kernels",
     "luby",
     "probe",
     "propagate",
@@ -73,9 +75,10 @@ __all__ = [
     "stamp",
 ]
 
-_SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED = 0, 1, 2, 3, 4
+_SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED, _STOP = 0, 1, 2, 3, 4, 5
 """Indices in the kernels' ``counters``: line solves, trials, line-cache hits, the clock that
-stamps line changes (see :class:`Probes`), and the cells propagation has decided."""
+stamps line changes (see :class:`Probes`), the cells propagation has decided, and the stop flag
+(see :func:`propagate`)."""
 
 _DEAD, _SOLVED = -1, -2
 """What :func:`probe` returns besides a cell to branch on."""
@@ -209,8 +212,9 @@ class Network:
         The kernels' work space.
     trials : numpy.ndarray of uint64, shape (3, 2, H + W, words)
         Two trial grids and a copy of the grid before a change.
-    counters : numpy.ndarray of int64, shape (5,)
-        Line solves, trials, line-cache hits, the clock (see :class:`Probes`), cells decided.
+    counters : numpy.ndarray of int64, shape (6,)
+        Line solves, trials, line-cache hits, the clock (see :class:`Probes`), cells decided,
+        and the stop flag that the run's alarm raises (:func:`propagate`).
     """
 
     height: int
@@ -218,7 +222,7 @@ class Network:
     clues: tuple[Any, Any, Any]
     work: Work
     trials: Any
-    counters: Any = field(default_factory=lambda: np.zeros(5, np.int64))
+    counters: Any = field(default_factory=lambda: np.zeros(6, np.int64))
 
     @classmethod
     def build(cls, puzzle: Nonogram) -> Network:
@@ -395,6 +399,10 @@ def _propagate(
     narrowed, memo, bitwork = work.narrowed, work.memo, work.bitwork
     lines = height + width
     while ends[1]:
+        if counters[_STOP]:
+            queued[:] = 0
+            ends[:] = 0
+            return False
         line = queue[ends[0]]
         ends[0] = ends[0] + 1 if ends[0] + 1 < lines else 0
         ends[1] -= 1
@@ -437,14 +445,18 @@ def propagate(
         The puzzle and the work space (see :class:`Network`); the worklist holds the dirty
         lines on entry and is empty on return.
     counters : numpy.ndarray of int64
-        Line solves, cache hits and the cells decided are counted (see :class:`Network`).
+        Line solves, cache hits and the cells decided are counted (see :class:`Network`). When
+        its stop flag is raised (from another thread: the kernels release the GIL), the
+        propagation gives up before the next line.
     read : numpy.ndarray of uint64, shape (1,)
         Receives the mask (``line mod 64``) of every line solved.
 
     Returns
     -------
     bool
-        False when some line has no compatible fill pattern (``grid`` is then partly narrowed).
+        False when some line has no compatible fill pattern (``grid`` is then partly narrowed),
+        or when the stop flag was raised: every kernel then fails fast, and whatever it returns
+        after the flag went up is meaningless (:func:`_interrupted`).
     """
     return _propagate(grid, height, width, clues, work, counters, read)
 
@@ -701,6 +713,19 @@ def children(
     copy(out[1], empty if filled_first else filled)
 
 
+def _raise_stop(counters: Any) -> None:
+    """Raise the kernels' stop flag (called by the run's alarm, :meth:`Budget.alarm`)."""
+    counters[_STOP] = 1
+
+
+def _interrupted(net: Network, budget: Budget) -> Status | None:
+    """``LIMIT`` or ``CANCELLED`` when the alarm has raised the stop flag (the last kernel's
+    answer is then void), else ``None``."""
+    if not net.counters[_STOP]:
+        return None
+    return budget.interrupted() or Status.LIMIT
+
+
 def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
     queue, queued, ends = net.work.queue, net.work.queued, net.work.ends
@@ -711,8 +736,15 @@ def _propagate_all(net: Network, grid: Any) -> bool:
     return bool(propagate(grid, *size, net.clues, net.work, net.counters, net.work.read))
 
 
-def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
+def line_logic(puzzle: Nonogram, *, budget: Budget | None = None) -> tuple[bool, Any, Any]:
     """Line logic alone (no probing, no search) from the empty grid.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    budget : Budget, optional
+        Its time limit and cancellation stop the propagation (:meth:`Budget.alarm`).
 
     Returns
     -------
@@ -721,11 +753,21 @@ def line_logic(puzzle: Nonogram) -> tuple[bool, Any, Any]:
     grid : numpy.ndarray of uint8, shape (H, W)
         Cell codes at the fixpoint (:data:`.lines.cells.UNKNOWN` where undecided).
     counters : numpy.ndarray of int64
-        ``[line solves, trials, line-cache hits, clock, cells decided]``.
+        ``[line solves, trials, line-cache hits, clock, cells decided, stop flag]``.
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` stopped the propagation.
     """
     net = Network.build(puzzle)
     grid = net.unknown()
-    consistent = _propagate_all(net, grid)
+    budget = budget or Limits().start(Stats())
+    with budget.alarm(functools.partial(_raise_stop, net.counters)):
+        consistent = _propagate_all(net, grid)
+    stopped = _interrupted(net, budget)
+    if stopped:
+        raise StopPropagationError(stopped)
     return consistent, net.codes(grid), net.counters
 
 
@@ -779,6 +821,9 @@ class _Dive:
                 grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
                 probes.read, probes.score, probes.changed_at, noise=self.noise,
             )  # fmt: skip
+            stopped = _interrupted(net, budget)
+            if stopped:
+                return False, stopped
             if cell == _DEAD:
                 stats.backtracks += 1
                 if self.last_conflict:
@@ -791,7 +836,11 @@ class _Dive:
                     return True, None
             else:
                 cell = self.branching_cell(grid, cell)
-                stack += self._children(grid, cell, probes, depth + 1)
+                kids = self._children(grid, cell, probes, depth + 1)
+                stopped = _interrupted(net, budget)
+                if stopped:
+                    return False, stopped
+                stack += kids
                 stats.generated += 2
                 stats.max_frontier = max(stats.max_frontier, len(stack))
         return True, None
@@ -907,9 +956,10 @@ def search(
         ``LIMIT`` or ``CANCELLED`` when the budget stopped the search, else ``None``.
     """
     solutions: list[Grid] = []
-    stopped: Status | None = None
     root = net.unknown()
-    settled = not _propagate_all(net, root)
+    consistent = _propagate_all(net, root)
+    stopped = _interrupted(net, budget)
+    settled = not consistent and not stopped
     likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
     randomized = _Restarts(net, root)
     _seed(seed % 2**32)
@@ -931,7 +981,7 @@ def search(
 
 
 @functools.cache
-def _load_kernels() -> None:
+def load_kernels() -> None:
     """Load (or compile) the kernels before a run's clock starts: numba does it on first call.
 
     Two crossed diagonals need branching, so every kernel runs.
@@ -950,7 +1000,8 @@ def solve_probing(
     puzzle : Nonogram
         The clues.
     limits : Limits, optional
-        Checked before each node (a node's probing is not interrupted).
+        The node limit is checked before each node; the time limit and cancellation also
+        stop the kernels within a node, before their next line solve (:meth:`Budget.alarm`).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
     seed : int
@@ -967,11 +1018,12 @@ def solve_probing(
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
         :func:`search`).
     """
-    _load_kernels()
+    load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     network = Network.build(puzzle)
-    solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
+    with budget.alarm(functools.partial(_raise_stop, network.counters)):
+        solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
     return Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )
