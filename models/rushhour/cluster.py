@@ -11,8 +11,8 @@ it is the board's connected component of the state graph), the notion of Michael
 database, https://www.michaelfogleman.com/rush/ ("cluster size"). :func:`explore` searches it
 breadth first (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed., §3.4.1)
 with a hand-written open-addressing hash table and move generation over an occupancy array;
-the loops are compiled by numba (``cache=True``) and run in chunks between which the time and
-node limits are checked.
+the loops are compiled by numba (``cache=True``) and run in chunks (sized by
+:class:`.pacing.Pace`) between which the time and node limits are checked.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from cspsolve.limits import Limits
 from cspsolve.results import Stats, Status
 
 from .board import Board, Move
+from .pacing import Pace
 
 __all__ = [
     "MEMORY",
@@ -44,8 +45,6 @@ __all__ = [
 
 Int64s = npt.NDArray[np.int64]
 
-_CHUNK = 1 << 15
-"""States expanded per compiled call between two limit checks."""
 MEMORY = 4 << 30
 """Bytes the arrays of :func:`explore` may grow to (4 GiB) before it stops with ``LIMIT``."""
 _MAX_KEY = 1 << 62
@@ -273,7 +272,7 @@ def explore(
         Stop when the first goal state is generated (its depth is then optimal); otherwise
         expand the whole cluster.
     limits : Limits, optional
-        Time and node limits, checked between chunks of ``2**15`` expansions.
+        Time and node limits, checked between chunks of about :data:`.pacing.TARGET` seconds.
     memory : int
         Bytes the state arrays and the hash table may take (``80 + pieces`` bytes a state of
         their capacity, which doubles): the search stops with ``LIMIT`` rather than grow past.
@@ -306,6 +305,7 @@ def explore(
     goal = 0 if board.is_solved() else -1
     stopped: Status | None = None
     most = len(board.pieces) * board.size
+    pace = Pace(budget)
     while goal < 0 or not stop_at_goal:
         if counters[0] + most > len(keys):
             if 2 * len(keys) * (80 + len(start)) > memory:
@@ -318,6 +318,7 @@ def explore(
             table_keys = np.full(2 * len(table_keys), -1, dtype=np.int64)
             table_ids = np.zeros(len(table_keys), dtype=np.int64)
             table_keys, table_ids = rehash(table_keys, table_ids, keys, int(counters[0]))
+        head = int(counters[1])
         found = bfs_chunk(
             table_keys,
             table_ids,
@@ -325,11 +326,12 @@ def explore(
             offsets,
             *arrays[1:],
             counters,
-            _CHUNK,
+            pace.chunk(),
             stop_at_goal,
             steps,
             *enc.layout(),
         )
+        pace.measured(int(counters[1]) - head)
         stats.expanded = int(counters[1])
         stats.generated = int(counters[2])
         stats.max_frontier = int(counters[3])

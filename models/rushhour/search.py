@@ -50,7 +50,7 @@ from cspsolve.errors import OptionError
 
 from .board import Board, Move
 
-__all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "heuristic"]
+__all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "Transpositions", "heuristic"]
 
 METRICS = ("moves", "steps")
 """Cost of a plan: slides of any distance, or cells slid."""
@@ -150,6 +150,63 @@ class RushHourProblem:
     def is_goal(self, state: State) -> bool:
         """The red car's right end is in the last column."""
         return state[self.board.red_index] == self.board.goal_offset
+
+
+class Transpositions:
+    """``problem`` as IDA* sees it, with a transposition table: within one iteration, a slide
+    to a position already reached at no greater cost is not offered again (Reinefeld &
+    Marsland, "Enhanced iterative-deepening search", *IEEE TPAMI* 16(7), 1994).
+
+    :func:`cspsolve.search.idastar` asks for the successors of a position right after it was
+    offered (so its cost is the cost it was offered at), and for those of the start position
+    once per iteration, which empties the table. Every path the search then follows is the
+    cheapest found so far to each of its positions, hence simple: on a cluster of ``N``
+    positions it costs at most ``N - 1`` moves (steps), so the bound passes every path within
+    ``N`` iterations plus the start's estimate, each expanding a position at most once per cost
+    it is reached at. An unsolvable board thus ends ``unsolvable`` after polynomial work,
+    where IDA* without the table enumerates every simple path of the cluster. A plan found is
+    still optimal: a position reached again at no smaller cost has a subtree the earlier visit
+    searched already within the same bound.
+
+    Parameters
+    ----------
+    problem : RushHourProblem
+        The state space.
+    """
+
+    def __init__(self, problem: RushHourProblem) -> None:
+        self.problem = problem
+        self._best: dict[State, float] = {}
+
+    @property
+    def initial(self) -> State:
+        """The start position's offsets."""
+        return self.problem.initial
+
+    def is_goal(self, state: State) -> bool:
+        """Whether the red car is at the exit."""
+        return self.problem.is_goal(state)
+
+    def actions(self, state: State) -> list[Move]:
+        """The legal moves in ``state`` (all of them: the table filters :meth:`successors`)."""
+        return self.problem.actions(state)
+
+    def result(self, state: State, action: Move) -> State:
+        """The offsets after ``action``."""
+        return self.problem.result(state, action)
+
+    def successors(self, state: State) -> Iterator[tuple[Move, State, float]]:
+        """The slides from ``state`` to positions not yet reached at so low a cost."""
+        if state == self.problem.initial:
+            self._best = {state: 0.0}
+        best = self._best
+        cost = best[state]
+        for move, after, step in self.problem.successors(state):
+            reached = cost + step
+            if best.get(after, math.inf) <= reached:
+                continue
+            best[after] = reached
+            yield move, after, step
 
 
 def _clear_options(problem: RushHourProblem, state: State, i: int) -> list[tuple[int, set[int]]]:
