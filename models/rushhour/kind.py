@@ -171,13 +171,14 @@ def _engine(name: str, informed: bool, transpositions: bool = False) -> Runner:
         from .search import heuristic as make_heuristic
 
         problem = RushHourProblem(board, options.cost)
-        searched = Transpositions(problem) if transpositions else problem
         search: Callable[..., Result[list[Move]]] = getattr(engine, name)
         if informed:
             assert heuristic is not None
-            result = search(searched, make_heuristic(heuristic, problem), limits=limits)
+            estimate = make_heuristic(heuristic, problem)
+            searched = Transpositions(problem, estimate) if transpositions else problem
+            result = search(searched, estimate, limits=limits)
         else:
-            result = search(searched, limits=limits)
+            result = search(problem, limits=limits)
         if result.status == Status.UNSOLVABLE:
             result.message = "no plan: every reachable position was searched"
         return result

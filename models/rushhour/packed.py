@@ -296,13 +296,31 @@ def _table(capacity: int, words: int) -> Int64s:
 
 
 def _narrow(
-    arrays: _Arrays, packing: Packing, first: int, count: int, width: int, steps: bool
-) -> int:
+    arrays: _Arrays,
+    packing: Packing,
+    first: int,
+    count: int,
+    width: int,
+    steps: bool,
+    budget: Budget,
+) -> int | None:
     """Keep, of the states ``first..count-1``, the ``width`` of least :data:`BEAM_SCORE`, moved
-    to the front in that order; return the new count."""
+    to the front in that order; return the new count, or ``None`` when ``budget`` ran out while
+    the scores were computed (in chunks of :class:`.pacing.Pace`, between which it is asked)."""
+    pace = Pace(budget, counted=False)
+    scores = np.empty(count - first, dtype=np.int64)
+    done = 0
+    while done < len(scores):
+        part = slice(first + done, min(count, first + done + pace.chunk()))
+        scores[done : done + part.stop - part.start] = _estimates(
+            packing, arrays.keys[part], BEAM_SCORE, steps
+        )
+        pace.measured(part.stop - part.start)
+        done += part.stop - part.start
+        if budget.exhausted() is not None:
+            return None
+    keep = np.argsort(scores, kind="stable")[:width]
     layer = slice(first, count)
-    order = np.argsort(_estimates(packing, arrays.keys[layer], BEAM_SCORE, steps), kind="stable")
-    keep = order[:width]
     for column in (arrays.keys, arrays.parent, arrays.piece, arrays.delta):
         column[first : first + width] = column[layer][keep]
     return first + width
@@ -416,8 +434,12 @@ def search(
             break
         starts.append(int(counters[0]))
         if width is not None and starts[-1] - end > width:
-            starts[-1] = _narrow(arrays, packing, end, starts[-1], width, steps)
-            counters[0] = starts[-1]
+            narrowed = _narrow(arrays, packing, end, starts[-1], width, steps, budget)
+            if narrowed is None:
+                stopped = budget.exhausted() or Status.LIMIT
+                break
+            starts[-1] = narrowed
+            counters[0] = narrowed
         stats.max_frontier = max(stats.max_frontier, starts[-1] - starts[-2])
     count = int(counters[0])
     if starts[-1] != count:

@@ -200,5 +200,4 @@ def breadth_first(board: Board, budget: Budget, *, steps: bool, plain: int) -> t
     stats.generated += found.generated
     stats.max_frontier = max(stats.max_frontier, found.max_frontier)
     plan = cluster.plan(cluster.goal) if cluster.goal >= 0 else None
-    memory = stopped is Status.LIMIT and budget.exhausted() is None
-    return Outcome(plan, stopped, cluster.size), memory
+    return Outcome(plan, stopped, cluster.size), cluster.full
