@@ -95,8 +95,8 @@ def search(board: Board, budget: Budget, *, steps: bool, most: float) -> Outcome
     board : Board
         The start position.
     budget : Budget
-        The run's limits, checked every 64 expansions, and counters (``expanded``,
-        ``generated``, ``max_frontier``).
+        The run's limits, checked every 64 expansions and at the node limit, and counters
+        (``expanded``, ``generated``, ``max_frontier``).
     steps : bool
         Edges are one-cell slides (the ``steps`` metric) instead of slides of any distance.
     most : float
@@ -121,16 +121,19 @@ def search(board: Board, budget: Budget, *, steps: bool, most: float) -> Outcome
     parents: Parents = {root: None}
     frontier = [(root, start, occupied)]
     pieces = list(zip(range(len(start)), masks, weights, strict=True))
+    cap = math.inf if budget.limits.max_nodes is None else budget.limits.max_nodes
+    check: float = stats.expanded
     while frontier:
         layer: list[tuple[int, tuple[int, ...], int]] = []
         for key, position, occupied in frontier:
-            if stats.expanded % _CHECK == 0:
+            if stats.expanded >= check:
                 if stats.expanded >= most:
                     return None
                 stopped = budget.exhausted()
                 if stopped is not None:
                     stats.generated = len(parents) - 1
                     return Outcome(None, stopped, len(parents))
+                check = min(stats.expanded + _CHECK, cap)
             stats.expanded += 1
             for i, cells, weight in pieces:
                 o = position[i]
