@@ -193,7 +193,10 @@ def goal_distances(
     table_ids: Arr,
     keys: Arr,
     offsets: Arr,
-    goals: Arr,
+    dist: Arr,
+    queue: Arr,
+    ends: Arr,
+    chunk: int,
     steps: bool,
     size: int,
     horiz: Arr,
@@ -205,23 +208,22 @@ def goal_distances(
     walls: Arr,
     red: int,
     goal_offset: int,
-) -> Arr:
-    """Multi-source BFS from ``goals`` over the states in the table; -1 where unreachable."""
+) -> None:
+    """Up to ``chunk`` steps of a multi-source BFS over the states in the table.
+
+    ``dist`` holds each state's distance (-1 not reached yet), ``queue[ends[0]:ends[1]]`` the
+    states reached and not yet expanded; the caller seeds both with the goals, and both ends
+    move on in place.
+    """
     n = len(horiz)
     occ = np.zeros(size * size, dtype=np.int64)
     most = n * size
     out_key = np.zeros(most, dtype=np.int64)
     out_piece = np.zeros(most, dtype=np.int64)
     out_delta = np.zeros(most, dtype=np.int64)
-    dist = np.full(len(keys), -1, dtype=np.int64)
-    queue = np.zeros(len(keys), dtype=np.int64)
-    tail = 0
-    for g in goals:
-        dist[g] = 0
-        queue[tail] = g
-        tail += 1
-    head = 0
-    while head < tail:
+    head, tail = ends[0], ends[1]
+    stop = head + chunk
+    while head < tail and head < stop:
         s = queue[head]
         head += 1
         m = _moves(
@@ -247,7 +249,7 @@ def goal_distances(
                 dist[t] = dist[s] + 1
                 queue[tail] = t
                 tail += 1
-    return dist
+    ends[0], ends[1] = head, tail
 
 
 # ----------------------------------------------------------------------------------------------

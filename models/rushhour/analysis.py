@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from cspsolve.errors import OptionError
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
+from cspsolve.results import Stats, Status
 
 from .board import Board
 from .cluster import Cluster, explore, goal_distances
@@ -79,23 +80,33 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
         cluster k moves from the nearest goal), ``hardest_start`` (its board and moves),
         ``branching`` (mean and largest number of moves per state), ``dead_ends`` (states with
         a single move: the only way on is back), ``difficulty`` and ``difficulty_score``,
-        ``complete`` (False when a limit stopped the exploration: only ``cluster_size`` so far
-        and ``status`` are given then) and ``seconds``.
+        ``complete`` (False when a limit stopped the analysis: only ``cluster_size`` so far,
+        ``status`` and ``seconds`` are given then) and ``seconds``. Every phase (exploring the
+        cluster, the distances to the goals, the optimum in steps) keeps within ``limits``.
 
     Raises
     ------
     OptionError
         If the board is too large for the compact state key.
     """
-    cluster, stats, stopped = explore(board, stop_at_goal=False, limits=limits)
+    budget = (limits or Limits()).start(Stats())
+    cluster, _, stopped = explore(board, stop_at_goal=False, limits=budget.rest())
     if cluster is None:
         raise OptionError("the board is too large for cluster analysis (state key over 62 bits)")
     if stopped is not None:
-        return {"complete": False, "status": stopped.value, "cluster_size": cluster.size}
-    distance = goal_distances(cluster)
+        return _unfinished(stopped, cluster.size, budget)
+    distance = goal_distances(cluster, budget=budget)
+    if distance is None:
+        return _unfinished(budget.exhausted() or Status.LIMIT, cluster.size, budget)
     goals = int(cluster.goal_mask().sum())
     moves = int(distance[0]) if distance[0] >= 0 else None
-    steps = _optimal_steps(board) if moves is not None else None
+    steps = None
+    if moves is not None:
+        by_steps, _, stopped = explore(board, steps=True, limits=budget.rest())
+        if stopped is not None:
+            return _unfinished(stopped, cluster.size, budget)
+        assert by_steps is not None and by_steps.goal >= 0  # the same cluster, by one-cell steps
+        steps = int(by_steps.depth[by_steps.goal])
     out: dict[str, Any] = {
         "optimal_moves": moves,
         "optimal_steps": steps,
@@ -126,15 +137,19 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
     else:
         out["difficulty"], out["difficulty_score"] = None, None
     out["complete"] = True
-    out["seconds"] = round(stats.seconds, 6)
+    out["seconds"] = round(budget.finish().seconds, 6)
     return out
 
 
-def _optimal_steps(board: Board) -> int | None:
-    cluster, _, _ = explore(board, steps=True)
-    if cluster is None or cluster.goal < 0:
-        return None
-    return int(cluster.depth[cluster.goal])
+def _unfinished(stopped: Status, positions: int, budget: Budget) -> dict[str, Any]:
+    """What :func:`analyze` gives when a limit stopped it: the positions found so far."""
+    seconds = round(budget.finish().seconds, 6)
+    return {
+        "complete": False,
+        "status": stopped.value,
+        "cluster_size": positions,
+        "seconds": seconds,
+    }
 
 
 def state_graph(board: Board, limits: Limits | None = None) -> Any:

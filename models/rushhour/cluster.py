@@ -11,8 +11,8 @@ it is the board's connected component of the state graph), the notion of Michael
 database, https://www.michaelfogleman.com/rush/ ("cluster size"). :func:`explore` searches it
 breadth first (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed., §3.4.1)
 with a hand-written open-addressing hash table and move generation over an occupancy array;
-the loops are compiled by numba (``cache=True``) and run in chunks between which the time and
-node limits are checked.
+the loops are compiled by numba (``cache=True``) and run in chunks (sized by
+:class:`.pacing.Pace`) between which the time and node limits are checked.
 """
 
 from __future__ import annotations
@@ -20,16 +20,17 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from cspsolve.errors import OptionError
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.results import Stats, Status
 
 from .board import Board, Move
+from .pacing import Growth, Pace
 
 __all__ = [
     "MEMORY",
@@ -44,8 +45,6 @@ __all__ = [
 
 Int64s = npt.NDArray[np.int64]
 
-_CHUNK = 1 << 15
-"""States expanded per compiled call between two limit checks."""
 MEMORY = 4 << 30
 """Bytes the arrays of :func:`explore` may grow to (4 GiB) before it stops with ``LIMIT``."""
 _MAX_KEY = 1 << 62
@@ -206,6 +205,8 @@ class Cluster:
         Index of the first goal state found, -1 if none.
     complete : bool
         True when every reachable state was expanded (``keys`` is the whole cluster).
+    full : bool
+        True when the memory budget stopped the search.
     table_keys, table_ids : numpy.ndarray of int64
         The hash table from key to state index.
     """
@@ -220,6 +221,7 @@ class Cluster:
     degree: Int64s
     goal: int
     complete: bool
+    full: bool
     table_keys: Int64s
     table_ids: Int64s
 
@@ -273,7 +275,7 @@ def explore(
         Stop when the first goal state is generated (its depth is then optimal); otherwise
         expand the whole cluster.
     limits : Limits, optional
-        Time and node limits, checked between chunks of ``2**15`` expansions.
+        Time and node limits, checked between chunks of about :data:`.pacing.TARGET` seconds.
     memory : int
         Bytes the state arrays and the hash table may take (``80 + pieces`` bytes a state of
         their capacity, which doubles): the search stops with ``LIMIT`` rather than grow past.
@@ -283,6 +285,8 @@ def explore(
     tuple of (Cluster or None, Stats, Status or None)
         The states found (``None`` when the key does not fit in 62 bits), the counters, and
         ``LIMIT``/``CANCELLED`` when a limit or the memory stopped the search (else ``None``).
+        The search also stops with ``LIMIT`` rather than start doubling its arrays when that
+        is predicted to outlast the time left (:class:`.pacing.Growth`).
     """
     bfs_chunk, rehash, _ = _kernels()
     stats = Stats()
@@ -305,19 +309,27 @@ def explore(
     table_keys, table_ids = rehash(table_keys, table_ids, keys, 1)
     goal = 0 if board.is_solved() else -1
     stopped: Status | None = None
+    full = False
     most = len(board.pieces) * board.size
+    pace, growth = Pace(budget), Growth(budget)
     while goal < 0 or not stop_at_goal:
-        if counters[0] + most > len(keys):
-            if 2 * len(keys) * (80 + len(start)) > memory:
-                stopped = Status.LIMIT
-                break
-            arrays = [np.resize(a, 2 * len(keys)) for a in arrays]
-            keys, parent, piece, delta, depth, degree = arrays
-            offsets = np.concatenate([offsets, np.zeros_like(offsets)])
-        if 2 * (counters[0] + most) > len(table_keys):
-            table_keys = np.full(2 * len(table_keys), -1, dtype=np.int64)
-            table_ids = np.zeros(len(table_keys), dtype=np.int64)
-            table_keys, table_ids = rehash(table_keys, table_ids, keys, int(counters[0]))
+        grow = counters[0] + most > len(keys)
+        rebuild = 2 * (counters[0] + most) > len(table_keys)
+        full = grow and 2 * len(keys) * (80 + len(start)) > memory
+        if full or ((grow or rebuild) and not growth.affordable(2 * len(keys))):
+            stopped = Status.LIMIT
+            break
+        if grow:
+            with growth.timed():
+                arrays = [np.resize(a, 2 * len(keys)) for a in arrays]
+                keys, parent, piece, delta, depth, degree = arrays
+                offsets = np.concatenate([offsets, np.zeros_like(offsets)])
+        if rebuild:
+            with growth.timed():
+                table_keys = np.full(2 * len(table_keys), -1, dtype=np.int64)
+                table_ids = np.zeros(len(table_keys), dtype=np.int64)
+                table_keys, table_ids = rehash(table_keys, table_ids, keys, int(counters[0]))
+        head = int(counters[1])
         found = bfs_chunk(
             table_keys,
             table_ids,
@@ -325,11 +337,12 @@ def explore(
             offsets,
             *arrays[1:],
             counters,
-            _CHUNK,
+            pace.chunk(),
             stop_at_goal,
             steps,
             *enc.layout(),
         )
+        pace.measured(int(counters[1]) - head)
         stats.expanded = int(counters[1])
         stats.generated = int(counters[2])
         stats.max_frontier = int(counters[3])
@@ -352,6 +365,7 @@ def explore(
         degree[:count],
         goal,
         bool(counters[1] == counters[0]),
+        full,
         table_keys,
         table_ids,
     )
@@ -361,11 +375,22 @@ def explore(
     return cluster, budget.finish(), stopped
 
 
-def goal_distances(cluster: Cluster, *, steps: bool = False) -> Int64s:
+@overload
+def goal_distances(cluster: Cluster, *, steps: bool = ..., budget: None = ...) -> Int64s: ...
+
+
+@overload
+def goal_distances(cluster: Cluster, *, steps: bool = ..., budget: Budget) -> Int64s | None: ...
+
+
+def goal_distances(
+    cluster: Cluster, *, steps: bool = False, budget: Budget | None = None
+) -> Int64s | None:
     """Distance from every state of a complete cluster to its nearest goal state.
 
     A breadth-first search started from all goal states at once (multi-source BFS); states
-    that cannot reach a goal get -1.
+    that cannot reach a goal get -1. It runs in chunks (:class:`.pacing.Pace`) between which
+    ``budget``, when given, is asked; ``None`` when it ran out first.
 
     Raises
     ------
@@ -376,13 +401,29 @@ def goal_distances(cluster: Cluster, *, steps: bool = False) -> Int64s:
         raise OptionError("the cluster was not fully explored")
     _, _, kernel = _kernels()
     goals = np.flatnonzero(cluster.goal_mask()).astype(np.int64)
-    result: Int64s = kernel(
-        cluster.table_keys,
-        cluster.table_ids,
-        cluster.keys,
-        cluster.offsets,
-        goals,
-        steps,
-        *cluster.encoding.layout(),
-    )
-    return result
+    dist = np.full(cluster.size, -1, dtype=np.int64)
+    queue = np.zeros(cluster.size, dtype=np.int64)
+    dist[goals] = 0
+    queue[: len(goals)] = goals
+    ends = np.array([0, len(goals)], dtype=np.int64)
+    pace = None if budget is None else Pace(budget, counted=False)
+    while ends[0] < ends[1]:
+        head = int(ends[0])
+        chunk = cluster.size if pace is None else pace.chunk()
+        kernel(
+            cluster.table_keys,
+            cluster.table_ids,
+            cluster.keys,
+            cluster.offsets,
+            dist,
+            queue,
+            ends,
+            chunk,
+            steps,
+            *cluster.encoding.layout(),
+        )
+        if pace is not None and budget is not None:
+            pace.measured(int(ends[0]) - head)
+            if budget.exhausted() is not None:
+                return None
+    return dist

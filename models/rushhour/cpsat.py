@@ -15,16 +15,17 @@ Solver: OR-Tools CP-SAT, https://developers.google.com/optimization/cp/cp_solver
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import Board, Move, merged
 from .cluster import offset_ranges
 
-__all__ = ["Horizon", "amount", "cost", "plan_within", "solve"]
+__all__ = ["DEEPEST", "Horizon", "amount", "cost", "plan_within", "solve"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Horizon:
     plan : list of Move or None
         The plan found (idle steps dropped).
     seconds : float
-        CP-SAT's wall time.
+        Wall time, building the model included.
     """
 
     status: str
@@ -47,8 +48,11 @@ class Horizon:
     seconds: float
 
 
-def _model(board: Board, horizon: int, metric: str) -> tuple[Any, list[list[Any]]]:
-    """The CP-SAT model and its offset variables ``pos[piece][time]``."""
+def _model(
+    board: Board, horizon: int, metric: str, budget: Budget | None
+) -> tuple[Any, list[list[Any]]] | None:
+    """The CP-SAT model and its offset variables ``pos[piece][time]``; ``None`` when ``budget``
+    runs out while it is built (it is asked once per time step)."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -65,6 +69,8 @@ def _model(board: Board, horizon: int, metric: str) -> tuple[Any, list[list[Any]
     ]
     active = []
     for t in range(1, horizon + 1):
+        if budget is not None and budget.exhausted() is not None:
+            return None
         active.append(sum(moved[i][t] for i in range(len(pieces))))
         model.add(active[-1] <= 1)
         cells: dict[tuple[int, int], list[Any]] = {}
@@ -111,9 +117,21 @@ def _sweep(
 
 
 def plan_within(
-    board: Board, horizon: int, *, metric: str = "moves", time_limit: float | None = None
+    board: Board, horizon: int, *, metric: str = "moves", budget: Budget | None = None
 ) -> Horizon:
     """Decide whether a plan of at most ``horizon`` moves (or steps) exists.
+
+    Parameters
+    ----------
+    board : Board
+        The start position.
+    horizon : int
+        The most moves (or steps) a plan may take.
+    metric : str
+        ``"moves"`` or ``"steps"``.
+    budget : Budget, optional
+        The run's account: building the model stops when it runs out, and CP-SAT gets the
+        time left once the model is built.
 
     Returns
     -------
@@ -124,13 +142,18 @@ def plan_within(
 
     if horizon < 0:
         return Horizon("infeasible", None, 0.0)
-    model, pos = _model(board, horizon, metric)
+    began = time.perf_counter()
+    built = _model(board, horizon, metric, budget)
+    if built is None:
+        return Horizon("unknown", None, time.perf_counter() - began)
+    model, pos = built
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+    remaining = None if budget is None else budget.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(remaining, 0.001)
     status = solver.solve(model)
-    seconds = solver.wall_time
+    seconds = time.perf_counter() - began
     if status == cp_model.INFEASIBLE:
         return Horizon("infeasible", None, seconds)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -154,13 +177,17 @@ def cost(plan: list[Move], metric: str) -> int:
     return sum(abs(m.delta) for m in plan) if metric == "steps" else len(plan)
 
 
+DEEPEST = 200
+"""The last horizon tried when the breadth-first search could not settle the board."""
+
+
 def solve(
     board: Board,
     *,
     metric: str = "moves",
     limits: Limits | None = None,
     start: int = 0,
-    stop: int = 200,
+    stop: int | None = None,
 ) -> Result[list[Move]]:
     """An optimal plan by deepening the horizon from ``start`` until CP-SAT finds one.
 
@@ -168,17 +195,28 @@ def solve(
     optimal when ``start`` is itself a proven lower bound (0, or the search's optimum minus
     one). ``proof["lower_bound"]`` is the largest horizon proven infeasible plus one.
 
+    Without ``stop``, a breadth-first search of the board's cluster
+    (:func:`.quick.breadth_first`) comes first, within the same limits: when it finds no
+    goal among all the reachable positions, the board is unsolvable; when it finds one, the
+    horizons deepen up to that search's optimum, where CP-SAT must find a plan. Only when the
+    search's memory budget runs out do the horizons deepen up to :data:`DEEPEST`.
+
     Returns
     -------
     Result of list of Move
-        ``optimal``, ``unsolvable`` (no plan within ``stop``: only a bound, status ``limit``),
-        or ``limit`` when the time ran out.
+        ``optimal``; ``unsolvable`` (from the breadth-first search); ``limit`` when the time or
+        node limit ran out, or no plan was found up to ``stop`` (a bound only).
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
+    if stop is None:
+        settled = _settle(board, metric, budget)
+        if isinstance(settled, Result):
+            return settled
+        stop = settled
     bound = start
     for horizon in range(start, stop + 1):
-        answer = plan_within(board, horizon, metric=metric, time_limit=budget.remaining())
+        answer = plan_within(board, horizon, metric=metric, budget=budget)
         stats.probes += 1
         stats.extra["cpsat_seconds"] = stats.extra.get("cpsat_seconds", 0.0) + answer.seconds
         if answer.status == "unknown" or (budget.exhausted() is not None and answer.plan is None):
@@ -194,7 +232,7 @@ def solve(
         return Result(status, answer.plan, stats, "cpsat", proof={"lower_bound": bound})
     budget.finish()
     return Result(
-        Status.LIMIT,
+        budget.exhausted() or Status.LIMIT,
         None,
         stats,
         "cpsat",
@@ -205,3 +243,26 @@ def solve(
             else "stopped before any horizon was settled"
         ),
     )
+
+
+def _settle(board: Board, metric: str, budget: Budget) -> int | Result[list[Move]]:
+    """The last horizon to try, from a breadth-first search of the cluster; or the result
+    when that search proves the board unsolvable or a limit stops it."""
+    from .quick import QUICK_EXPANSIONS, breadth_first
+
+    steps = metric == "steps"
+    outcome, memory = breadth_first(board, budget, steps=steps, plain=QUICK_EXPANSIONS)
+    if outcome.plan is not None:
+        return len(outcome.plan)  # edges: moves, or one-cell steps
+    if memory:
+        return DEEPEST
+    stats = budget.finish()
+    stats.extra["cluster_positions"] = outcome.positions
+    if outcome.stopped is not None:
+        message = "stopped before the breadth-first search of the cluster ended"
+        return Result(outcome.stopped, None, stats, "cpsat", message=message)
+    message = (
+        f"no plan: a breadth-first search finds none of the {outcome.positions:,} reachable "
+        "positions with the red car at the exit"
+    )
+    return Result(Status.UNSOLVABLE, None, stats, "cpsat", message=message)

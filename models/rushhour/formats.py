@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from cspsolve.errors import InputError, OptionError, PuzzleError
+from cspsolve.inputs import read_text
 from cspsolve.render import plural
 
 from .board import Board, Piece
@@ -332,13 +333,11 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     Raises
     ------
     InputError
-        When the file cannot be read or is malformed.
+        When the file cannot be read (:func:`cspsolve.inputs.read_text`: missing, not a regular
+        file, too large, NUL bytes, not UTF-8 text, each naming the line) or is malformed.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(str(path), None, f"cannot read the file: {e}") from None
+    text = read_text(path)
     fmt = fmt or sniff(path.name, text)
     if fmt is None:
         raise InputError(str(path), 1, "not a Rush Hour board (string, database, grid or CSV)")

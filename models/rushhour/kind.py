@@ -10,11 +10,16 @@ limit stops it. ``astar``, ``idastar``,
 ``greedy``, ``engine-bfs`` and ``dfs`` run the generic engine (:mod:`cspsolve.search`) on
 :class:`.search.RushHourProblem`, whose actions are slides; under the steps metric a slide
 costs its length, so ``engine-bfs`` is then not optimal (use ``astar`` — uniform-cost search
-with ``--heuristic zero``). ``cpsat`` deepens the horizon of the time-expanded model of
-:mod:`.cpsat` until it finds a plan, proving every shorter horizon infeasible; as the reference
+with ``--heuristic zero``). ``idastar`` sees the problem through the transposition table of
+:class:`.search.Transpositions`, which makes it end on unsolvable boards. ``cpsat`` first
+settles whether any plan exists by a breadth-first search of the cluster
+(:func:`.quick.breadth_first`), then deepens the horizon of the time-expanded model of
+:mod:`.cpsat` until it finds a plan, proving every shorter horizon infeasible. As the reference
 of ``verify`` it proves the other method's optimum ``c`` a bound instead (no plan within
-``c - 1``, one within ``c``). A board whose red car is walled in for good (:func:`_walled_in`)
-is reported unsolvable by every method at once, without a search.
+``c - 1``, one within ``c``), and checks an unsolvable verdict by a breadth-first search of the
+whole cluster, confirmed by CP-SAT on clusters of at most 60 positions. A board whose red car
+is walled in for good (:func:`_walled_in`) is reported unsolvable by every method at once,
+without a search.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from cspsolve.results import Result, Stats, Status
 
 from .board import Board, Move, check, merged, replay
 from .formats import read, select, sniff, write
-from .quick import Outcome, search
+from .quick import QUICK_EXPANSIONS, Outcome, breadth_first, fits
 from .search import HEURISTICS, METRICS
 
 __all__ = ["KIND", "RushHourOptions", "analyze"]
@@ -42,7 +47,8 @@ DEFAULT_HEURISTIC = "blockers"
 _HEURISTICS = (DEFAULT_HEURISTIC, *(h for h in HEURISTICS if h != DEFAULT_HEURISTIC))
 _COMPILED_HEURISTICS = (DEFAULT_HEURISTIC, "union", "blocking", "zero")
 _UNSOLVABLE_HORIZON = 60
-"""Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1)."""
+"""Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1);
+beyond, the breadth-first search of the whole cluster is the proof."""
 
 _PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -98,12 +104,6 @@ def _open(run: Runner) -> Runner:
     return checked
 
 
-_ALWAYS_FITS = 6
-"""Every board of at most 6 x 6 fits the compiled search's 62-bit key: at most 18 pieces of at
-most 5 offsets each, and ``5**18 < 2**62``."""
-QUICK_EXPANSIONS = 25_000
-"""Positions ``bfs`` expands in plain Python (:mod:`.quick`, about 0.2 s) before it loads the
-compiled search instead (about 0.35 s to load)."""
 _BFS_RUNS = itertools.count()
 _COMPILED = f"{__package__}._kernels"
 
@@ -116,16 +116,8 @@ def _plain_budget() -> int:
     return QUICK_EXPANSIONS if first and _COMPILED not in sys.modules else 0
 
 
-def _fits(board: Board) -> bool:
-    if board.size <= _ALWAYS_FITS:
-        return True
-    from .cluster import Encoding
-
-    return Encoding.of(board).fits
-
-
 def _too_big(board: Board) -> str | None:
-    if _fits(board):
+    if fits(board):
         return None
     return "the board's positions do not fit the compiled search's 62-bit key; use bfida"
 
@@ -134,20 +126,15 @@ def _cluster_bfs(
     board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
 ) -> Result[list[Move]]:
     """Breadth-first search: in plain Python while it is small (:func:`.quick.search`), then
-    compiled over the cluster of ``board`` (:func:`.cluster.explore`)."""
-    steps = options.cost == "steps"
-    stats = Stats()
-    budget = (limits or Limits()).start(stats)
-    outcome = search(board, budget, steps=steps, most=_plain_budget())
-    if outcome is not None:
-        return _bfs_result(outcome, budget.finish())
-    from .cluster import MEMORY, explore
+    compiled over the cluster of ``board`` (:func:`.quick.breadth_first`)."""
+    budget = (limits or Limits()).start(Stats())
+    outcome, memory = breadth_first(
+        board, budget, steps=options.cost == "steps", plain=_plain_budget()
+    )
+    result = _bfs_result(outcome, budget.finish())
+    if memory:
+        from .cluster import MEMORY
 
-    cluster, stats, stopped = explore(board, steps=steps, limits=budget.rest())
-    assert cluster is not None  # refused before, when the key does not fit
-    plan = cluster.plan(cluster.goal) if cluster.goal >= 0 else None
-    result = _bfs_result(Outcome(plan, stopped, cluster.size), stats)
-    if stopped is Status.LIMIT and budget.exhausted() is None:
         result.message = (
             f"no plan within the memory budget ({MEMORY / 2**30:g} GiB); bfida keeps within "
             "its own and proves a lower bound"
@@ -171,22 +158,25 @@ def _bfs_result(outcome: Outcome, stats: Stats) -> Result[list[Move]]:
     return Result(Status.UNSOLVABLE, None, stats, message=message)
 
 
-def _engine(name: str, informed: bool) -> Runner:
-    """The engine's search ``name`` on :class:`.search.RushHourProblem`."""
+def _engine(name: str, informed: bool, transpositions: bool = False) -> Runner:
+    """The engine's search ``name`` on :class:`.search.RushHourProblem` (seen through
+    :class:`.search.Transpositions` with ``transpositions``)."""
 
     def run(
         board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
     ) -> Result[list[Move]]:
         from cspsolve import search as engine
 
-        from .search import RushHourProblem
+        from .search import RushHourProblem, Transpositions
         from .search import heuristic as make_heuristic
 
         problem = RushHourProblem(board, options.cost)
         search: Callable[..., Result[list[Move]]] = getattr(engine, name)
         if informed:
             assert heuristic is not None
-            result = search(problem, make_heuristic(heuristic, problem), limits=limits)
+            estimate = make_heuristic(heuristic, problem)
+            searched = Transpositions(problem, estimate) if transpositions else problem
+            result = search(searched, estimate, limits=limits)
         else:
             result = search(problem, limits=limits)
         if result.status == Status.UNSOLVABLE:
@@ -213,8 +203,8 @@ def _confirm(
     limits: Limits | None,
 ) -> Result[list[Move]]:
     """CP-SAT's check of another method's answer: an optimum ``c`` proven a bound (no plan
-    within ``c - 1``, a plan within ``c``); an unsolvable board of at most 60 positions proven
-    so (no plan within as many moves as positions); otherwise status ``limit``."""
+    within ``c - 1``, a plan within ``c``); an unsolvable board settled by
+    :func:`_confirm_unsolvable`; otherwise status ``limit``."""
     if answer.status is Status.UNSOLVABLE:
         return _confirm_unsolvable(board, options.cost, limits)
     if answer.status is not Status.OPTIMAL:
@@ -224,20 +214,27 @@ def _confirm(
 
 
 def _confirm_unsolvable(board: Board, metric: str, limits: Limits | None) -> Result[list[Move]]:
-    from .cluster import explore
+    """A breadth-first search of the whole cluster (:func:`.quick.breadth_first`): a goal
+    found is a plan (status ``optimal``); none among all the reachable positions proves the
+    board unsolvable, and CP-SAT confirms it on clusters of at most 60 positions (no plan
+    within as many moves as positions less one)."""
     from .cpsat import plan_within
 
     budget = (limits or Limits()).start(Stats())
-    cluster, _, stopped = explore(board, stop_at_goal=False, limits=limits)
-    if cluster is None or stopped is not None or cluster.size > _UNSOLVABLE_HORIZON:
-        message = f"CP-SAT confirms unsolvable boards of at most {_UNSOLVABLE_HORIZON} positions"
-        return Result(Status.LIMIT, None, message=message)
+    outcome, _ = breadth_first(board, budget, steps=metric == "steps", plain=0)
+    if outcome.plan is not None:
+        return _bfs_result(outcome, budget.finish())
+    if outcome.stopped is not None or outcome.positions > _UNSOLVABLE_HORIZON:
+        result = _bfs_result(outcome, budget.finish())
+        if result.status is not Status.UNSOLVABLE:
+            result.message = "the breadth-first search of the cluster did not end"
+        return result
     # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
-    found = plan_within(board, cluster.size - 1, metric=metric, time_limit=budget.remaining())
+    found = plan_within(board, outcome.positions - 1, metric=metric, budget=budget)
     status = {"infeasible": Status.UNSOLVABLE, "feasible": Status.SOLVED}.get(found.status)
-    result = _cpsat_result(status or Status.LIMIT, found.plan, metric, found.seconds)
+    result = _cpsat_result(status or Status.LIMIT, found.plan, metric, budget.finish().seconds)
     if found.status == "infeasible":
-        result.proof["lower_bound"] = cluster.size
+        result.proof["lower_bound"] = outcome.positions
     return result
 
 
@@ -247,10 +244,10 @@ def _confirm_optimum(
     from .cpsat import plan_within
 
     budget = (limits or Limits()).start(Stats())
-    below = plan_within(board, optimum - 1, metric=metric, time_limit=budget.remaining())
+    below = plan_within(board, optimum - 1, metric=metric, budget=budget)
     if below.status == "feasible":
         return _cpsat_result(Status.SOLVED, below.plan, metric, below.seconds)
-    at = plan_within(board, optimum, metric=metric, time_limit=budget.remaining())
+    at = plan_within(board, optimum, metric=metric, budget=budget)
     seconds = below.seconds + at.seconds
     if at.status == "infeasible":
         result = _cpsat_result(Status.LIMIT, None, metric, seconds)
@@ -285,7 +282,7 @@ without an answer); ``bfida`` stays within its memory budget and proves a bound.
 
 
 def _cluster_default(board: Board) -> bool:
-    return board.size <= LARGEST_BFS_DEFAULT and _fits(board)
+    return board.size <= LARGEST_BFS_DEFAULT and fits(board)
 
 
 def _bfida(
@@ -329,8 +326,8 @@ METHODS = (
     ),
     Method(
         name="idastar",
-        run=_open(_engine("idastar", informed=True)),
-        summary="IDA*, iterative-deepening A* (Korf 1985)",
+        run=_open(_engine("idastar", informed=True, transpositions=True)),
+        summary="IDA* (Korf 1985) with a transposition table (Reinefeld & Marsland 1994)",
         backend="search",
         optimal=True,
         complete=True,

@@ -15,7 +15,8 @@ that keeps a new state only when its depth plus an admissible estimate of its di
 exit is within a bound (breadth-first heuristic search, Zhou & Hansen, "Breadth-first heuristic
 search", *Artificial Intelligence* 170(4-5), 2006). With no bound and no estimate it is plain
 breadth-first search over the whole cluster. The loops are compiled by numba (``cache=True``)
-and run in chunks between which the time limit, cancellation and the memory budget are checked.
+and run in chunks (sized by :class:`.pacing.Pace`) between which the time and node limits,
+cancellation and the memory budget are checked.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from cspsolve.results import Status
 
 from .board import Board, Move
 from .cluster import offset_ranges, piece_axes, wall_cells
+from .pacing import Pace
 
 __all__ = ["INFINITE", "LEVELS", "Layers", "Packing", "estimates", "search"]
 
@@ -50,8 +52,6 @@ WORD_BITS = 62
 """Bits of a key word used by fields."""
 _MOST_STATES = (1 << 31) - 1
 """State indices are int32."""
-_CHUNK = 1 << 14
-"""States expanded per compiled call between two limit checks."""
 
 
 @dataclass(frozen=True)
@@ -296,13 +296,31 @@ def _table(capacity: int, words: int) -> Int64s:
 
 
 def _narrow(
-    arrays: _Arrays, packing: Packing, first: int, count: int, width: int, steps: bool
-) -> int:
+    arrays: _Arrays,
+    packing: Packing,
+    first: int,
+    count: int,
+    width: int,
+    steps: bool,
+    budget: Budget,
+) -> int | None:
     """Keep, of the states ``first..count-1``, the ``width`` of least :data:`BEAM_SCORE`, moved
-    to the front in that order; return the new count."""
+    to the front in that order; return the new count, or ``None`` when ``budget`` ran out while
+    the scores were computed (in chunks of :class:`.pacing.Pace`, between which it is asked)."""
+    pace = Pace(budget, counted=False)
+    scores = np.empty(count - first, dtype=np.int64)
+    done = 0
+    while done < len(scores):
+        part = slice(first + done, min(count, first + done + pace.chunk()))
+        scores[done : done + part.stop - part.start] = _estimates(
+            packing, arrays.keys[part], BEAM_SCORE, steps
+        )
+        pace.measured(part.stop - part.start)
+        done += part.stop - part.start
+        if budget.exhausted() is not None:
+            return None
+    keep = np.argsort(scores, kind="stable")[:width]
     layer = slice(first, count)
-    order = np.argsort(_estimates(packing, arrays.keys[layer], BEAM_SCORE, steps), kind="stable")
-    keep = order[:width]
     for column in (arrays.keys, arrays.parent, arrays.piece, arrays.delta):
         column[first : first + width] = column[layer][keep]
     return first + width
@@ -373,6 +391,7 @@ def search(
     full = False
     stats = budget.stats
     expanded, generated = stats.expanded, stats.generated
+    pace = Pace(budget)
     while not (goal >= 0 and stop_at_goal) and stopped is None:
         end = starts[-1]
         while counters[1] < end and stopped is None and not (goal >= 0 and stop_at_goal):
@@ -386,6 +405,7 @@ def search(
             elif counters[5] + most > len(arrays.table) // 2:
                 arrays.rehash(int(counters[0]))
                 counters[5] = counters[0]
+            head = int(counters[1])
             found = packed_layer(
                 arrays.table,
                 arrays.keys,
@@ -394,7 +414,7 @@ def search(
                 arrays.delta,
                 counters,
                 end,
-                _CHUNK,
+                pace.chunk(),
                 len(starts) - 2,
                 bound,
                 level,
@@ -404,6 +424,7 @@ def search(
             )
             if found >= 0 and goal < 0:
                 goal = int(found)
+            pace.measured(int(counters[1]) - head)
             stats.expanded = expanded + int(counters[1])
             stats.generated = generated + int(counters[2])
             stopped = budget.exhausted()
@@ -413,8 +434,12 @@ def search(
             break
         starts.append(int(counters[0]))
         if width is not None and starts[-1] - end > width:
-            starts[-1] = _narrow(arrays, packing, end, starts[-1], width, steps)
-            counters[0] = starts[-1]
+            narrowed = _narrow(arrays, packing, end, starts[-1], width, steps, budget)
+            if narrowed is None:
+                stopped = budget.exhausted() or Status.LIMIT
+                break
+            starts[-1] = narrowed
+            counters[0] = narrowed
         stats.max_frontier = max(stats.max_frontier, starts[-1] - starts[-2])
     count = int(counters[0])
     if starts[-1] != count:

@@ -13,10 +13,15 @@ at every offset between are free of the other pieces. The search is breadth firs
 slides (or one-cell steps) and stops when it generates a goal position, whose depth is then
 the optimum (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed.,
 §3.4.1, early goal test).
+
+:func:`breadth_first` chooses between the two: plain Python first, then the compiled search when
+the board's positions fit its key (:func:`fits`), else plain Python to the end.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from typing import NamedTuple
 
 from cspsolve.limits import Budget
@@ -24,7 +29,7 @@ from cspsolve.results import Status
 
 from .board import Board, Move
 
-__all__ = ["Outcome", "search"]
+__all__ = ["ALWAYS_FITS", "QUICK_EXPANSIONS", "Outcome", "breadth_first", "fits", "search"]
 
 Parents = dict[int, tuple[int, int, int] | None]
 """The key of each position found, mapped to the key it was reached from and the slide (piece
@@ -51,8 +56,12 @@ class Outcome(NamedTuple):
     positions: int
 
 
-_CHECK = 1024
-"""Expansions between two checks of the limits."""
+QUICK_EXPANSIONS = 25_000
+"""Positions worth expanding in plain Python (about 0.2 s) before loading the compiled search
+instead (about 0.35 s to load)."""
+_CHECK = 64
+"""Expansions between two checks of the limits (64 expansions of a 12x12 board of 44 pieces
+take about 0.02 s)."""
 
 
 def _masks(board: Board) -> tuple[int, list[list[int]]]:
@@ -78,7 +87,7 @@ def _plan(board: Board, parents: Parents, goal: int) -> list[Move]:
     return moves[::-1]
 
 
-def search(board: Board, budget: Budget, *, steps: bool, most: int) -> Outcome | None:
+def search(board: Board, budget: Budget, *, steps: bool, most: float) -> Outcome | None:
     """An optimal plan by breadth-first search, or ``None`` past ``most`` expansions.
 
     Parameters
@@ -86,12 +95,12 @@ def search(board: Board, budget: Budget, *, steps: bool, most: int) -> Outcome |
     board : Board
         The start position.
     budget : Budget
-        The run's limits, checked every 1024 expansions, and counters (``expanded``,
-        ``generated``, ``max_frontier``).
+        The run's limits, checked every 64 expansions and at the node limit, and counters
+        (``expanded``, ``generated``, ``max_frontier``).
     steps : bool
         Edges are one-cell slides (the ``steps`` metric) instead of slides of any distance.
-    most : int
-        Expansions after which the search gives up and returns ``None``.
+    most : float
+        Expansions (``math.inf`` for no bound) after which the search gives up and returns ``None``.
 
     Returns
     -------
@@ -112,16 +121,19 @@ def search(board: Board, budget: Budget, *, steps: bool, most: int) -> Outcome |
     parents: Parents = {root: None}
     frontier = [(root, start, occupied)]
     pieces = list(zip(range(len(start)), masks, weights, strict=True))
+    cap = math.inf if budget.limits.max_nodes is None else budget.limits.max_nodes
+    check: float = stats.expanded
     while frontier:
         layer: list[tuple[int, tuple[int, ...], int]] = []
         for key, position, occupied in frontier:
-            if stats.expanded % _CHECK == 0:
+            if stats.expanded >= check:
                 if stats.expanded >= most:
                     return None
                 stopped = budget.exhausted()
                 if stopped is not None:
                     stats.generated = len(parents) - 1
                     return Outcome(None, stopped, len(parents))
+                check = min(stats.expanded + _CHECK, cap)
             stats.expanded += 1
             for i, cells, weight in pieces:
                 o = position[i]
@@ -144,3 +156,51 @@ def search(board: Board, budget: Budget, *, steps: bool, most: int) -> Outcome |
         stats.max_frontier = max(stats.max_frontier, len(layer))
         frontier = layer
     return Outcome(None, None, len(parents))
+
+
+ALWAYS_FITS = 6
+"""Every board of at most 6 x 6 fits the compiled search's 62-bit key: at most 18 pieces of at
+most 5 offsets each, and ``5**18 < 2**62``."""
+
+
+def fits(board: Board) -> bool:
+    """Whether the compiled search (:mod:`.cluster`) can take ``board``: its positions fit a
+    62-bit key (numpy is loaded only for boards larger than :data:`ALWAYS_FITS`)."""
+    if board.size <= ALWAYS_FITS:
+        return True
+    from .cluster import Encoding
+
+    return Encoding.of(board).fits
+
+
+def breadth_first(board: Board, budget: Budget, *, steps: bool, plain: int) -> tuple[Outcome, bool]:
+    """Breadth-first search of the cluster of ``board`` to the first goal, within ``budget``.
+
+    In plain Python (:func:`.quick.search`) for up to ``plain`` expansions, then compiled
+    (:func:`.cluster.explore`) when the key fits in 62 bits, else in plain Python to the end. Its
+    counters go into ``budget.stats``.
+
+    Returns
+    -------
+    tuple of (Outcome, bool)
+        How the search ended (with neither a plan nor a stop, every reachable position was
+        searched and none is a goal), and whether the memory budget of
+        :func:`.cluster.explore`, not a limit, stopped it.
+    """
+    compiled = fits(board)
+    outcome = search(board, budget, steps=steps, most=plain if compiled else math.inf)
+    if outcome is not None:
+        return outcome, False
+    from .cluster import explore
+
+    stats = budget.stats
+    rest = budget.rest()
+    if rest.max_nodes is not None:
+        rest = dataclasses.replace(rest, max_nodes=max(0, rest.max_nodes - stats.expanded))
+    cluster, found, stopped = explore(board, steps=steps, limits=rest)
+    assert cluster is not None  # the key fits
+    stats.expanded += found.expanded
+    stats.generated += found.generated
+    stats.max_frontier = max(stats.max_frontier, found.max_frontier)
+    plan = cluster.plan(cluster.goal) if cluster.goal >= 0 else None
+    return Outcome(plan, stopped, cluster.size), cluster.full

@@ -50,7 +50,7 @@ from cspsolve.errors import OptionError
 
 from .board import Board, Move
 
-__all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "heuristic"]
+__all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "Transpositions", "heuristic"]
 
 METRICS = ("moves", "steps")
 """Cost of a plan: slides of any distance, or cells slid."""
@@ -81,6 +81,10 @@ class RushHourProblem:
     metric: str = "moves"
     _masks: list[list[int]] = field(init=False, repr=False)
     _walls: int = field(init=False, repr=False)
+    cell_indices: list[list[tuple[int, ...]]] = field(init=False, repr=False)
+    """Each piece's cells (``row * size + col``) at each offset, for the heuristics."""
+    wall_owners: dict[int, int] = field(init=False, repr=False)
+    """Each wall cell's index, mapped to -1 (the heuristics' owner of a wall)."""
 
     def __post_init__(self) -> None:
         if self.metric not in METRICS:
@@ -90,6 +94,11 @@ class RushHourProblem:
         for piece in self.board.pieces:
             self._masks.append([sum(1 << (r * n + c) for r, c in piece.cells(o)) for o in range(n)])
         self._walls = sum(1 << (r * n + c) for r, c in self.board.walls)
+        self.cell_indices = [
+            [tuple(r * n + c for r, c in piece.cells(o)) for o in range(n)]
+            for piece in self.board.pieces
+        ]
+        self.wall_owners = {r * n + c: -1 for r, c in self.board.walls}
 
     @property
     def unit_cost(self) -> bool:
@@ -152,7 +161,88 @@ class RushHourProblem:
         return state[self.board.red_index] == self.board.goal_offset
 
 
-def _clear_options(problem: RushHourProblem, state: State, i: int) -> list[tuple[int, set[int]]]:
+class Transpositions:
+    """``problem`` as IDA* sees it, with a transposition table: within one iteration, a slide
+    to a position already reached at no greater cost is not offered again (Reinefeld &
+    Marsland, "Enhanced iterative-deepening search", *IEEE TPAMI* 16(7), 1994).
+
+    :func:`cspsolve.search.idastar` asks for the successors of a position right after it was
+    offered (so its cost is the cost it was offered at), and for those of the start position
+    once per iteration, which empties the table. A position reached again at no smaller cost
+    has a subtree the earlier visit searched already within the same bound, so a plan found is
+    still optimal.
+
+    The table also proves a board unsolvable. Every successor of an expanded position was
+    offered (or reached before at no greater cost). When an iteration ends (no plan within its
+    bound) having expanded every position it offered, except those whose ``estimate`` is
+    infinite (no plan leads on from them), the positions it expanded are every position that
+    can lead to the exit, and none is a goal: the next iteration is then offered no slide from
+    the start, and IDA* ends with ``unsolvable``. That happens once the bound reaches every
+    position's distance plus estimate, where IDA* without the table would enumerate every
+    cycle-free path of the cluster first.
+
+    Parameters
+    ----------
+    problem : RushHourProblem
+        The state space.
+    estimate : callable
+        The admissible heuristic IDA* uses (infinite only where no plan exists).
+    """
+
+    def __init__(self, problem: RushHourProblem, estimate: Callable[[State], float]) -> None:
+        self.problem = problem
+        self.estimate = estimate
+        self._best: dict[State, float] = {}
+        self._expanded: set[State] = set()
+
+    @property
+    def initial(self) -> State:
+        """The start position's offsets."""
+        return self.problem.initial
+
+    def is_goal(self, state: State) -> bool:
+        """Whether the red car is at the exit."""
+        return self.problem.is_goal(state)
+
+    def actions(self, state: State) -> list[Move]:
+        """The legal moves in ``state`` (all of them: the table filters :meth:`successors`)."""
+        return self.problem.actions(state)
+
+    def result(self, state: State, action: Move) -> State:
+        """The offsets after ``action``."""
+        return self.problem.result(state, action)
+
+    def successors(self, state: State) -> Iterator[tuple[Move, State, float]]:
+        """The slides from ``state`` to positions not yet reached at so low a cost (none from
+        the start once an iteration searched every position that can lead to the exit)."""
+        if state == self.problem.initial:
+            if self._searched_all():
+                return
+            self._best, self._expanded = {state: 0.0}, set()
+        self._expanded.add(state)
+        best = self._best
+        cost = best[state]
+        for move, after, step in self.problem.successors(state):
+            reached = cost + step
+            if best.get(after, math.inf) <= reached:
+                continue
+            best[after] = reached
+            yield move, after, step
+
+    def _searched_all(self) -> bool:
+        """Whether the last iteration expanded every position it offered whose estimate is
+        finite (False before the first iteration)."""
+        expanded, estimate = self._expanded, self.estimate
+        return bool(expanded) and all(s in expanded or estimate(s) == math.inf for s in self._best)
+
+
+Owners = dict[int, int]
+"""Cell index (``row * size + col``) → index of the piece covering it, -1 for a wall."""
+
+
+def _clear_options(
+    problem: RushHourProblem, state: State, owner: Owners, i: int
+) -> list[tuple[int, set[int]]]:
     """Ways vertical blocker ``i`` can leave the exit row: (cells to slide, pieces in the way).
 
     A direction is left out when the board's edge or a wall stops the piece first.
@@ -161,7 +251,6 @@ def _clear_options(problem: RushHourProblem, state: State, i: int) -> list[tuple
     n, row = board.size, board.exit_row
     piece = board.pieces[i]
     top, length = state[i], piece.length
-    owner = _owners(problem, state)
     options = []
     for new_top, rows in (
         (row - length, range(row - length, top)),
@@ -176,22 +265,19 @@ def _clear_options(problem: RushHourProblem, state: State, i: int) -> list[tuple
     return options
 
 
-def _owners(problem: RushHourProblem, state: State) -> dict[int, int]:
-    """Cell index → covering piece index (-1 for a wall)."""
-    board = problem.board
-    n = board.size
-    owner = {r * n + c: -1 for r, c in board.walls}
-    for i, piece in enumerate(board.pieces):
-        for r, c in piece.cells(state[i]):
-            owner[r * n + c] = i
+def _owners(problem: RushHourProblem, state: State) -> Owners:
+    """Which piece (or wall) covers each covered cell of ``state``."""
+    owner = dict(problem.wall_owners)
+    for i, (cells, o) in enumerate(zip(problem.cell_indices, state, strict=True)):
+        for cell in cells[o]:
+            owner[cell] = i
     return owner
 
 
-def _blockers(problem: RushHourProblem, state: State) -> list[int] | None:
+def _blockers(problem: RushHourProblem, state: State, owner: Owners) -> list[int] | None:
     """Pieces between the red car and the exit; ``None`` when one of them can never clear."""
     board = problem.board
     n, row, red = board.size, board.exit_row, board.red_index
-    owner = _owners(problem, state)
     found: list[int] = []
     for col in range(state[red] + board.pieces[red].length, n):
         who = owner.get(row * n + col)
@@ -226,32 +312,37 @@ def heuristic(name: str, problem: RushHourProblem) -> Callable[[State], float]:
         return float(_red_distance(problem, state))
 
     def blocking(state: State) -> float:
-        found = _blockers(problem, state)
+        owner = _owners(problem, state)
+        found = _blockers(problem, state, owner)
         if found is None:
             return math.inf
-        return _red_distance(problem, state) + _first_level(problem, state, found, steps)
+        return _red_distance(problem, state) + _first_level(problem, state, owner, found, steps)
 
     def blockers(state: State) -> float:
-        found = _blockers(problem, state)
+        owner = _owners(problem, state)
+        found = _blockers(problem, state, owner)
         if found is None:
             return math.inf
         second = 0
         for i in found:
-            options = _clear_options(problem, state, i)
+            options = _clear_options(problem, state, owner, i)
             if not options:
                 return math.inf
             second = max(second, min(len(pieces) for _, pieces in options))
-        return _red_distance(problem, state) + _first_level(problem, state, found, steps) + second
+        first = _first_level(problem, state, owner, found, steps)
+        return _red_distance(problem, state) + first + second
 
     def union(state: State) -> float:
-        found = _blockers(problem, state)
+        owner = _owners(problem, state)
+        found = _blockers(problem, state, owner)
         if found is None:
             return math.inf
-        sides = [[pieces for _, pieces in _clear_options(problem, state, i)] for i in found]
+        sides = [[p for _, p in _clear_options(problem, state, owner, i)] for i in found]
         if not all(sides):
             return math.inf
         fewest = min((len(set().union(*choice)) for choice in itertools.product(*sides)), default=0)
-        return _red_distance(problem, state) + _first_level(problem, state, found, steps) + fewest
+        first = _first_level(problem, state, owner, found, steps)
+        return _red_distance(problem, state) + first + fewest
 
     table = {f.__name__: f for f in (zero, distance, blocking, blockers, union)}
     if name not in table:
@@ -259,13 +350,15 @@ def heuristic(name: str, problem: RushHourProblem) -> Callable[[State], float]:
     return table[name]
 
 
-def _first_level(problem: RushHourProblem, state: State, found: list[int], steps: bool) -> float:
+def _first_level(
+    problem: RushHourProblem, state: State, owner: Owners, found: list[int], steps: bool
+) -> float:
     """Least cost of moving every blocker: one move each, or its shortest clearing slide."""
     if not steps:
         return float(len(found))
     total = 0
     for i in found:
-        options = _clear_options(problem, state, i)
+        options = _clear_options(problem, state, owner, i)
         if not options:
             return math.inf
         total += min(cells for cells, _ in options)

@@ -9,6 +9,7 @@ import pytest
 from cspsolve.errors import InputError, OptionError
 from cspsolve.models.rushhour import Board, board_string, parse, read, sniff, write
 
+from ...conftest import run
 from .conftest import cards
 
 CARD = cards()[0]["board"]
@@ -102,3 +103,31 @@ def test_write_refuses_what_a_format_cannot_hold(tmp_path: Path) -> None:
         write(walled, tmp_path / "w.csv")
     with pytest.raises(OptionError, match=r"use \.rh or \.csv"):
         write(walled, tmp_path / "w.json")
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "message"),
+    [
+        (b"ooo\nA\x84Ao\nooo\n", 2, "not UTF-8 text"),
+        (b"\xff\xfeo\x00o\x00", 1, "NUL byte"),
+        (b"# comment \x00\nooo\nAAo\nooo\n", 1, "NUL byte"),
+        (b"ooo\nAAo\nooo\n\x00", 4, "NUL byte"),
+    ],
+)
+def test_binary_files_are_refused_naming_file_and_line(
+    tmp_path: Path, data: bytes, line: int, message: str
+) -> None:
+    path = tmp_path / "bad.rh"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=message) as info:
+        read(path)
+    assert info.value.source == str(path) and info.value.line == line
+    assert "codec" not in str(info.value)
+
+
+def test_the_command_line_shows_one_line_for_a_binary_board(tmp_path: Path) -> None:
+    path = tmp_path / "bad.rh"
+    path.write_bytes(b"ooo\xc4\x84\x84\nAAo\nooo\n")
+    proc = run("solve", path)
+    assert proc.returncode == 2
+    assert proc.stderr == f"cspsolve: {path}:1: not UTF-8 text\n"

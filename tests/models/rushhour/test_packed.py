@@ -30,7 +30,7 @@ from cspsolve.models.rushhour.packed import (
     estimates,
     search,
 )
-from cspsolve.models.rushhour.search import RushHourProblem, _clear_options, heuristic
+from cspsolve.models.rushhour.search import RushHourProblem, _clear_options, _owners, heuristic
 from cspsolve.results import Stats, Status
 
 from . import differential
@@ -188,7 +188,9 @@ def test_beam_score_sums_what_blockers_maximises(case: Case, metric: str) -> Non
             and p.col >= state[board.red_index] + board.pieces[board.red_index].length
             and state[i] <= board.exit_row < state[i] + p.length
         ]
-        second = [min(len(found) for _, found in _clear_options(problem, state, i)) for i in ahead]
+        owner = _owners(problem, state)
+        options = [_clear_options(problem, state, owner, i) for i in ahead]
+        second = [min(len(found) for _, found in clear) for clear in options]
         assert score == first + sum(second), (state, score)
 
 

@@ -25,6 +25,7 @@ from cspsolve.models.rushhour import (
     check,
     heuristic,
     parse,
+    quick,
     state_graph,
 )
 from cspsolve.models.rushhour import kind as rushhour
@@ -66,13 +67,13 @@ def test_a_small_search_runs_without_loading_the_compiled_code() -> None:
 
 def test_every_board_of_at_most_6x6_fits_the_compiled_key() -> None:
     # At most n * n / 2 pieces, each of at most n - 1 offsets (a car: n - 2 + 1).
-    n = rushhour._ALWAYS_FITS
+    n = quick.ALWAYS_FITS
     assert (n - 1) ** (n * n // 2) < 2**62
 
 
 @given(case=differential.cases())
 def test_boards_the_size_check_passes_fit_the_compiled_key(case: differential.Case) -> None:
-    if case.board.size <= rushhour._ALWAYS_FITS:
+    if case.board.size <= quick.ALWAYS_FITS:
         assert Encoding.of(case.board).fits
 
 
