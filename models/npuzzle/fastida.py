@@ -16,9 +16,9 @@ a goal is found, and the plan costs at most ``w`` times the optimum. The result 
 ``SOLVED`` with that bound in ``proof``.
 
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
-reports are honoured between chunks (sized by :class:`.pace.Pace` to some 20 ms each, however
-busy the cores). The time limit and cancellation also cover building or reading the pattern
-databases (:class:`.pdb.BuildStoppedError`).
+reports are honoured between chunks (sized by :class:`cspsolve.pacing.Pace` to some 20 ms each,
+however busy the cores). The time limit and cancellation also cover building or reading the
+pattern databases (:class:`.pdb.BuildStoppedError`).
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ import numpy as np
 
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
+from cspsolve.pacing import Pace
 from cspsolve.results import Result, Stats, Status
 
 from . import pdb
 from .board import MOVES, Puzzle, solvability
-from .pace import Pace
 from .pdb import BuildStoppedError, PatternDatabases, adjacency
 
 __all__ = ["HEURISTICS", "solve"]
@@ -138,11 +138,9 @@ def solve(
     counters = np.array([0, 0, _NO_BOUND], np.int64)
     iterations = 1
     adjacent = adjacency(puzzle.rows, puzzle.cols)
-    pace = Pace()
+    pace = Pace(budget, first=1 << 12, largest=1 << 22)
     while True:
-        chunk = pace.start()
-        if budget.limits.max_nodes is not None:
-            chunk = max(1, min(chunk, budget.limits.max_nodes - stats.expanded))
+        chunk = pace.chunk()
         code = ida_iteration(
             tiles,
             where,
@@ -167,7 +165,7 @@ def solve(
             chunk,
             counters,
         )
-        pace.stop()
+        pace.measured(int(counters[1]) + iterations - stats.expanded)
         stats.generated = int(counters[0])
         stats.expanded = int(counters[1]) + iterations
         stats.max_frontier = max(stats.max_frontier, int(depth[0]))

@@ -28,8 +28,8 @@ while their files are unchanged (:func:`load_all`).
 
 Getting the databases is work done under the caller's limits: a ``stop`` check (a
 :meth:`cspsolve.limits.Budget.exhausted`) is asked between chunks of the breadth-first search
-(sized by :class:`.pace.Pace` to some 20 ms each), between slices of 4 MiB while a file is read,
-hashed or written, and while the databases are joined into one table; it raises
+(sized by :class:`cspsolve.pacing.Pace` to some 20 ms each), between slices of 4 MiB while a
+file is read, hashed or written, and while the databases are joined into one table; it raises
 :class:`BuildStoppedError` when the time limit has passed or the run is cancelled. A node limit
 counts search nodes, not placements, so it stops a build only when it is 0. Only complete,
 checked databases are cached: a file is written under a temporary name and renamed, and a build
@@ -59,10 +59,10 @@ from typing import IO
 import numpy as np
 
 from cspsolve.errors import OptionError
+from cspsolve.pacing import TARGET, Pace
 from cspsolve.results import Status
 
 from .board import Puzzle, neighbours
-from .pace import TARGET, Pace
 from .partitions import PARTITIONS, Partition
 
 __all__ = [
@@ -246,7 +246,7 @@ def build(
     progress : callable, optional
         Called as ``progress(placements done, placements in all)`` now and then.
     stop : callable, optional
-        Asked between chunks of the search (of some 20 ms each, see :class:`.pace.Pace`);
+        Asked between chunks of the search (of some 20 ms each, see :class:`cspsolve.pacing.Pace`);
         see :data:`Stop`.
 
     Returns
@@ -293,7 +293,7 @@ def build(
     adjacent = adjacency(rows, cols)
     labels = region_labels(rows, cols) if cells <= LABELLED_UP_TO else np.zeros((0, 0), np.uint8)
     capacity = size
-    pace, reported = Pace(), time.perf_counter()
+    pace, reported = Pace(first=1 << 12, largest=1 << 22), time.perf_counter()
     _check(stop)
     while True:
         queue = np.empty(capacity, np.int64)
@@ -301,11 +301,11 @@ def build(
         queue[0] = ((packed << bits) | rep) << 8
         head, tail = 0, 1
         while head < tail and tail - head <= capacity:
-            steps = pace.start()
+            steps = pace.chunk()
             head, tail = bfs_blank_chunk(
                 dist, seen, queue, head, tail, k, rows, cols, adjacent, labels, steps
             )
-            pace.stop()
+            pace.measured(steps)
             reported = _report(
                 progress, reported, lambda: int(np.count_nonzero(dist != UNSEEN)), size
             )
@@ -347,12 +347,12 @@ def _build_ignoring_blank(
     queue[0] = start
     head, tail = 0, 1
     adjacent = adjacency(rows, cols)
-    pace, reported = Pace(), time.perf_counter()
+    pace, reported = Pace(first=1 << 12, largest=1 << 22), time.perf_counter()
     _check(stop)
     while head < tail:
-        steps = pace.start()
+        steps = pace.chunk()
         head, tail = bfs_chunk(dist, queue, head, tail, k, cells, adjacent, steps)
-        pace.stop()
+        pace.measured(steps)
         reported = _report(progress, reported, functools.partial(int, head), size)
         _check(stop)
     return dist
@@ -514,8 +514,8 @@ def _build_all(
     """Build the databases of ``patterns`` at the same time, a thread each up to the cores;
     each is cached (when large enough) as soon as it is complete, even if another stops.
 
-    The calling thread waits, asking ``stop`` every :data:`.pace.TARGET` seconds, so that it
-    answers in time even while a build cannot check (loading its compiled kernels at first).
+    The calling thread waits, asking ``stop`` every :data:`cspsolve.pacing.TARGET` seconds, so
+    that it answers in time even while a build cannot check (loading its compiled kernels at first).
     When it returns or raises, builds still running stop at their next check, in the
     background, and cache nothing.
 

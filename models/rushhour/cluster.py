@@ -12,7 +12,7 @@ database, https://www.michaelfogleman.com/rush/ ("cluster size"). :func:`explore
 breadth first (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed., §3.4.1)
 with a hand-written open-addressing hash table and move generation over an occupancy array;
 the loops are compiled by numba (``cache=True``) and run in chunks (sized by
-:class:`.pacing.Pace`) between which the time and node limits are checked.
+:class:`cspsolve.pacing.Pace`) between which the time and node limits are checked.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ import numpy.typing as npt
 
 from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
+from cspsolve.pacing import Pace
 from cspsolve.results import Stats, Status
 
 from .board import Board, Move
-from .pacing import Growth, Pace
+from .pacing import Growth
 
 __all__ = [
     "MEMORY",
@@ -275,7 +276,8 @@ def explore(
         Stop when the first goal state is generated (its depth is then optimal); otherwise
         expand the whole cluster.
     limits : Limits, optional
-        Time and node limits, checked between chunks of about :data:`.pacing.TARGET` seconds.
+        Time and node limits, checked between chunks of about
+        :data:`cspsolve.pacing.TARGET` seconds.
     memory : int
         Bytes the state arrays and the hash table may take (``80 + pieces`` bytes a state of
         their capacity, which doubles): the search stops with ``LIMIT`` rather than grow past.
@@ -389,7 +391,7 @@ def goal_distances(
     """Distance from every state of a complete cluster to its nearest goal state.
 
     A breadth-first search started from all goal states at once (multi-source BFS); states
-    that cannot reach a goal get -1. It runs in chunks (:class:`.pacing.Pace`) between which
+    that cannot reach a goal get -1. It runs in chunks (:class:`cspsolve.pacing.Pace`) between which
     ``budget``, when given, is asked; ``None`` when it ran out first.
 
     Raises

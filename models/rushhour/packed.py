@@ -15,7 +15,7 @@ that keeps a new state only when its depth plus an admissible estimate of its di
 exit is within a bound (breadth-first heuristic search, Zhou & Hansen, "Breadth-first heuristic
 search", *Artificial Intelligence* 170(4-5), 2006). With no bound and no estimate it is plain
 breadth-first search over the whole cluster. The loops are compiled by numba (``cache=True``)
-and run in chunks (sized by :class:`.pacing.Pace`) between which the time and node limits,
+and run in chunks (sized by :class:`cspsolve.pacing.Pace`) between which the time and node limits,
 cancellation and the memory budget are checked.
 """
 
@@ -29,11 +29,11 @@ import numpy as np
 import numpy.typing as npt
 
 from cspsolve.limits import Budget
+from cspsolve.pacing import Pace
 from cspsolve.results import Status
 
 from .board import Board, Move
 from .cluster import offset_ranges, piece_axes, wall_cells
-from .pacing import Pace
 
 __all__ = ["INFINITE", "LEVELS", "Layers", "Packing", "estimates", "search"]
 
@@ -306,7 +306,8 @@ def _narrow(
 ) -> int | None:
     """Keep, of the states ``first..count-1``, the ``width`` of least :data:`BEAM_SCORE`, moved
     to the front in that order; return the new count, or ``None`` when ``budget`` ran out while
-    the scores were computed (in chunks of :class:`.pacing.Pace`, between which it is asked)."""
+    the scores were computed (in chunks of :class:`cspsolve.pacing.Pace`, between which it is
+    asked)."""
     pace = Pace(budget, counted=False)
     scores = np.empty(count - first, dtype=np.int64)
     done = 0
