@@ -9,10 +9,10 @@ The oracles, none of which is a method under test:
 
 - :func:`blocks_match`, written here: the blocks of a grid equal the clues;
 - brute force over every grid of the tiny boards;
-- above that, :func:`.oracles.block_model`, a CP-SAT model written in the tests (each block's
-  start and colour fixed, its start a variable; not the library's automaton per line), its
-  status and uniqueness verdict; where it stops at its time limit, only what the planted grid
-  proves (the unchanged clues are solvable) is checked.
+- above that, :func:`.oracles.block_model`, the CP-SAT model of :mod:`.differential` (written
+  in the tests, not the library's automaton per line), where two consecutive blocks need a gap
+  only when they have the same colour; its status and uniqueness verdict; where it stops at its
+  time limit, only what the planted grid proves (the unchanged clues are solvable) is checked.
 
 Every method that takes colour puzzles (``probing``, ``cpsat``) solves with ``unique=True``;
 it agrees when its status, its uniqueness verdict and its grid (which must match the clues,

@@ -11,8 +11,9 @@ The oracles, none of which is a method under test:
 - :func:`runs_match`, written here: the runs of a grid equal the clues;
 - brute force over every grid, up to :data:`BRUTE_CELLS` cells;
 - above that, :func:`.oracles.block_model`, a CP-SAT model written in the tests (each block's
-  start a variable, not the library's automaton per line), its status and uniqueness verdict;
-  where it stops at its time limit, only what the planted grid proves (the unchanged clues are
+  start an integer, the blocks in order with gaps, each cell linked to the blocks that may
+  cover it; not the library's automaton per line), its status and uniqueness verdict; where it
+  stops at its time limit, only what the planted grid proves (the unchanged clues are
   solvable) is checked.
 
 Every method solves with ``unique=True``; it agrees when its status, its uniqueness verdict and

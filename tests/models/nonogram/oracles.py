@@ -111,7 +111,7 @@ def starts(blocks: Blocks, length: int) -> list[tuple[int, int]]:
 
 def _add_line(model: cp_model.CpModel, blocks: Blocks, cells: Sequence[Sequence[Any]]) -> None:
     """State that the line of ``cells`` holds ``blocks``; a cell is its Booleans "has colour
-    c" for c = 1, 2, ... (at most one true; none: the background).
+    c" for c = 1, 2, ... (none true: the background).
 
     Each block's start is an integer between the bounds of :func:`starts`, in the order
     encoding: the Boolean ``by[t]`` says "the block starts at or before cell t" (``by[t]``
@@ -119,9 +119,8 @@ def _add_line(model: cp_model.CpModel, blocks: Blocks, cells: Sequence[Sequence[
     after the previous one ends, one cell later if both have the same colour: starting by t
     implies that the previous block started by t - its length (- 1). The block covers cell x
     exactly when it starts by x and not by x - length, which is ``by[x] - by[x - length]``; a
-    cell has colour c exactly when a block of colour c covers it (at most one block covers a
-    cell, by the order of the starts). Redundant with this, the line has as many cells of each
-    colour as its blocks fill.
+    cell has colour c exactly when a block of colour c covers it. No cell has two colours: at
+    most one block covers a cell, by the order of the starts.
     """
     covering: list[list[list[Any]]] = [[[] for _ in cell] for cell in cells]
     previous: dict[int, Any] = {}
@@ -145,8 +144,6 @@ def _add_line(model: cp_model.CpModel, blocks: Blocks, cells: Sequence[Sequence[
     for x, cell in enumerate(cells):
         for covers, has in zip(covering[x], cell, strict=True):
             model.add(cp_model.LinearExpr.sum(covers) == has)
-    for colour, line in enumerate(zip(*cells, strict=True), 1):
-        model.add(cp_model.LinearExpr.sum(line) == _filled(blocks, colour))
 
 
 def _filled(blocks: Blocks, colour: int) -> int:
@@ -188,9 +185,6 @@ def block_model(
             return Oracle(False, False, None)
     model = cp_model.CpModel()
     cells = [[[model.new_bool_var("") for _ in keys[1:]] for _ in columns] for _ in rows]
-    for row in cells:
-        for cell in row:
-            model.add_at_most_one(cell)
     for clue, row in zip(rows, cells, strict=True):
         _add_line(model, clue, row)
     for j, clue in enumerate(columns):

@@ -93,8 +93,8 @@ def tiny_puzzles(draw: st.DrawFn) -> tuple[Puzzle, str]:
         st.one_of(
             st.just(grid),
             st.permutations("".join(grid)).map(
-                lambda cells: tuple(
-                    "".join(cells[i : i + width]) for i in range(0, len(cells), width)
+                lambda shuffled: tuple(
+                    "".join(shuffled[i : i + width]) for i in range(0, len(shuffled), width)
                 )
             ),
             grids(height, width, keys),
@@ -207,7 +207,7 @@ def test_starts_pack_the_blocks_to_either_end() -> None:
     assert starts((), 4) == []
 
 
-def solutions_of(name: str) -> tuple[Puzzle, str]:
+def file_clues(name: str) -> tuple[Puzzle, str]:
     """The clues and keys of a puzzle file of ``tests/data/nonogram``."""
     (entry,) = read(DATA / name)
     puzzle = entry.puzzle
@@ -236,7 +236,7 @@ KNOWN = {
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
 def test_block_model_on_known_puzzles(name: str) -> None:
-    (rows, columns), keys = solutions_of(name)
+    (rows, columns), keys = file_clues(name)
     found = block_model(rows, columns, keys, SECONDS)
     assert (found.solvable, found.unique) == KNOWN[name][:2]
     if found.unique:
