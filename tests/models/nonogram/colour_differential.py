@@ -9,9 +9,10 @@ The oracles, none of which is a method under test:
 
 - :func:`blocks_match`, written here: the blocks of a grid equal the clues;
 - brute force over every grid of the tiny boards;
-- the colour CP-SAT model called directly, its status and uniqueness verdict; where it stops at
-  its time limit, only what the planted grid proves (the unchanged clues are solvable) is
-  checked.
+- above that, :func:`.oracles.block_model`, the CP-SAT model of :mod:`.differential` (written
+  in the tests, not the library's automaton per line), where two consecutive blocks need a gap
+  only when they have the same colour; its status and uniqueness verdict; where it stops at its
+  time limit, only what the planted grid proves (the unchanged clues are solvable) is checked.
 
 Every method that takes colour puzzles (``probing``, ``cpsat``) solves with ``unique=True``;
 it agrees when its status, its uniqueness verdict and its grid (which must match the clues,
@@ -28,7 +29,6 @@ from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import kind
-from cspsolve.models.nonogram.colour import cpsat
 from cspsolve.models.nonogram.colour.board import (
     Colour,
     ColourClue,
@@ -36,7 +36,6 @@ from cspsolve.models.nonogram.colour.board import (
     Grid,
     line_errors,
 )
-from cspsolve.results import Status
 
 from . import oracles
 from .oracles import Oracle, disagreement
@@ -59,7 +58,7 @@ BRUTE_GRIDS = 1 << 14
 16 cells."""
 
 ORACLE_SECONDS = 30.0
-"""Time limit of the CP-SAT oracle."""
+"""Time limit of the block model oracle."""
 
 METHOD_SECONDS = 30.0
 """Time limit of a method under test; reaching it counts as a disagreement."""
@@ -166,16 +165,12 @@ def brute_force(puzzle: ColourNonogram) -> Oracle:
 
 
 def oracle(case: ColourCase) -> Oracle:
-    """Brute force on tiny boards, else the colour CP-SAT model called directly."""
+    """Brute force on tiny boards, else the tests' block model."""
     puzzle = case.puzzle
     if puzzle.width * puzzle.height <= 16 and len(puzzle.colours) ** puzzle.width <= BRUTE_GRIDS:
         return brute_force(puzzle)
-    result = cpsat.solve(puzzle, limits=Limits(time_limit=ORACLE_SECONDS), max_solutions=2)
-    if result.status is Status.SOLVED:
-        return Oracle(True, result.proof["unique"], result.solution)
-    if result.status is Status.UNSOLVABLE:
-        return Oracle(False, False, None)
-    return Oracle(True if not case.changed else None, None, None)
+    keys = "".join(c.key for c in puzzle.colours)
+    return oracles.block_model(puzzle.rows, puzzle.columns, keys, ORACLE_SECONDS)
 
 
 def check_colour(case: ColourCase) -> dict[str, str | None]:

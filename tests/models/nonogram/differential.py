@@ -10,9 +10,11 @@ The oracles, none of which is a method under test:
 
 - :func:`runs_match`, written here: the runs of a grid equal the clues;
 - brute force over every grid, up to :data:`BRUTE_CELLS` cells;
-- the CP-SAT model called directly (its own automata, not the engine's line solvers), its
-  status and uniqueness verdict; where it stops at its time limit, only what the planted grid
-  proves (the unchanged clues are solvable) is checked.
+- above that, :func:`.oracles.block_model`, a CP-SAT model written in the tests (each block's
+  start an integer, the blocks in order with gaps, each cell linked to the blocks that may
+  cover it; not the library's automaton per line), its status and uniqueness verdict; where it
+  stops at its time limit, only what the planted grid proves (the unchanged clues are
+  solvable) is checked.
 
 Every method solves with ``unique=True``; it agrees when its status, its uniqueness verdict and
 its grid (which must match the clues, and equal the oracle's when unique) agree.
@@ -29,9 +31,8 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import cpsat, explicit, kind
+from cspsolve.models.nonogram import explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
-from cspsolve.results import Status
 
 from . import oracles
 from .colour_differential import ColourCase, check_colour, colour_cases
@@ -48,7 +49,7 @@ SLOW_CELLS = {"gac-astar": 625, "mac": 625, "python-constraint": 100}
 every fill pattern of a line (a sparse 14x14 puzzle took it over 20 s to settle)."""
 
 ORACLE_SECONDS = 30.0
-"""Time limit of the CP-SAT oracle."""
+"""Time limit of the block model oracle."""
 
 METHOD_SECONDS = 30.0
 """Time limit of a method under test; reaching it counts as a disagreement."""
@@ -163,16 +164,13 @@ def brute_force(puzzle: Nonogram) -> Oracle:
 
 
 def oracle(case: Case) -> Oracle:
-    """Brute force on tiny boards, else CP-SAT's model called directly."""
+    """Brute force on tiny boards, else the tests' block model."""
     puzzle = case.puzzle
     if puzzle.width * puzzle.height <= BRUTE_CELLS:
         return brute_force(puzzle)
-    result = cpsat.solve(puzzle, limits=Limits(time_limit=ORACLE_SECONDS), max_solutions=2)
-    if result.status is Status.SOLVED:
-        return Oracle(True, result.proof["unique"], result.solution)
-    if result.status is Status.UNSOLVABLE:
-        return Oracle(False, False, None)
-    return Oracle(True if not case.changed else None, None, None)
+    rows = [oracles.one_colour(clue) for clue in puzzle.rows]
+    columns = [oracles.one_colour(clue) for clue in puzzle.columns]
+    return oracles.block_model(rows, columns, ".#", ORACLE_SECONDS)
 
 
 def methods_for(puzzle: Nonogram) -> list[str]:

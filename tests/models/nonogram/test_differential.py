@@ -1,6 +1,6 @@
-"""Every nonogram method against brute force and CP-SAT on random black-and-white and colour
-puzzles (see
-:mod:`.differential`); ``CSPSOLVE_FUZZ=N`` or ``pytest --fuzz N`` draws N cases."""
+"""Every nonogram method against brute force and the tests' own CP-SAT block model on random
+black-and-white and colour puzzles (see :mod:`.differential`); ``CSPSOLVE_FUZZ=N`` or
+``pytest --fuzz N`` draws N cases."""
 
 from __future__ import annotations
 
