@@ -137,10 +137,11 @@ def test_summary_totals_by_kind_and_status(tmp_path: Path) -> None:
     assert "nonogram" in table.stdout and "solved" in table.stdout and "error" in table.stdout
 
 
-def test_every_job_has_its_row_when_ids_repeat_across_and_within_files(tmp_path: Path) -> None:
+def test_every_job_has_its_row_when_ids_repeat_across_files(tmp_path: Path) -> None:
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         shutil.copy(TOURNAMENT, tmp_path / folder / "t.txt")
+        (tmp_path / folder / "two.korf").write_text("1 1 0 2 3 4 5 6 7 8\n2 1 2 0 3 4 5 6 7 8\n")
         (tmp_path / folder / "twice.korf").write_text("1 1 0 2 3 4 5 6 7 8\n1 1 2 0 3 4 5 6 7 8\n")
         (tmp_path / folder / "bad.non").write_text("width 2\n")
     out = tmp_path / "r.sqlite"
@@ -148,22 +149,24 @@ def test_every_job_has_its_row_when_ids_repeat_across_and_within_files(tmp_path:
     proc = run(*args)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
-    assert (summary["jobs"], summary["ran"], summary["already_done"]) == (12, 12, 0)
+    assert (summary["jobs"], summary["ran"], summary["already_done"]) == (14, 14, 0)
     db = sqlite3.connect(out)
     found = db.execute("SELECT file, puzzle, status, cost, error FROM results").fetchall()
     db.close()
-    assert len(found) == 12
+    assert len(found) == 14
     puzzles = {(Path(f).parent.name, Path(f).name, p) for f, p, *_ in found}
     for folder in ("a", "b"):
         assert {p for d, n, p in puzzles if (d, n) == (folder, "t.txt")} == {"1", "2", "3"}
-        assert {p for d, n, p in puzzles if (d, n) == (folder, "twice.korf")} == {"1@1", "1@2"}
-    costs = {(Path(f).parent.name, p): c for f, p, _, c, _ in found if f.endswith(".korf")}
-    assert costs == {("a", "1@1"): 1, ("a", "1@2"): 2, ("b", "1@1"): 1, ("b", "1@2"): 2}
-    errors = [(f, e) for f, _, s, _, e in found if s == "error"]
-    assert sorted(Path(f).parent.name for f, _ in errors) == ["a", "b"]
+        assert {p for d, n, p in puzzles if (d, n) == (folder, "two.korf")} == {"1", "2"}
+    costs = {(Path(f).parent.name, p): c for f, p, _, c, _ in found if f.endswith("two.korf")}
+    assert costs == {("a", "1"): 1, ("a", "2"): 2, ("b", "1"): 1, ("b", "2"): 2}
+    errors = [(f, e) for f, _, s, _, e in found if s == "error"]  # bad.non; twice.korf: id 1 twice
+    assert sorted((Path(f).parent.name, Path(f).name) for f, _ in errors) == [
+        (d, n) for d in ("a", "b") for n in ("bad.non", "twice.korf")
+    ]
     assert all(e.startswith(f"{f}:") for f, e in errors)
     again = json.loads(run(*args).stdout)
-    assert (again["jobs"], again["ran"], again["already_done"]) == (12, 0, 12)
+    assert (again["jobs"], again["ran"], again["already_done"]) == (14, 0, 14)
 
 
 def test_shards_together_cover_the_batch(tmp_path: Path) -> None:

@@ -127,29 +127,9 @@ def _json_size(
     )
 
 
-def _repeated_key(text: str) -> str | None:
-    """The first key given twice in one object of the (valid) JSON ``text``, or None (JSON
-    readers keep the last value silently)."""
-    repeated: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [key for key, _ in items]
-        repeated.extend(key for i, key in enumerate(keys) if key in keys[:i])
-        return dict(items)
-
-    json.loads(text, object_pairs_hook=pairs)
-    return repeated[0] if repeated else None
-
-
 def _parse_json(text: str, source: str) -> list[Entry]:
     lines = text.split("\n")
     data = parse_json(text, source)
-    repeated = _repeated_key(text)
-    if repeated is not None:
-        pattern = f'"{repeated}"'
-        seen = [i for i, line in enumerate(lines, 1) for _ in range(line.count(pattern))]
-        line = seen[1] if len(seen) > 1 else 1
-        raise InputError(source, line, f"key {repeated!r} given twice")
     if not isinstance(data, dict):
         raise InputError(
             source, 1, "expected a JSON object with 'start' (and 'n' or 'rows'/'cols')"
