@@ -214,6 +214,7 @@ def test_analyze_stopped_by_a_limit_exits_3() -> None:
     assert '"status": "limit"' in proc.stdout
 
 
+@pytest.mark.slow
 def test_the_picture_of_a_move_puzzle_shows_start_and_solution(tmp_path: Path) -> None:
     from PIL import Image
 
@@ -237,6 +238,7 @@ def test_the_picture_of_a_move_puzzle_shows_start_and_solution(tmp_path: Path) -
 # --- the README's library snippet, as written -----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_readme_library_snippet_runs_from_the_repository_root() -> None:
     root = Path(__file__).resolve().parent.parent
     readme = (root / "README.md").read_text(encoding="utf-8")

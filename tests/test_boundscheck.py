@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from .fuzzing import FUZZ_ENV
 
 TESTS = Path(__file__).resolve().parent
@@ -21,6 +23,7 @@ CASES = 12
 """Cases per differential test in the bounds-checked run."""
 
 
+@pytest.mark.slow
 def test_the_differential_tests_pass_with_bounds_checks() -> None:
     modules = sorted(str(p) for p in TESTS.glob("models/*/test_differential.py"))
     assert modules, "no differential tests found"

@@ -191,6 +191,7 @@ def test_samples_found() -> None:
     assert "tournament_sample.txt" in SAMPLES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_solve_text_draws_the_grid(sample: str) -> None:
     path = DATA / sample
@@ -211,6 +212,7 @@ def test_solve_text_draws_the_grid(sample: str) -> None:
         at += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_solve_json_layout(sample: str) -> None:
     path = DATA / sample
@@ -254,6 +256,7 @@ def cpsat_unique() -> dict[tuple[str, Any], bool]:
     return {(r["file"], r.get("id")): r["proof"]["unique"] for r in records(proc)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["gac-astar", "mac"])
 def test_unique_agrees_with_cpsat(method: str, cpsat_unique: dict[tuple[str, Any], bool]) -> None:
     paths = [DATA / s for s in SAMPLES]
@@ -275,6 +278,7 @@ def test_unique_agrees_with_cpsat(method: str, cpsat_unique: dict[tuple[str, Any
     assert found[str(DATA / "test_pattern_05.txt"), "Katakana"] is False  # "not unique"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_every_method_solves(method: str) -> None:
     paths = [DATA / s for s in SMALL]
@@ -340,6 +344,7 @@ NEEDS_SEARCH = DATA / "tournament_sample.txt"
 """Puzzle ``$3`` of it is not solved by propagation alone (and has two solutions)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [["--max-nodes", "0"], ["--time-limit", "0"]])
 def test_limit_reached(limit: list[str]) -> None:
     proc = run("solve", f"{NEEDS_SEARCH}#3", *limit, "--format", "json")
@@ -352,6 +357,7 @@ def test_limit_reached(limit: list[str]) -> None:
     assert rec["solution"] is None
 
 
+@pytest.mark.slow
 def test_exit_code_priority(tmp_path: Path) -> None:
     """Several files: bad input (2) over limit (3) over unsolvable (1) over solved (0)."""
     unsolvable = write(tmp_path, "no.non", non_text(*NO_GRID_TINY))
@@ -502,6 +508,7 @@ _CONTENT = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(non=_CONTENT, nin=_CONTENT, txt=_CONTENT)
 def test_any_content_is_handled(non: bytes, nin: bytes, txt: bytes) -> None:
@@ -617,6 +624,7 @@ def test_option_of_another_kind_is_refused() -> None:
     assert proc.stderr.strip() == "cspsolve: --variant does not apply to nonogram puzzles"
 
 
+@pytest.mark.slow
 def test_analyze_json_has_the_design_keys() -> None:
     proc = run("analyze", SHIPPED_NON, "--format", "json")
     assert proc.returncode == 0, proc.stderr

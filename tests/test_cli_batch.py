@@ -62,6 +62,7 @@ def check_rows(rows: list[tuple[str, str, str, str]]) -> None:
 # --- batch ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_killed_batch_resumes_with_every_result_once(tmp_path: Path) -> None:
     folder = tmp_path / "set"
     folder.mkdir()
@@ -99,6 +100,7 @@ def test_a_killed_batch_resumes_with_every_result_once(tmp_path: Path) -> None:
     check_rows(after)
 
 
+@pytest.mark.slow
 def test_batch_through_a_dask_scheduler(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     for name in ("data148.nin", "smile.non", "tournament_sample.txt"):
@@ -120,6 +122,7 @@ def test_batch_through_a_dask_scheduler(tmp_path: Path) -> None:
     assert sorted(rows) == sorted(stored(by_pool))
 
 
+@pytest.mark.slow
 def test_summary_totals_by_kind_and_status(tmp_path: Path) -> None:
     shutil.copy(TOURNAMENT, tmp_path / "t.txt")
     (tmp_path / "bad.non").write_text("width 2\n")
@@ -137,6 +140,7 @@ def test_summary_totals_by_kind_and_status(tmp_path: Path) -> None:
     assert "nonogram" in table.stdout and "solved" in table.stdout and "error" in table.stdout
 
 
+@pytest.mark.slow
 def test_every_job_has_its_row_when_ids_repeat_across_files(tmp_path: Path) -> None:
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
@@ -169,6 +173,7 @@ def test_every_job_has_its_row_when_ids_repeat_across_files(tmp_path: Path) -> N
     assert (again["jobs"], again["ran"], again["already_done"]) == (14, 0, 14)
 
 
+@pytest.mark.slow
 def test_shards_together_cover_the_batch(tmp_path: Path) -> None:
     for name in ("data148.nin", "smile.non", "tournament_sample.txt", "test_pattern_09.txt"):
         shutil.copy(DATA / name, tmp_path / name)
@@ -214,6 +219,7 @@ def expected_size(source: Path, grid: list[str]) -> tuple[int, int]:
     return at.width, at.height
 
 
+@pytest.mark.slow
 def test_solve_image_writes_png_svg_and_gif(tmp_path: Path) -> None:
     source = DATA / "smile.non"
     sizes = set()
@@ -234,6 +240,7 @@ def test_solve_image_writes_png_svg_and_gif(tmp_path: Path) -> None:
     assert sizes == {size}
 
 
+@pytest.mark.slow
 def test_solve_image_of_a_multi_puzzle_file_numbers_the_files(tmp_path: Path) -> None:
     proc = run("solve", TOURNAMENT, "--image", tmp_path / "t.png")
     assert proc.returncode == 0, proc.stderr
@@ -251,6 +258,7 @@ def test_solve_image_with_an_unknown_extension_exits_2(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_compare_plot(tmp_path: Path) -> None:
     plot = tmp_path / "c.png"
     proc = run("compare", DATA / "smile.non", "--methods", "mac,cpsat", "--plot", plot)

@@ -46,6 +46,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
     }
 
 
+@pytest.mark.slow
 def test_solve_compare_verify_analyze_and_batch_through_the_cli(
     files: dict[str, Path], tmp_path: Path
 ) -> None:

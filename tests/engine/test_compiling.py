@@ -58,6 +58,7 @@ def write_kernels(folder: Path, cache: bool) -> None:
     (folder / "demo_kernels.py").write_text(textwrap.dedent(KERNELS.format(cache=cache)))
 
 
+@pytest.mark.slow
 def test_a_cold_cache_is_announced_once_and_a_warm_one_not_at_all(tmp_path: Path) -> None:
     write_kernels(tmp_path, cache=True)
     cold = run_kernels(tmp_path)
@@ -72,6 +73,7 @@ def test_a_cold_cache_is_announced_once_and_a_warm_one_not_at_all(tmp_path: Path
     assert (warm.returncode, warm.stdout, warm.stderr) == (0, "15\n", "")
 
 
+@pytest.mark.slow
 def test_kernels_without_a_cache_are_announced_in_every_process(tmp_path: Path) -> None:
     write_kernels(tmp_path, cache=False)
     expected = compiling.notice("demo_kernels", None) + "\n"

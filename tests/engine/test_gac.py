@@ -72,6 +72,7 @@ def solutions(csp: CSP) -> list[dict[Hashable, int]]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(binary_csps())
 def test_propagate_reaches_the_gac_fixpoint(csp: CSP) -> None:

@@ -120,6 +120,7 @@ def test_large_null_space_falls_back_to_cpsat_and_says_so() -> None:
     assert check(puzzle, capped.solution) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     st.integers(1, 14).flatmap(

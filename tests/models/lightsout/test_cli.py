@@ -51,6 +51,7 @@ def test_solve_json_replays_to_all_off(path: Path) -> None:
     assert check(puzzle, found) == []
 
 
+@pytest.mark.slow
 def test_variant_and_torus_options_change_the_board(tmp_path: Path) -> None:
     path = tmp_path / "allon.lo"
     formats.write(LightsOut((0b1111,) * 4, 4), path)
@@ -74,6 +75,7 @@ def test_kind_option_reads_plain_grids(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_analyze_verify_and_compare() -> None:
     board = SHIPPED / "classic-5x5.lo"
     analysis = json.loads(run("analyze", board, "--format", "json").stdout)["analysis"]
@@ -135,6 +137,7 @@ def big() -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_big_board_analyze_gives_the_nullity(big: Path) -> None:
     done = run("analyze", big, "--kind", "lightsout", "--format", "json", timeout=60)
     assert done.returncode == 0, done.stderr
@@ -143,6 +146,7 @@ def test_big_board_analyze_gives_the_nullity(big: Path) -> None:
     assert analysis["solvable"] is True and analysis["min_presses_proven"] is False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [("--time-limit", "2"), ("--max-nodes", "0")])
 def test_big_board_solve_answers_within_the_limit(big: Path, limit: tuple[str, str]) -> None:
     done = run("solve", big, "--kind", "lightsout", "--format", "json", *limit, timeout=60)
@@ -169,6 +173,7 @@ def test_huge_boards_are_refused_in_one_line(tmp_path: Path, rows: int, cols: in
     assert done.stderr.startswith(f"cspsolve: {path}:1: ") and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_counts_and_graph_nodes_are_worded_right(tmp_path: Path) -> None:
     graph = tmp_path / "pair.edges"
     graph.write_text("lit: left\nleft right\n", encoding="utf-8")

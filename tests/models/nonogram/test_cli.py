@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 from cspsolve.models.nonogram import check, kind, read
 
@@ -70,6 +71,7 @@ def test_convert_non_to_tatham_and_back(tmp_path: Path) -> None:
     assert read(back)[0].puzzle.rows == read(DATA / "smile.non")[0].puzzle.rows
 
 
+@pytest.mark.slow
 def test_graph_draws_the_complete_bipartite_line_graph(tmp_path: Path) -> None:
     puzzle = read(DATA / "smile.non")[0].puzzle
     graph = kind.constraint_graph(puzzle)

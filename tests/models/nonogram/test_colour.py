@@ -139,6 +139,7 @@ def _one_colour(puzzle: Nonogram) -> ColourNonogram:
     return ColourNonogram(rows, columns, RED)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(st.integers(1, 14), st.integers(1, 14), st.floats(0.3, 0.8), st.integers(0, 2**32 - 1))
 def test_one_colour_gives_the_answer_of_the_black_and_white_solver(

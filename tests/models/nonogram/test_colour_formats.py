@@ -139,6 +139,7 @@ def test_bad_colour_file_is_one_line_on_the_command_line(tmp_path: Path) -> None
     assert proc.stderr == f"cspsolve: {bad}:7: block '1b': no colour has the key 'b'\n"
 
 
+@pytest.mark.slow
 def test_a_colour_puzzle_goes_through_every_command(tmp_path: Path) -> None:
     mushroom = INSTANCES / "mushroom.non"
     puzzle = read(mushroom)[0].puzzle

@@ -83,6 +83,7 @@ def test_cpsat_solves_random_grids(grid: Grid) -> None:
     assert {"conflicts", "branches"} <= set(result.stats.extra)
 
 
+@pytest.mark.slow
 @settings(FAST, max_examples=60)
 @given(tiny_puzzles())
 def test_cpsat_uniqueness_agrees_with_brute_force(puzzle: Nonogram) -> None:

@@ -70,6 +70,7 @@ def solved(
     return result
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FILES)
 def test_default_method_solves_and_decides_uniqueness_like_cpsat(name: str) -> None:
     folder, _, file = name.partition("/")

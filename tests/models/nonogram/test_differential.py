@@ -4,6 +4,7 @@ black-and-white and colour puzzles (see :mod:`.differential`); ``CSPSOLVE_FUZZ=N
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
 from ...fuzzing import assert_agree, differential
@@ -11,6 +12,7 @@ from .colour_differential import ColourCase
 from .differential import Case, cases, check
 
 
+@pytest.mark.slow
 @differential(ci=260)
 @given(case=cases())
 def test_every_method_agrees_with_the_oracles(case: Case | ColourCase) -> None:

@@ -51,6 +51,7 @@ def test_the_pinned_numba_has_the_internals() -> None:
     assert _kernels.INTERNALS
 
 
+@pytest.mark.slow
 def test_the_fallback_gives_the_same_answers_and_search() -> None:
     env = dict(os.environ, CSPSOLVE_NUMBA_INTERNALS="0")
     proc = subprocess.run(

@@ -32,6 +32,7 @@ def density(
     return out[:n].tolist()
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(partial_lines(12))
 def test_fill_density_matches_enumeration(case: tuple[tuple[int, ...], list[int]]) -> None:
@@ -44,6 +45,7 @@ def test_fill_density_matches_enumeration(case: tuple[tuple[int, ...], list[int]
         assert np.allclose(got, expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(partial_lines(10), st.data())
 def test_weighted_shares_match_enumeration(

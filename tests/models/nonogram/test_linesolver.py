@@ -85,6 +85,7 @@ def test_every_clue_against_brute_force(n: int) -> None:
     assert checked >= len(clues)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_long_lines_keep_a_known_pattern(data: st.DataObject) -> None:
@@ -107,6 +108,7 @@ def test_long_lines_keep_a_known_pattern(data: st.DataObject) -> None:
         assert (fill, empty) == (pattern, ~pattern & full)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [7, 8, 9, 10])
 def test_all_partial_lines_for_a_sample_of_clues(n: int) -> None:
     """Every one of the 3^n partial lines, for a sample of clues of each length."""

@@ -124,6 +124,7 @@ def library_puzzle(puzzle: Puzzle, keys: str) -> Nonogram | ColourNonogram:
     return ColourNonogram(rows, columns, palette)
 
 
+@pytest.mark.slow
 @FAST
 @given(case=tiny_puzzles())
 def test_the_oracles_agree_with_every_grid(case: tuple[Puzzle, str]) -> None:
@@ -138,6 +139,7 @@ def test_the_oracles_agree_with_every_grid(case: tuple[Puzzle, str]) -> None:
     agrees(found, (rows, columns), keys, solutions)
 
 
+@pytest.mark.slow
 @FAST
 @given(
     keys=st.sampled_from((".#", ".r", ".rg", ".rgbyk")),
@@ -162,6 +164,7 @@ def test_block_model_on_strips(
         assert found.solution == (tuple(line) if transpose else (line,))
 
 
+@pytest.mark.slow
 @FAST
 @given(
     keys=st.sampled_from((".#", ".rg", ".rgb")),
@@ -185,6 +188,7 @@ def test_block_model_solves_planted_grids(
         assert found.unique is False
 
 
+@pytest.mark.slow
 @FAST
 @given(data=st.data(), height=st.integers(3, 20), width=st.integers(3, 20))
 def test_a_switch_makes_the_block_model_not_unique(

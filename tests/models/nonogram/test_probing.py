@@ -62,6 +62,7 @@ def reference(clue: tuple[int, ...], codes: list[int]) -> tuple[int, int] | None
     return solve_line(clue, n, *bit_sets(codes)) if fits else None
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(partial_lines())
 def test_settle_line_matches_the_big_integer_line_solver(
@@ -76,6 +77,7 @@ def test_settle_line_matches_the_big_integer_line_solver(
         assert bit_sets(cells.tolist()) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(partial_lines(MAX_CELLS))
 def test_settle_bits_matches_the_big_integer_line_solver(
@@ -160,6 +162,7 @@ def allows(grid: Any, solution: tuple[str, ...]) -> bool:
 ORDERS = st.sampled_from([probing.LIKELIER, probing.FEWER, probing.MORE])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(puzzles(4), ORDERS)
 def test_probing_keeps_every_solution_and_children_split_them(puzzle: Nonogram, order: int) -> None:
@@ -248,6 +251,7 @@ def test_the_likelier_child_comes_first(puzzle: Nonogram) -> None:
         assert first[outcome] == (FILLED if filled > empty else EMPTY)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(puzzles(8))
 def test_a_trial_counts_the_cells_it_decides(puzzle: Nonogram) -> None:
@@ -397,6 +401,7 @@ def test_the_randomized_searches_restart_on_the_luby_schedule() -> None:
     assert len({id(d) for d in dives}) == 6
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(puzzles(4), st.integers(0, 2**40))
 def test_restarts_neither_lose_nor_invent_solutions(puzzle: Nonogram, seed: int) -> None:

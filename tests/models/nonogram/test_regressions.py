@@ -26,6 +26,7 @@ LONG_LINES = sorted(DATA.glob("random-*.non"))
 MISMATCH = DATA / "sum-mismatch-13x13.non"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", LONG_LINES, ids=lambda p: p.stem)
 @pytest.mark.parametrize("method", ["probing", "cpsat"])
 def test_long_lines_are_solved_and_settled_alike(path: Path, method: str) -> None:
@@ -37,6 +38,7 @@ def test_long_lines_are_solved_and_settled_alike(path: Path, method: str) -> Non
     assert result.proof["unique"] is reference.proof["unique"] is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", LONG_LINES, ids=lambda p: p.stem)
 def test_the_command_solves_long_lines_without_crashing(path: Path) -> None:
     proc = run("solve", path, "--format", "json")

@@ -67,6 +67,7 @@ def crossed_puzzle(data: st.DataObject) -> Nonogram:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", [*ENGINE_METHODS, COMPILED])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
@@ -90,6 +91,7 @@ def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.Da
         assert result.proof["unique"] == (len(expected) == 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_line_logic_decides_only_what_brute_force_proves(data: st.DataObject) -> None:
@@ -105,6 +107,7 @@ def test_line_logic_decides_only_what_brute_force_proves(data: st.DataObject) ->
         assert decided.proof["unique"] is True
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), nodes=st.integers(1, 6))
 def test_quick_mac_settles_only_what_brute_force_proves(data: st.DataObject, nodes: int) -> None:

@@ -35,6 +35,7 @@ def reachable(rows: int, cols: int, goal: tuple[int, ...]) -> set[bytes]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (3, 2), (1, 4), (4, 1), (2, 4)])
 def test_solvability_rule_matches_brute_force(rows: int, cols: int) -> None:
     cells = rows * cols

@@ -74,6 +74,7 @@ def test_bad_input_exits_2_with_file_and_line(tmp_path: Path, text: str, line: i
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_compare_analyze_verify(pdb_cache: Path) -> None:
     path = EXAMPLES / "easy8.txt"
     proc = run("compare", path, "--format", "json", "--time-limit", "5", cache=pdb_cache)
@@ -94,6 +95,7 @@ def test_unknown_heuristic_is_a_usage_error() -> None:
     assert proc.returncode == 2 and "unknown heuristic" in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["tile-idastar", "idastar"])
 def test_time_limit_covers_building_the_databases(tmp_path: Path, method: str) -> None:
     """With an empty cache a 24-puzzle needs some 26 million database entries (~25 s) first:

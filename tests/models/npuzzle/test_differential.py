@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
 from cspsolve.models.npuzzle.board import Puzzle
@@ -11,6 +12,7 @@ from ...fuzzing import assert_agree, differential
 from .differential import cases, check
 
 
+@pytest.mark.slow
 @differential(ci=300)
 @given(puzzle=cases())
 def test_every_method_agrees_with_breadth_first_search(puzzle: Puzzle) -> None:

@@ -44,6 +44,7 @@ def space(eight_distances: dict[bytes, int]) -> tuple[list[bytes], np.ndarray, n
 CHECKED = [*HEURISTICS, "pdb 4-4"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CHECKED)
 def test_admissible_and_consistent(
     name: str, space: tuple[list[bytes], np.ndarray, np.ndarray]
@@ -73,6 +74,7 @@ def test_heuristics_are_ordered_as_documented(
     assert (lc > md).mean() > 0.3
 
 
+@pytest.mark.slow
 def test_default_8_puzzle_database_is_exact(
     space: tuple[list[bytes], np.ndarray, np.ndarray],
 ) -> None:

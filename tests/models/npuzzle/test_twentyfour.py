@@ -185,6 +185,7 @@ def test_weighted_6666_path_on_korf_felner_within_its_bound(row_id: str) -> None
     assert manhattan(puzzle.start) <= result.proof["lower_bound"] <= best
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     state=st.integers(0, 181_439),

@@ -17,6 +17,7 @@ SHIPPED = sorted(p for p in (ROOT / "rushhour").iterdir() if p.suffix in (".rh",
 CARD = "ooBoooooBooCooBAACDDDEoCoooEFFoooooo"  # Card-2, 16 moves (tests/data/rushhour)
 
 
+@pytest.mark.slow
 def test_shipped_examples_are_detected_attributed_and_solved() -> None:
     attribution = (ROOT / "rushhour" / "ATTRIBUTION.md").read_text(encoding="utf-8")
     assert len(SHIPPED) >= 3
@@ -41,6 +42,7 @@ def test_solve_json_steps_metric(tmp_path: Path) -> None:
     assert steps["stats"]["cost"] == 39
 
 
+@pytest.mark.slow
 def test_database_file_gives_one_object_per_line(tmp_path: Path) -> None:
     path = tmp_path / "db.txt"
     path.write_text(f"16 {CARD} 377\n16 {CARD} 377\n")
@@ -83,6 +85,7 @@ def test_unsolvable_exit_1(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "no plan" in proc.stdout
 
 
+@pytest.mark.slow
 def test_compare_runs_every_method(tmp_path: Path) -> None:
     path = tmp_path / "card.txt"
     path.write_text(CARD + "\n")

@@ -100,6 +100,7 @@ def test_a_board_of_224_positions_without_a_goal_is_unsolvable(name: str, h: str
     assert result.status is Status.UNSOLVABLE
 
 
+@pytest.mark.slow
 def test_verify_settles_an_unsolvable_board_of_more_than_60_positions(tmp_path: Path) -> None:
     path = tmp_path / "unsolvable.txt"
     path.write_text(UNSOLVABLE_224 + "\n", encoding="utf-8")

@@ -56,6 +56,7 @@ def test_card(row: dict[str, str]) -> None:
     assert goal_distances(cluster)[0] == int(row["optimal_moves"])
 
 
+@pytest.mark.slow
 def test_database_sample() -> None:
     entries = read(SHARED / "db_sample.txt")
     assert len(entries) == 4291

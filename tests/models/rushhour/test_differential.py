@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
 from ...fuzzing import assert_agree, differential
 from .differential import Case, cases, check
 
 
+@pytest.mark.slow
 @differential(ci=200)
 @given(case=cases())
 def test_every_method_agrees_with_breadth_first_search(case: Case) -> None:

@@ -71,6 +71,7 @@ def test_keys_round_trip(case: Case, word_bits: int, data: st.DataObject) -> Non
     assert packing.red_offsets(key[None, :])[0] == state[graph.red]
 
 
+@pytest.mark.slow
 @given(case=cases(), word_bits=WORD_BITS)
 @SETTINGS
 def test_whole_cluster_matches_breadth_first_search(case: Case, word_bits: int) -> None:
@@ -106,6 +107,7 @@ def test_bfida_is_optimal(case: Case, word_bits: int, heuristic: str, metric: st
     assert result.proof["lower_bound"] == known.optimum
 
 
+@pytest.mark.slow
 @given(
     case=cases(),
     heuristic=st.sampled_from(sorted(LEVELS)),
@@ -142,12 +144,14 @@ def _compiled_and_python(board: Board, states: list[tuple[int, ...]], metric: st
             assert (h >= INFINITE) if expected == float("inf") else h == expected, (name, state)
 
 
+@pytest.mark.slow
 @given(case=cases(), metric=st.sampled_from(("moves", "steps")))
 @SETTINGS
 def test_compiled_estimates_are_the_python_heuristics(case: Case, metric: str) -> None:
     _compiled_and_python(case.board, _cluster(case.board, metric), metric)
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 10**6))
 @settings(max_examples=10, deadline=None, derandomize=True, database=None)
 def test_compiled_estimates_on_boards_of_many_pieces(seed: int) -> None:
@@ -164,6 +168,7 @@ def test_compiled_estimates_on_boards_of_many_pieces(seed: int) -> None:
     _compiled_and_python(board, states, rng.choice(("moves", "steps")))
 
 
+@pytest.mark.slow
 @given(case=cases(), metric=st.sampled_from(("moves", "steps")))
 @SETTINGS
 def test_beam_score_sums_what_blockers_maximises(case: Case, metric: str) -> None:
@@ -260,6 +265,7 @@ def test_after_the_memory_budget_a_beam_plan_stands_beside_a_true_bound(case: Ca
         assert result.status == Status.LIMIT and result.solution is None
 
 
+@pytest.mark.slow
 @given(case=cases())
 @SETTINGS
 def test_hardest_start_is_the_farthest_position(case: Case) -> None:
@@ -279,6 +285,7 @@ def test_hardest_start_is_the_farthest_position(case: Case) -> None:
     assert found.cluster_size == len(cluster) and found.goal_states == len(goals)
 
 
+@pytest.mark.slow
 def test_jam_reports_proven_optima_in_range() -> None:
     found = []
     for seed in range(10):
@@ -295,6 +302,7 @@ def test_jam_reports_proven_optima_in_range() -> None:
     assert len(found) >= 5 and all(5 <= m <= 8 for m in found), found
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 300))
 @SETTINGS
 def test_scrambled_boards_reach_the_exit(seed: int, steps: int) -> None:
@@ -330,6 +338,7 @@ def _dense_board(seed: int, most: int) -> Board:
             return board
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2))
 def test_dense_boards_of_wide_keys(seed: int) -> None:
     board = _dense_board(seed, most=3_000)
@@ -375,6 +384,7 @@ def test_large_boards_are_of_the_course_kind() -> None:
     assert all(w == 3 for size, w in words if size == 12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["jammed9x9_24_s4.csv", "jammed9x9_24_s5.csv"])
 def test_bfida_solves_the_jammed_9x9_boards_optimally(name: str) -> None:
     """9x9 boards of 24 pieces of the course's kind: BFIDA* finds the optimum that the
@@ -387,6 +397,7 @@ def test_bfida_solves_the_jammed_9x9_boards_optimally(name: str) -> None:
     assert differential.cost(result.solution, "moves") == int(row["optimal_moves"])
 
 
+@pytest.mark.slow
 def test_beam_search_plans_the_scrambled_12x12_board() -> None:
     """The 12x12 board of 44 pieces that exact search cannot finish in a minute gets a real
     plan from beam search."""

@@ -71,6 +71,7 @@ def test_every_board_of_at_most_6x6_fits_the_compiled_key() -> None:
     assert (n - 1) ** (n * n // 2) < 2**62
 
 
+@pytest.mark.slow
 @given(case=differential.cases())
 def test_boards_the_size_check_passes_fit_the_compiled_key(case: differential.Case) -> None:
     if case.board.size <= quick.ALWAYS_FITS:
