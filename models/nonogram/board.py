@@ -15,6 +15,7 @@ from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 
 from .colour import board as colour_board
+from .metadata import NO_METADATA, Metadata
 
 __all__ = [
     "NO_METADATA",
@@ -49,32 +50,6 @@ def clue_of(line: Iterable[bool]) -> Clue:
     (2, 1)
     """
     return tuple(len(list(run)) for filled, run in itertools.groupby(line) if filled)
-
-
-@dataclass(frozen=True)
-class Metadata:
-    """Where a puzzle comes from and who may use it, as puzzle files record it.
-
-    Parameters
-    ----------
-    catalogue : str
-        Where the puzzle was published (``webpbn.com #35105``).
-    author : str
-        Who made it.
-    copyright : str
-        Its copyright notice.
-    license : str
-        Its licence: an SPDX identifier (``CC-BY-4.0``) or a free description.
-    """
-
-    catalogue: str = ""
-    author: str = ""
-    copyright: str = ""
-    license: str = ""
-
-
-NO_METADATA = Metadata()
-"""The metadata of a puzzle whose file gives none."""
 
 
 @dataclass(frozen=True)

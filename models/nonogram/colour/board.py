@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 
+from ..metadata import NO_METADATA, Metadata
+
 __all__ = [
     "BACKGROUND",
     "MAX_COLOURS",
@@ -158,6 +160,9 @@ class ColourNonogram:
         A name for display (may be empty).
     goal : Grid, optional
         The intended picture when the source file gives one; never used to solve.
+    metadata : Metadata
+        Its catalogue, author, copyright and licence, as the source file gives them (not
+        compared).
 
     Raises
     ------
@@ -173,6 +178,7 @@ class ColourNonogram:
     colours: tuple[Colour, ...]
     title: str = ""
     goal: Grid | None = field(default=None, compare=False)
+    metadata: Metadata = field(default=NO_METADATA, compare=False)
 
     _repr_svg_ = picture("nonogram")
 

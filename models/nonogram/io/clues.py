@@ -23,7 +23,6 @@ __all__ = [
     "build",
     "build_colour",
     "check_size",
-    "metadata_of",
 ]
 
 MAX_SIDE = 2048
@@ -125,12 +124,6 @@ def build(
         raise InputError(source, line, str(err)) from err
 
 
-def metadata_of(puzzle: Nonogram | colour_board.ColourNonogram) -> Metadata:
-    """The metadata a writer writes for ``puzzle`` (none for a colour puzzle, whose type does
-    not hold any)."""
-    return NO_METADATA if isinstance(puzzle, colour_board.ColourNonogram) else puzzle.metadata
-
-
 def build_colour(
     source: str,
     line: int,
@@ -140,13 +133,14 @@ def build_colour(
     colours: Sequence[colour_board.Colour],
     title: str = "",
     goal: Grid | None = None,
+    metadata: Metadata = NO_METADATA,
 ) -> colour_board.ColourNonogram:
     """Make a :class:`~.colour.board.ColourNonogram`, reporting a clue that cannot fit at its
     line.
 
     Parameters
     ----------
-    source, line, rows, columns, title, goal
+    source, line, rows, columns, title, goal, metadata
         As in :func:`build`, with colour clues.
     colours : sequence of Colour
         The background then every colour.
@@ -173,6 +167,7 @@ def build_colour(
             colours=tuple(colours),
             title=title,
             goal=goal,
+            metadata=metadata,
         )
     except PuzzleError as err:
         raise InputError(source, line, str(err)) from err

@@ -53,7 +53,7 @@ from cspsolve.errors import InputError, OptionError
 from ..board import Clue, Grid, Metadata, Nonogram
 from ..colour.board import BACKGROUND, Colour, ColourNonogram
 from . import palette
-from .clues import MAX_SIDE, Placed, build, build_colour, check_size, metadata_of
+from .clues import MAX_SIDE, Placed, build, build_colour, check_size
 from .web import parse_tatham, parse_xml, write_tatham, write_xml
 
 __all__ = [
@@ -296,7 +296,14 @@ def _non_puzzle(state: _NonState, source: str, start: int) -> Nonogram | ColourN
     else:
         goal = None
     return build_colour(
-        source, start, rows, columns, colours=state.colours, title=state.title, goal=goal
+        source,
+        start,
+        rows,
+        columns,
+        colours=state.colours,
+        title=state.title,
+        goal=goal,
+        metadata=Metadata(**state.metadata),
     )
 
 
@@ -784,7 +791,7 @@ def write_non(puzzle: Nonogram | ColourNonogram) -> str:
     columns
     1
     """
-    metadata = metadata_of(puzzle)
+    metadata = puzzle.metadata
     strings = [(key, getattr(metadata, name)) for key, name in _NON_METADATA.items()]
     strings.insert(1, ("title", puzzle.title))  # after the catalogue, as nonogram-db writes
     out = [f"{key} {_non_string(key, text)}" for key, text in strings if text]

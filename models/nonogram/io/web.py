@@ -41,7 +41,7 @@ from cspsolve.errors import InputError
 from ..board import Grid, Metadata, Nonogram
 from ..colour.board import BACKGROUND, Colour, ColourNonogram
 from . import palette
-from .clues import MAX_SIDE, ColourPlaced, Placed, build, build_colour, check_size, metadata_of
+from .clues import MAX_SIDE, ColourPlaced, Placed, build, build_colour, check_size
 
 __all__ = ["parse_tatham", "parse_xml", "write_tatham", "write_xml"]
 
@@ -226,7 +226,14 @@ def _colour_puzzle(
     image = _image(node, width, height, source)
     goal = None if image is None else palette.goal_of(image[0], chars, width, source, image[1])
     return build_colour(
-        source, node.line, placed(rows), placed(columns), colours=colours, title=title, goal=goal
+        source,
+        node.line,
+        placed(rows),
+        placed(columns),
+        colours=colours,
+        title=title,
+        goal=goal,
+        metadata=_metadata(node),
     )
 
 
@@ -250,10 +257,20 @@ def _puzzle(node: _Node, source: str) -> Nonogram | ColourNonogram:
         return [(tuple(n for n, _, _ in blocks), at) for blocks, at in lines]
 
     goal = _goal(node, len(columns), len(rows), source)
-    metadata = Metadata(**{name: _text(node, tag) for tag, name in _METADATA.items()})
     return build(
-        source, node.line, placed(rows), placed(columns), title=title, goal=goal, metadata=metadata
+        source,
+        node.line,
+        placed(rows),
+        placed(columns),
+        title=title,
+        goal=goal,
+        metadata=_metadata(node),
     )
+
+
+def _metadata(node: _Node) -> Metadata:
+    """The catalogue, author and copyright of a ``<puzzle>`` element."""
+    return Metadata(**{name: _text(node, tag) for tag, name in _METADATA.items()})
 
 
 def _text(node: _Node, tag: str) -> str:
@@ -360,7 +377,7 @@ def write_xml(puzzle: Nonogram | ColourNonogram) -> str:
     out = ['<?xml version="1.0"?>', '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">']
     out += ["<puzzleset>", f'<puzzle type="grid" defaultcolor="{colours[1].name}" '
             f'backgroundcolor="{colours[0].name}">']  # fmt: skip
-    metadata = metadata_of(puzzle)
+    metadata = puzzle.metadata
     for tag, text in (
         ("source", metadata.catalogue),
         ("title", puzzle.title),

@@ -19,6 +19,7 @@ from cspsolve import registry
 from cspsolve.errors import InputError
 from cspsolve.instances import ROOT
 from cspsolve.models.nonogram.board import Metadata, Nonogram
+from cspsolve.models.nonogram.colour.board import ColourNonogram
 from cspsolve.models.nonogram.io import formats
 from cspsolve.models.nonogram.io.clues import MAX_CELLS, MAX_SIDE
 from cspsolve.models.nonogram.io.formats import parse, read, sniff, write_non
@@ -252,6 +253,31 @@ def test_cli_convert_keeps_the_metadata(
     [entry] = read(tmp_path / target)
     assert entry.puzzle == Nonogram(rows=[(1,)], columns=[(1,), ()], title=title)
     assert entry.puzzle.metadata == kept
+
+
+COLOUR_NON = (
+    META_NON.replace("width 2", "color r red #ff0000\nwidth 2")
+    .replace("rows\n1\n", "rows\n1r\n")
+    .replace("columns\n1\n", "columns\n1r\n")
+)
+"""``META_NON`` with its one block red: a colour puzzle with the same metadata."""
+
+
+@pytest.mark.parametrize(
+    ("target", "kept"),
+    [("copy.non", META), ("copy.xml", Metadata(META.catalogue, META.author, META.copyright))],
+)
+def test_convert_keeps_the_metadata_of_a_colour_puzzle(
+    tmp_path: Path, target: str, kept: Metadata
+) -> None:
+    source = tmp_path / "meta.non"
+    source.write_text(COLOUR_NON, encoding="utf-8")
+    [given] = read(source)
+    assert isinstance(given.puzzle, ColourNonogram) and given.puzzle.metadata == META
+    proc = run("convert", source, tmp_path / target)
+    assert proc.returncode == 0, proc.stderr
+    [entry] = read(tmp_path / target)
+    assert entry.puzzle == given.puzzle and entry.puzzle.metadata == kept
 
 
 def test_convert_non_to_non_keeps_the_metadata_lines_of_the_shipped_duck(tmp_path: Path) -> None:
