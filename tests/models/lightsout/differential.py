@@ -14,7 +14,10 @@ The oracles, none of which is code under test:
 - an independent Gaussian elimination over GF(2) (:func:`rank_and_solvable`): the nullity
   and whether the board is solvable;
 - the minimum number of presses: brute force over every press set up to :data:`BRUTE_CELLS`
-  cells, above that a CP-SAT model written here (integer parity: the presses toggling a light
+  cells; above that, when the nullity is at most :data:`COSET_NULLITY`, every press set of the
+  solution's coset (a solution and a null-space basis from a reduced echelon form written
+  here, its 2^nullity combinations in Gray code order; on brute-force boards it must agree with
+  brute force); else a CP-SAT model written here (integer parity: the presses toggling a light
   sum to its state plus twice an integer — not the library's XOR model), when it proves its
   optimum within :data:`ORACLE_SECONDS`.
 
@@ -60,6 +63,9 @@ BRUTE_CELLS = 16
 SEARCH_CELLS = {"plain": 64, "other": 30}
 """Largest plain grid, and largest torus, holed grid or graph, the searches are run on (their
 frontier grows as 2**width; a torus or a graph is wider than its rows)."""
+
+COSET_NULLITY = 14
+"""Largest nullity whose coset the oracle enumerates (16,384 press sets)."""
 
 ORACLE_SECONDS = 30.0
 """Time limit of the CP-SAT oracle (an unproven oracle checks only validity)."""
@@ -186,9 +192,63 @@ class Board:
             return round(solver.objective_value)
         return None
 
+    @cached_property
+    def coset_minimum(self) -> int | None:
+        """Fewest presses over the coset of one solution (None when unsolvable or when the
+        nullity exceeds :data:`COSET_NULLITY`)."""
+        cells = self.cells
+        equations = []
+        for light in cells:
+            row = sum(1 << j for j, c in enumerate(cells) if light in self.toggles[c])
+            equations.append(row | int(light in self.lit) << len(cells))
+        solved = solve_gf2(equations, len(cells))
+        if solved is None or len(solved[1]) > COSET_NULLITY:
+            return None
+        presses, basis = solved
+        best = presses.bit_count()
+        for i in range(1, 1 << len(basis)):
+            presses ^= basis[(i & -i).bit_length() - 1]
+            best = min(best, presses.bit_count())
+        return best
+
     def minimum(self) -> int | None:
         """The oracle's minimum (None when unsolvable or not proven)."""
-        return self.brute_minimum if len(self.cells) <= BRUTE_CELLS else self.cpsat_minimum
+        if len(self.cells) <= BRUTE_CELLS:
+            coset = self.coset_minimum
+            assert coset is None or coset == self.brute_minimum, "the coset oracle is wrong"
+            return self.brute_minimum
+        coset = self.coset_minimum
+        return coset if coset is not None else self.cpsat_minimum
+
+
+def solve_gf2(equations: list[int], n: int) -> tuple[int, list[int]] | None:
+    """A solution and a null-space basis of equations over GF(2), by a reduced row echelon
+    form; None when they are inconsistent.
+
+    Each equation is a bit mask of its variables (bits ``0..n-1``) with its right side in bit
+    ``n``. Every pivot is eliminated from the other rows, so a row reads ``x_pivot + (its free
+    variables) = right side``: the solution sets every free variable to 0, and the basis has
+    one vector per free variable ``f`` (``x_f = 1`` and each pivot its row's bit ``f``).
+    """
+    variables = (1 << n) - 1
+    pivots: list[tuple[int, int]] = []
+    for row in equations:
+        for column, pivot in pivots:
+            if row >> column & 1:
+                row ^= pivot
+        if row & variables == 0:
+            if row >> n & 1:
+                return None
+            continue
+        column = (row & variables).bit_length() - 1
+        pivots = [(c, p ^ row if p >> column & 1 else p) for c, p in pivots]
+        pivots.append((column, row))
+    solution = sum(1 << c for c, p in pivots if p >> n & 1)
+    bound = {c for c, _ in pivots}
+    basis = [
+        1 << f | sum(1 << c for c, p in pivots if p >> f & 1) for f in range(n) if f not in bound
+    ]
+    return solution, basis
 
 
 def eliminate(rows: list[int]) -> list[int]:
