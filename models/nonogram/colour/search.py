@@ -57,7 +57,7 @@ __all__ = [
     "solve_colour",
 ]
 
-_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS, _STOP = 0, 1, 2, 3, 4, 5
+_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS, _STOP = 0, 1, 2, 3, 4, probing.STOP
 """Indices in the kernels' ``counters``: line solves, trials, colour bits removed, the clock
 that stamps line changes (see :class:`Probes`), line-cache hits, and the stop flag (see
 :func:`propagate`)."""
@@ -294,7 +294,7 @@ def propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
     bool
         False when some line has no placement agreeing with the grid (``grid`` is then partly
         narrowed), or when the stop flag was raised: every kernel then fails fast, and
-        whatever it returns after the flag went up is meaningless (:func:`_interrupted`).
+        whatever it returns after the flag went up is meaningless (:func:`.probing.interrupted`).
     """
     return _propagate(grid, clues, work, counters, work[5])
 
@@ -444,19 +444,6 @@ def children(grid: Any, cell: int, clues: Any, work: Any, counters: Any, trials:
     return count
 
 
-def _raise_stop(counters: Any) -> None:
-    """Raise the kernels' stop flag (called by the run's alarm, :meth:`Budget.alarm`)."""
-    counters[_STOP] = 1
-
-
-def _interrupted(net: Network, budget: Budget) -> Status | None:
-    """``LIMIT`` or ``CANCELLED`` when the alarm has raised the stop flag (the last kernel's
-    answer is then void), else ``None``."""
-    if not net.counters[_STOP]:
-        return None
-    return budget.interrupted() or Status.LIMIT
-
-
 def _propagate_all(net: Network, grid: Any) -> bool:
     """Line logic to a fixpoint from every line."""
     queue, queued, ends = net.work[:3]
@@ -489,9 +476,9 @@ def line_logic(puzzle: ColourNonogram, *, budget: Budget | None = None) -> tuple
     net = Network.build(puzzle)
     grid = net.unknown()
     budget = budget or Limits().start(Stats())
-    with budget.alarm(functools.partial(_raise_stop, net.counters)):
+    with budget.alarm(functools.partial(probing.raise_stop, net.counters)):
         consistent = _propagate_all(net, grid)
-    stopped = _interrupted(net, budget)
+    stopped = probing.interrupted(net.counters, budget)
     if stopped:
         raise StopPropagationError(stopped)
     return consistent, int(np.count_nonzero((grid & (grid - 1)) == 0))
@@ -526,7 +513,7 @@ def search(
     root = net.unknown()
     fresh = Probes.fresh(net.height * net.width)
     consistent = _propagate_all(net, root)
-    stopped = _interrupted(net, budget)
+    stopped = probing.interrupted(net.counters, budget)
     stack = [(root, fresh, 0)] if consistent and not stopped else []
     args = (net.clues, net.work, net.counters, net.trials)
     while stack:
@@ -537,7 +524,7 @@ def search(
         stats.expanded += 1
         stats.depth = max(stats.depth, depth)
         cell = probe(grid, *args, probes.probed_at, probes.read, probes.score, probes.changed_at)
-        stopped = _interrupted(net, budget)
+        stopped = probing.interrupted(net.counters, budget)
         if stopped:
             break
         if cell == _DEAD:
@@ -548,7 +535,7 @@ def search(
                 break
         else:
             count = children(grid, cell, *args, net.order)
-            stopped = _interrupted(net, budget)
+            stopped = probing.interrupted(net.counters, budget)
             if stopped:
                 break
             stats.backtracks += int(grid.flat[cell]).bit_count() - count
@@ -607,7 +594,7 @@ def solve_colour(
     budget = (limits or Limits()).start(stats)
     keys = "".join(c.key for c in puzzle.colours)
     network = Network.build(puzzle)
-    with budget.alarm(functools.partial(_raise_stop, network.counters)):
+    with budget.alarm(functools.partial(probing.raise_stop, network.counters)):
         solutions, stopped = search(network, keys, budget, max_solutions=max_solutions)
     return Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped

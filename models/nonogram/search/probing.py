@@ -76,6 +76,9 @@ __all__ = [
 ]
 
 _SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED, _STOP = 0, 1, 2, 3, 4, 5
+STOP = _STOP
+"""Index of the stop flag in the counters of every network, black-and-white and colour (the
+kernels stop at the next line solve once it is set, see :func:`raise_stop`)."""
 """Indices in the kernels' ``counters``: line solves, trials, line-cache hits, the clock that
 stamps line changes (see :class:`Probes`), the cells propagation has decided, and the stop flag
 (see :func:`propagate`)."""
@@ -456,7 +459,7 @@ def propagate(
     bool
         False when some line has no compatible fill pattern (``grid`` is then partly narrowed),
         or when the stop flag was raised: every kernel then fails fast, and whatever it returns
-        after the flag went up is meaningless (:func:`_interrupted`).
+        after the flag went up is meaningless (:func:`interrupted`).
     """
     return _propagate(grid, height, width, clues, work, counters, read)
 
@@ -713,15 +716,15 @@ def children(
     copy(out[1], empty if filled_first else filled)
 
 
-def _raise_stop(counters: Any) -> None:
+def raise_stop(counters: Any) -> None:
     """Raise the kernels' stop flag (called by the run's alarm, :meth:`Budget.alarm`)."""
     counters[_STOP] = 1
 
 
-def _interrupted(net: Network, budget: Budget) -> Status | None:
+def interrupted(counters: Any, budget: Budget) -> Status | None:
     """``LIMIT`` or ``CANCELLED`` when the alarm has raised the stop flag (the last kernel's
     answer is then void), else ``None``."""
-    if not net.counters[_STOP]:
+    if not counters[_STOP]:
         return None
     return budget.interrupted() or Status.LIMIT
 
@@ -763,9 +766,9 @@ def line_logic(puzzle: Nonogram, *, budget: Budget | None = None) -> tuple[bool,
     net = Network.build(puzzle)
     grid = net.unknown()
     budget = budget or Limits().start(Stats())
-    with budget.alarm(functools.partial(_raise_stop, net.counters)):
+    with budget.alarm(functools.partial(raise_stop, net.counters)):
         consistent = _propagate_all(net, grid)
-    stopped = _interrupted(net, budget)
+    stopped = interrupted(net.counters, budget)
     if stopped:
         raise StopPropagationError(stopped)
     return consistent, net.codes(grid), net.counters
@@ -821,7 +824,7 @@ class _Dive:
                 grid, size, net.clues, net.work, net.counters, net.trials, probes.probed_at,
                 probes.read, probes.score, probes.changed_at, noise=self.noise,
             )  # fmt: skip
-            stopped = _interrupted(net, budget)
+            stopped = interrupted(net.counters, budget)
             if stopped:
                 return False, stopped
             if cell == _DEAD:
@@ -837,7 +840,7 @@ class _Dive:
             else:
                 cell = self.branching_cell(grid, cell)
                 kids = self._children(grid, cell, probes, depth + 1)
-                stopped = _interrupted(net, budget)
+                stopped = interrupted(net.counters, budget)
                 if stopped:
                     return False, stopped
                 stack += kids
@@ -958,7 +961,7 @@ def search(
     solutions: list[Grid] = []
     root = net.unknown()
     consistent = _propagate_all(net, root)
-    stopped = _interrupted(net, budget)
+    stopped = interrupted(net.counters, budget)
     settled = not consistent and not stopped
     likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
     randomized = _Restarts(net, root)
@@ -1022,7 +1025,7 @@ def solve_probing(
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     network = Network.build(puzzle)
-    with budget.alarm(functools.partial(_raise_stop, network.counters)):
+    with budget.alarm(functools.partial(raise_stop, network.counters)):
         solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
     return Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
