@@ -27,7 +27,8 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-from cspsolve import registry, tasks
+import cspsolve.registry as registry
+import cspsolve.tasks as tasks
 from cspsolve.errors import OptionError, UnknownKindError
 from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
