@@ -1,17 +1,39 @@
 """cspsolve: logic puzzles solved by state-space search and by constraint models.
 
 The engine (this package) knows no puzzle by name; puzzle models live in
-:mod:`cspsolve.models` and are found through :mod:`cspsolve.registry`.
+:mod:`cspsolve.models` and are found through :mod:`cspsolve.registry`. The calls of
+:mod:`cspsolve.api` are here: :func:`read` and :func:`parse` a puzzle, then :func:`solve`,
+:func:`verify`, :func:`analyze` or :func:`compare` it.
+
+Examples
+--------
+>>> import cspsolve
+>>> from cspsolve.instances import ROOT
+>>> puzzle = cspsolve.read(ROOT / "rushhour" / "card-32.txt")[0]
+>>> cspsolve.solve(puzzle, method="astar", heuristic="blocking", metric="moves").stats.cost
+49.0
 """
 
 import importlib.util
 import sys
 from pathlib import Path
 
+from cspsolve.api import analyze, compare, parse, read, solve, verify
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-__all__ = ["Limits", "Result", "Stats", "Status"]
+__all__ = [
+    "Limits",
+    "Result",
+    "Stats",
+    "Status",
+    "analyze",
+    "compare",
+    "parse",
+    "read",
+    "solve",
+    "verify",
+]
 __version__ = "0.1.0"
 
 

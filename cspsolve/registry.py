@@ -12,6 +12,7 @@ import functools
 import importlib
 import os
 import pkgutil
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from cspsolve.errors import MAX_MESSAGE, InputError, OptionError, UnknownKindError
@@ -22,10 +23,13 @@ __all__ = [
     "EXTRA_KINDS_ENV",
     "detect",
     "get",
+    "kind_of",
     "kinds",
     "load",
     "names",
     "owner",
+    "reading",
+    "sniffed",
     "split_selector",
 ]
 
@@ -72,6 +76,30 @@ def get(name: str) -> Kind:
     return found
 
 
+def kind_of(puzzle: object) -> Kind:
+    """The kind of a puzzle object: the kind whose package defines its class (or a base).
+
+    A kind's package is the one of the module declaring it (``cspsolve.models.nonogram`` for
+    ``cspsolve.models.nonogram.kind``).
+
+    Raises
+    ------
+    OptionError
+        When no kind's package defines the class.
+    """
+    packages: dict[str, Kind] = {
+        module.removesuffix(".kind"): importlib.import_module(module).KIND for module in _modules()
+    }
+    for cls in type(puzzle).__mro__:
+        for package, kind in packages.items():
+            if cls.__module__ == package or cls.__module__.startswith(package + "."):
+                return kind
+    raise OptionError(
+        f"{type(puzzle).__name__} is not a puzzle class of any kind; "
+        f"name its kind ({', '.join(kinds())})"
+    )
+
+
 def owner(path: Path) -> str | None:
     """The kind whose :attr:`~cspsolve.kind.Kind.extensions` hold the file's extension, if any."""
     suffix = path.suffix.lower()
@@ -90,15 +118,20 @@ def detect(path: Path) -> str:
         If the file cannot be read (see :func:`cspsolve.inputs.head`).
     """
     text = head(path)
-    kind = owner(path)
-    if kind is not None:
-        return kind
-    for found in kinds().values():
-        if found.sniff(path.name, text):
-            return found.name
-    raise UnknownKindError(
-        str(path), None, f"cannot tell the puzzle kind; name it with --kind ({', '.join(kinds())})"
-    )
+    kind = owner(path) or sniffed(path.name, text)
+    if kind is None:
+        raise UnknownKindError(
+            str(path),
+            None,
+            f"cannot tell the puzzle kind; name it with --kind ({', '.join(kinds())})",
+        )
+    return kind
+
+
+def sniffed(name: str, text: str) -> str | None:
+    """The first kind (in sniffing order) whose ``sniff`` recognises ``text``, the first 64 KiB
+    of a file called ``name``; ``None`` when none does."""
+    return next((kind.name for kind in kinds().values() if kind.sniff(name, text)), None)
 
 
 def split_selector(spec: str) -> tuple[Path, str | None]:
@@ -152,14 +185,29 @@ def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
         kind = detect(path)
     model = get(kind)
     check(path)
+    entries = reading(kind, str(path), lambda: model.read(path), by_content=by_content)
+    if key is not None:
+        entries = [model.select(entries, key, str(path))]
+    return kind, entries
+
+
+def reading(
+    kind: str, source: str, read: Callable[[], Iterable[PuzzleEntry]], *, by_content: bool
+) -> list[PuzzleEntry]:
+    """The entries ``read()`` gives, its errors turned into one :class:`InputError` on
+    ``source``.
+
+    Raises
+    ------
+    InputError
+        From ``read``, or made of its ``ValueError`` (and the like); when ``by_content`` (the
+        kind was told by the content), the message ends by naming the kind and ``--kind``.
+    """
     try:
-        entries = list(model.read(path))
+        return list(read())
     except InputError as e:
         raise (_hinted(e, kind) if by_content else e) from None
     except (ValueError, RecursionError, OverflowError, MemoryError) as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        error = InputError(str(path), None, f"cannot read it as {kind}: {reason}")
+        error = InputError(source, None, f"cannot read it as {kind}: {reason}")
         raise (_hinted(error, kind) if by_content else error) from None
-    if key is not None:
-        entries = [model.select(entries, key, str(path))]
-    return kind, entries

@@ -60,11 +60,17 @@ def options_of(kind: Kind, request: Request) -> Any:
     Raises
     ------
     OptionError
-        For an option the kind does not have.
+        For an option the kind does not have, or a value outside the field's
+        ``metadata["choices"]`` (see :func:`cspsolve.kind.option`).
     """
     unknown = sorted(set(request.options) - set(kind.option_names))
     if unknown:
         return _refuse(kind, "option", unknown[0], kind.option_names)
+    for f in dataclasses.fields(kind.options):
+        choices = f.metadata.get("choices", ())
+        value = request.options.get(f.name)
+        if choices and value is not None and value not in choices:
+            _refuse(kind, f.name, str(value), choices)
     return kind.options(**request.options)
 
 

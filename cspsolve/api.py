@@ -1,0 +1,362 @@
+"""The library in one line a call: read a puzzle, then solve, verify, analyze or compare it.
+
+A puzzle is the kind's own object (a :class:`~cspsolve.models.nonogram.board.Nonogram`, a Rush
+Hour ``Board``, ...), read from a file, parsed from a string or built from Python data; the
+functions find its kind from its class (:func:`cspsolve.registry.kind_of`). Methods,
+heuristics and the kind's options are keyword arguments, checked against the kind's
+declaration: a name it lacks raises :class:`~cspsolve.errors.OptionError` naming the choices.
+Each call is the :mod:`cspsolve.tasks` call the command line makes, with a
+:class:`~cspsolve.tasks.Request` of those keywords and :class:`~cspsolve.limits.Limits` of
+``time_limit``, ``max_nodes``, ``cancel`` and ``progress``.
+
+Examples
+--------
+>>> import cspsolve
+>>> from cspsolve.instances import ROOT
+>>> puzzle = cspsolve.read(ROOT / "rushhour" / "card-32.txt")[0]
+>>> result = cspsolve.solve(puzzle, method="astar", heuristic="blocking", metric="moves")
+>>> result.status, result.stats.cost
+(<Status.OPTIMAL: 'optimal'>, 49.0)
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+from typing import Any
+
+import cspsolve.registry as registry
+import cspsolve.tasks as tasks
+from cspsolve.errors import OptionError, UnknownKindError
+from cspsolve.kind import Kind, PuzzleEntry
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats
+
+__all__ = ["analyze", "compare", "parse", "read", "solve", "verify"]
+
+SOURCE = "<string>"
+"""The name a parsed string goes by in error messages."""
+
+
+def read(path: str | Path, kind: str | None = None) -> list[Any]:
+    """The puzzles of a file, or the one ``FILE#KEY`` names.
+
+    Parameters
+    ----------
+    path : str or Path
+        A puzzle file, optionally followed by ``#KEY`` to pick one puzzle of a multi-puzzle file.
+    kind : str, optional
+        The puzzle kind; by default the one owning the file's extension, else the first that
+        recognises its content.
+
+    Returns
+    -------
+    list
+        The kind's puzzle objects, in file order.
+
+    Raises
+    ------
+    InputError
+        On any problem with the file (:class:`~cspsolve.errors.UnknownKindError` when no kind
+        recognises it).
+    OptionError
+        For an unknown ``kind``.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.instances import ROOT
+    >>> [board] = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
+    >>> type(board).__name__
+    'Puzzle'
+    """
+    return [entry.puzzle for entry in registry.load(str(path), kind)[1]]
+
+
+def parse(text: str, kind: str | None = None, format: str | None = None) -> list[Any]:
+    """The puzzles of a string holding a puzzle file's content.
+
+    Parameters
+    ----------
+    text : str
+        The content, in any format :func:`read` takes.
+    kind : str, optional
+        The puzzle kind; by default the first whose ``sniff`` recognises the text.
+    format : str, optional
+        One of the kind's formats; by default the kind's reader tells it from the text.
+
+    Returns
+    -------
+    list
+        The kind's puzzle objects, in text order.
+
+    Raises
+    ------
+    InputError
+        When the text does not read (its source named ``<string>``);
+        :class:`~cspsolve.errors.UnknownKindError` when no kind recognises it.
+    OptionError
+        For an unknown ``kind``, or a kind that reads files only.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> [board] = cspsolve.parse("1 2 3\\n4 0 6\\n7 5 8\\n")
+    >>> cspsolve.solve(board).stats.cost
+    2.0
+    >>> cspsolve.parse("$1\\n1\\n1\\n", format="tournament")[0].rows
+    ((1,),)
+    """
+    text = text.removeprefix("\ufeff")
+    name = kind if kind is not None else registry.sniffed(SOURCE, text[: 1 << 16])
+    if name is None:
+        raise UnknownKindError(
+            SOURCE, None, f"cannot tell the puzzle kind; name it ({', '.join(registry.kinds())})"
+        )
+    parser = _parser(registry.get(name))
+    entries = registry.reading(
+        name, SOURCE, lambda: parser(text, SOURCE, fmt=format), by_content=kind is None
+    )
+    return [entry.puzzle for entry in entries]
+
+
+def _parser(kind: Kind) -> Callable[..., Sequence[PuzzleEntry]]:
+    """The kind's ``parse(text, source, *, fmt)``: the function beside its ``read``.
+
+    Raises
+    ------
+    OptionError
+        When the module of the kind's ``read`` has no ``parse``.
+    """
+    found = getattr(sys.modules[kind.read.__module__], "parse", None)
+    if not callable(found):
+        raise OptionError(f"{kind.name} reads files only; write the text to a file and read it")
+    return found  # type: ignore[no-any-return]
+
+
+def _call(
+    puzzle: Any,
+    kind: str | None,
+    method: str | None,
+    heuristic: str | None,
+    options: dict[str, Any],
+) -> tuple[Kind, tasks.Request]:
+    """The puzzle's kind (named, else found by its class) and the request of the keywords."""
+    found = registry.get(kind) if kind is not None else registry.kind_of(puzzle)
+    request = tasks.Request(method, heuristic, options)
+    tasks.check_names(found, request)
+    tasks.options_of(found, request)
+    return found, request
+
+
+def _limits(
+    time_limit: float | None,
+    max_nodes: int | None,
+    cancel: threading.Event | None,
+    progress: Callable[[Stats], None] | None,
+) -> Limits:
+    return Limits(time_limit=time_limit, max_nodes=max_nodes, cancel=cancel, progress=progress)
+
+
+def solve(
+    puzzle: Any,
+    *,
+    method: str | None = None,
+    heuristic: str | None = None,
+    kind: str | None = None,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[Stats], None] | None = None,
+    **options: Any,
+) -> Result[Any]:
+    """Solve a puzzle by a method of its kind (by default the kind's choice for it).
+
+    Parameters
+    ----------
+    puzzle : object
+        A puzzle of any kind (from :func:`read`, :func:`parse` or built by its class).
+    method, heuristic : str, optional
+        A method of the kind and one of its heuristics (``cspsolve methods`` lists them).
+    kind : str, optional
+        The puzzle's kind; by default found from its class.
+    time_limit : float, optional
+        Seconds the run may take (status ``limit`` past them).
+    max_nodes : int, optional
+        Nodes it may expand.
+    cancel : threading.Event, optional
+        Stops the run (status ``cancelled``) when set from another thread.
+    progress : callable, optional
+        Receives the run's live :class:`~cspsolve.results.Stats` now and then.
+    **options
+        The kind's own options by field name (e.g. ``metric="moves"``, ``unique=True``).
+
+    Returns
+    -------
+    Result
+        Its ``method`` and ``heuristic`` name what ran.
+
+    Raises
+    ------
+    OptionError
+        For a method, heuristic or option the kind lacks (naming its choices), or one that
+        does not fit the puzzle.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.models.nonogram.board import Nonogram
+    >>> result = cspsolve.solve(Nonogram(rows=[(1,), (1,)], columns=[(2,)]), unique=True)
+    >>> result.solution, result.proof["unique"]
+    (('#', '#'), True)
+    >>> cspsolve.solve(Nonogram(rows=[(1,)], columns=[(1,)]), method="magic")
+    Traceback (most recent call last):
+    ...
+    cspsolve.errors.OptionError: unknown method 'magic' for nonogram; choose from ...
+    """
+    found, request = _call(puzzle, kind, method, heuristic, options)
+    limits = _limits(time_limit, max_nodes, cancel, progress)
+    return tasks.solve(found, puzzle, request=request, limits=limits)
+
+
+def verify(
+    puzzle: Any,
+    *,
+    method: str | None = None,
+    heuristic: str | None = None,
+    kind: str | None = None,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[Stats], None] | None = None,
+    **options: Any,
+) -> tasks.Verification:
+    """Solve by a method and by the kind's reference method, check both answers, compare.
+
+    The parameters are those of :func:`solve`; the two runs together keep within the limits.
+
+    Returns
+    -------
+    Verification
+        Both results, whether they agree (``None`` when a limit left it open) and the problems.
+
+    Raises
+    ------
+    OptionError
+        As :func:`solve`, and when the method is the reference itself.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.instances import ROOT
+    >>> [board] = cspsolve.read(ROOT / "lightsout" / "classic-5x5.lo")
+    >>> cspsolve.verify(board).agree
+    True
+    """
+    found, request = _call(puzzle, kind, method, heuristic, options)
+    limits = _limits(time_limit, max_nodes, cancel, progress)
+    return tasks.verify(found, puzzle, request=request, limits=limits)
+
+
+def analyze(
+    puzzle: Any,
+    *,
+    method: str | None = None,
+    heuristic: str | None = None,
+    kind: str | None = None,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[Stats], None] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Difficulty and structure of a puzzle (the keys ``cspsolve methods`` lists per kind).
+
+    The parameters are those of :func:`solve` (the method and heuristic of the solving runs
+    the analysis makes, where it makes any).
+
+    Returns
+    -------
+    dict
+        JSON-ready data; a ``"status"`` of ``"limit"`` when a limit cut it short.
+
+    Raises
+    ------
+    OptionError
+        As :func:`solve`.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.instances import ROOT
+    >>> [board] = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
+    >>> cspsolve.analyze(board)["solvable"]
+    True
+    """
+    found, request = _call(puzzle, kind, method, heuristic, options)
+    limits = _limits(time_limit, max_nodes, cancel, progress)
+    return tasks.analyze(found, puzzle, request=request, limits=limits)
+
+
+def compare(
+    puzzle: Any,
+    *,
+    methods: Collection[str] | None = None,
+    heuristics: Collection[str] | None = None,
+    kind: str | None = None,
+    time_limit: float | None = 10.0,
+    max_nodes: int | None = None,
+    cancel: threading.Event | None = None,
+    **options: Any,
+) -> list[Result[Any]]:
+    """Run every method and heuristic of the puzzle's kind on it, as ``cspsolve compare``.
+
+    Parameters
+    ----------
+    puzzle : object
+        A puzzle of any kind.
+    methods, heuristics : collection of str, optional
+        Only these methods and heuristics (an uninformed method passes any heuristic filter).
+    kind : str, optional
+        The puzzle's kind; by default found from its class.
+    time_limit : float or None
+        Seconds each run may take (10 by default; ``None`` for no limit).
+    max_nodes : int, optional
+        Nodes each run may expand.
+    cancel : threading.Event, optional
+        Stops the run under way, and each one after it, when set.
+    **options
+        The kind's own options, for every run.
+
+    Returns
+    -------
+    list of Result
+        One per (method, heuristic) pair, in the kind's table order.
+
+    Raises
+    ------
+    OptionError
+        For a method, heuristic or option the kind lacks.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.instances import ROOT
+    >>> [board] = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
+    >>> runs = cspsolve.compare(board, methods=["astar", "bfs"], heuristics=["manhattan"])
+    >>> [(r.method, r.heuristic, r.stats.cost) for r in runs]
+    [('astar', 'manhattan', 2.0), ('bfs', None, 2.0)]
+    """
+    found, request = _call(puzzle, kind, None, None, options)
+    pairs = tasks.comparisons(found, puzzle, methods=methods, heuristics=heuristics)
+    return [
+        tasks.solve(
+            found,
+            puzzle,
+            request=tasks.Request(method, heuristic, request.options),
+            limits=_limits(time_limit, max_nodes, cancel, None),
+        )
+        for method, heuristic in pairs
+    ]
