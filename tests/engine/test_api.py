@@ -23,7 +23,10 @@ from cspsolve.results import Result, Status
 FILES = sorted(
     path
     for path in ROOT.glob("*/*")
-    if path.is_file() and path.suffix != ".md" and not path.name.startswith("LICENSE")
+    if path.is_file()
+    and not path.parent.name.startswith("__")  # __pycache__ of an installed copy
+    and path.suffix != ".md"
+    and not path.name.startswith("LICENSE")
 )
 
 # One small instance per kind, and the methods (heuristics) compare runs on it.
