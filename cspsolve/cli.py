@@ -209,7 +209,8 @@ class _Flag:
 
     def option(self) -> Callable[[Any], Any]:
         """The click option: a switch for a bool, a --x/--no-x pair for an optional bool, a
-        choice when the field names choices, else a string; absent means ``None``."""
+        choice when the field names choices, a count (at least 1) for an optional int, else a
+        string; absent means ``None``."""
         help_text = f"{', '.join(self.titles)}: {self.field.metadata.get('help', '')}"
         choices = self.field.metadata.get("choices")
         if self.annotation is bool:
@@ -217,6 +218,9 @@ class _Flag:
         if self.annotation == bool | None:
             pair = f"{self.flag}/--no-{self.flag[2:]}"
             return click.option(pair, self.name, default=None, help=help_text)
+        if self.annotation == int | None:
+            count = click.IntRange(min=1)
+            return click.option(self.flag, self.name, type=count, metavar="N", help=help_text)
         kind = click.Choice(list(choices)) if choices else click.STRING
         return click.option(self.flag, self.name, type=kind, default=None, help=help_text)
 

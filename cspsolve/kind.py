@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cspsolve.explain import Explanation
 from cspsolve.limits import Limits
 from cspsolve.render import Scene
 from cspsolve.results import Result
@@ -219,6 +220,11 @@ class Kind:
         board under another rule of play); must be idempotent.
     constraint_graph : callable or None
         ``constraint_graph(puzzle) -> networkx.Graph`` for kinds solved as a CSP.
+    explain : callable or None
+        ``explain(puzzle, *, method, heuristic, options, limits) -> Explanation``: why the
+        answer holds, step by step (:mod:`cspsolve.explain`); ``method`` and ``heuristic``
+        are those asked for (``None``: the kind's choice). ``None`` when the kind explains
+        nothing.
     blank : callable or None
         ``blank(puzzle) -> solution``: the solution that draws the puzzle as it is given (no
         presses, no moves, an empty grid), for its picture in Jupyter
@@ -246,6 +252,7 @@ class Kind:
     verify_options: Mapping[str, Any] = field(default_factory=dict)
     prepare: Callable[[Any, Any], Any] | None = None
     constraint_graph: Callable[[Any], nx.Graph] | None = None
+    explain: Callable[..., Explanation] | None = None
     blank: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:

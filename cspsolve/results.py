@@ -125,6 +125,9 @@ class Result(Generic[S]):
         Facts proven about the answer, e.g. ``{"unique": True}`` or ``{"lower_bound": 51}``.
     message : str
         Human explanation, e.g. why a puzzle is unsolvable.
+    solutions : list
+        Every solution found when more than one was asked for (a nonogram's
+        ``solutions=N``), the first being ``solution``; empty otherwise.
     picture : callable or None
         ``picture() -> [Scene, ...]``: the solution drawn on its puzzle (set by
         :mod:`cspsolve.tasks`); Jupyter shows it through :meth:`_repr_svg_`.
@@ -137,6 +140,7 @@ class Result(Generic[S]):
     heuristic: str | None = None
     proof: dict[str, Any] = field(default_factory=dict)
     message: str = ""
+    solutions: list[S] = field(default_factory=list)
     picture: Callable[[], Sequence[Scene]] | None = field(default=None, repr=False, compare=False)
 
     def _repr_svg_(self) -> str | None:
@@ -208,6 +212,7 @@ class Result(Generic[S]):
             self.heuristic,
             dict(self.proof),
             self.message,
+            [convert(s) for s in self.solutions],
         )
 
     def to_json(self, encode: Callable[[S], Any] | None = None) -> dict[str, Any]:
@@ -222,7 +227,7 @@ class Result(Generic[S]):
         -------
         dict
             Keys ``status``, ``method``, ``heuristic``, ``solution``, ``proof``, ``stats``
-            (and ``message`` when there is one).
+            (and ``message`` when there is one, ``solutions`` when several were asked for).
         """
         solution: Any = None
         if self.solution is not None:
@@ -237,4 +242,6 @@ class Result(Generic[S]):
         }
         if self.message:
             out["message"] = self.message
+        if self.solutions:
+            out["solutions"] = [encode(s) if encode else s for s in self.solutions]
         return out

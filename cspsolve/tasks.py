@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cspsolve.errors import OptionError
+from cspsolve.explain import Explanation
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
@@ -28,6 +29,7 @@ __all__ = [
     "check_names",
     "choose",
     "comparisons",
+    "explain",
     "options_of",
     "prepare",
     "solve",
@@ -380,3 +382,34 @@ def analyze(
         options=options,
         limits=limits,
     )
+
+
+def explain(
+    kind: Kind, puzzle: Any, *, request: Request | None = None, limits: Limits | None = None
+) -> Explanation:
+    """Why the answer to ``puzzle`` holds, step by step (the kind's ``explain``).
+
+    The explanation's result names the method that ran and can draw its solution, as
+    :func:`solve`'s does.
+
+    Raises
+    ------
+    OptionError
+        When the request does not fit the kind or the puzzle, or the kind explains nothing.
+    """
+    if kind.explain is None:
+        raise OptionError(f"{kind.name} puzzles cannot be explained yet")
+    request = request or Request()
+    check_names(kind, request)
+    options, puzzle = _shaped(kind, puzzle, request)
+    explanation = kind.explain(
+        puzzle,
+        method=request.method,
+        heuristic=request.heuristic,
+        options=options,
+        limits=limits,
+    )
+    result = explanation.result
+    if result.status.has_solution and result.picture is None:
+        result.picture = functools.partial(kind.scenes, puzzle, result.solution)
+    return explanation
