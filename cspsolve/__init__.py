@@ -3,7 +3,7 @@
 The engine (this package) knows no puzzle by name; puzzle models live in
 :mod:`cspsolve.models` and are found through :mod:`cspsolve.registry`. The calls of
 :mod:`cspsolve.api` are here: :func:`read` and :func:`parse` a puzzle, then :func:`solve`,
-:func:`verify`, :func:`analyze` or :func:`compare` it.
+:func:`verify`, :func:`analyze`, :func:`explain` or :func:`compare` it.
 
 Examples
 --------
@@ -18,7 +18,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from cspsolve.api import analyze, compare, parse, read, solve, verify
+from cspsolve.api import analyze, compare, explain, parse, read, solve, verify
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -29,6 +29,7 @@ __all__ = [
     "Status",
     "analyze",
     "compare",
+    "explain",
     "parse",
     "read",
     "solve",

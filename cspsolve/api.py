@@ -1,4 +1,5 @@
-"""The library in one line a call: read a puzzle, then solve, verify, analyze or compare it.
+"""The library in one line a call: read a puzzle, then solve, verify, analyze, explain or
+compare it.
 
 A puzzle is the kind's own object (a :class:`~cspsolve.models.nonogram.board.Nonogram`, a Rush
 Hour ``Board``, ...), read from a file, parsed from a string or built from Python data; the
@@ -30,11 +31,12 @@ from typing import Any
 import cspsolve.registry as registry
 import cspsolve.tasks as tasks
 from cspsolve.errors import OptionError, UnknownKindError
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
-__all__ = ["analyze", "compare", "parse", "read", "solve", "verify"]
+__all__ = ["analyze", "compare", "explain", "parse", "read", "solve", "verify"]
 
 SOURCE = "<string>"
 """The name a parsed string goes by in error messages."""
@@ -298,6 +300,49 @@ def analyze(
     found, request = _call(puzzle, kind, method, heuristic, options)
     limits = _limits(time_limit, max_nodes, cancel, progress)
     return tasks.analyze(found, puzzle, request=request, limits=limits)
+
+
+def explain(
+    puzzle: Any,
+    *,
+    method: str | None = None,
+    heuristic: str | None = None,
+    kind: str | None = None,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[Stats], None] | None = None,
+    **options: Any,
+) -> Explanation:
+    """Why the answer to a puzzle holds, step by step (as ``cspsolve explain``).
+
+    The parameters are those of :func:`solve`. In Jupyter the explanation shows itself with a
+    step slider and buttons; ``print`` gives numbered steps, :meth:`~Explanation.jsonl` one
+    JSON object a step, :meth:`~Explanation.write` a web page or a GIF.
+
+    Returns
+    -------
+    Explanation
+        Its ``steps`` (each a :class:`~cspsolve.explanation.Step`), the ``proof`` in words,
+        the ``summary`` facts (the difficulty ``grade``, ...) and the ``result`` explained.
+
+    Raises
+    ------
+    OptionError
+        As :func:`solve`.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.instances import ROOT
+    >>> [board] = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
+    >>> why = cspsolve.explain(board)
+    >>> why.result.stats.cost, len(why.steps)
+    (2.0, 2)
+    """
+    found, request = _call(puzzle, kind, method, heuristic, options)
+    limits = _limits(time_limit, max_nodes, cancel, progress)
+    return tasks.explain(found, puzzle, request=request, limits=limits)
 
 
 def compare(

@@ -35,6 +35,7 @@ import click
 
 from cspsolve import registry, tasks
 from cspsolve.errors import InputError, OptionError
+from cspsolve.explanation import EXPLAIN_IMAGES, Explanation
 from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
@@ -277,6 +278,7 @@ def cli() -> None:
       cspsolve solve puzzles.txt#17 --format json
       cspsolve verify card.rh
       cspsolve analyze board.lo
+      cspsolve explain duck.non --image duck.html
       cspsolve compare start.json --time-limit 5
       cspsolve methods
 
@@ -518,6 +520,9 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
     _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}", "bold")
     if result.solution is not None:
         _say(model.draw(puzzle.puzzle, result.solution))
+    for number, other in enumerate(result.solutions[1:], 2):
+        _say(f"solution {number} of {len(result.solutions)}:", "bold")
+        _say(model.draw(puzzle.puzzle, other))
     if result.message:
         _say(result.message)
     asked = bool(run.request.options.get("unique"))
@@ -569,6 +574,7 @@ def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
         record["agree"] = report.agree
         record["problems"] = report.problems
         record["reference"] = reference.to_json(model.encode)
+        record["words"] = report.words()
         click.echo(json.dumps(record))
         return
     verdict = {True: "agree", False: "DISAGREE", None: "not settled"}[report.agree]
@@ -577,8 +583,95 @@ def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
     asked = bool(model.verify_options.get("unique"))
     _say(f"  search ({search.method}): {_summary(search, asked)}")
     _say(f"  reference ({reference.method}): {_summary(reference, asked)}")
-    for problem in report.problems:
-        _say(f"  ! {problem}", "red")
+    for sentence in report.words():
+        _say(f"  {sentence}", "red" if report.agree is False else None)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
+@_run_options()
+@click.option("--frames", is_flag=True, help="Draw the board after each step (text output).")
+@click.option(
+    "--image",
+    type=click.Path(dir_okay=False),
+    metavar="OUT.html|OUT.gif|OUT.svg|OUT.png",
+    help="Also write the steps as pictures: HTML a page that steps through them (slider, "
+    "buttons, autoplay; no network needed), GIF every step, SVG/PNG the start and the end. "
+    "With several puzzles, OUT-1.html, OUT-2.html, ...",
+)
+def explain(
+    files: tuple[str, ...],
+    run: _Run,
+    frames: bool,
+    image: str | None,
+) -> None:
+    """Show why the answer to every puzzle in FILE... holds, step by step.
+
+    \b
+    Nonograms: each deduction in order (line logic, probes with their contradiction,
+      guesses of search), a difficulty grade, and why the solution is unique or where a
+      second one differs.
+    Rush Hour, n-puzzle: the plan move by move with g, h and f (h never exceeds the moves
+      that remain) and why no shorter plan exists.
+    Lights Out: the presses of light chasing, the quiet patterns, the coset searched and
+      why the minimum is proven.
+
+    With --format json: JSON Lines, one object a step ({"type": "step", "step", "rule",
+    "text", and the rule's data}), then one {"type": "summary", ...} holding the result as
+    'solve' writes it; every object starts with "kind" and "file" ("id" in multi-puzzle
+    files). docs/guide.md shows how to read an explanation.
+
+    \b
+    Exit codes: as 'solve': 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit
+    reached without an answer.
+    """
+    codes: list[int] = []
+    puzzles: Iterable[_Puzzle] = _puzzles(files, run, codes)
+    images: list[str] = []
+    if image is not None:
+        _check_image_name(image, EXPLAIN_IMAGES)
+        puzzles = list(puzzles)
+        many = len(puzzles) > 1
+        images = [_numbered(image, i) if many else image for i in range(1, len(puzzles) + 1)]
+    for number, puzzle in enumerate(puzzles):
+        with _progress(run.output == "text", f"explaining {puzzle.title}") as progress:
+            limits = run.limits(progress)
+            explained = _guarded(puzzle, codes, tasks.explain, run.request, limits)
+        if explained is None:
+            continue
+        codes.append(_STATUS_EXIT[explained.result.status])
+        _print_explanation(puzzle, explained, run.output, frames)
+        if images:
+            codes += _write_explanation(puzzle, explained, images[number], run.output)
+    sys.exit(_worst(codes))
+
+
+def _print_explanation(puzzle: _Puzzle, explained: Explanation, output: str, frames: bool) -> None:
+    model = puzzle.kind
+    if output == "json":
+        for record in explained.records(model.encode):
+            click.echo(json.dumps({**puzzle.record(), **record}))
+        return
+    _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}", "bold")
+    _say(explained.text(frames=frames))
+    result = explained.result
+    if result.solution is not None and not frames:
+        _say(model.draw(puzzle.puzzle, result.solution))
+    _say(_summary(result, False), _STATUS_STYLE[result.status])
+
+
+def _write_explanation(
+    puzzle: _Puzzle, explained: Explanation, name: str, output: str
+) -> list[int]:
+    """Write the explanation's pictures; the exit codes of what went wrong."""
+    try:
+        explained.write(name, title=puzzle.title)
+    except (ValueError, OSError) as e:
+        click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
+        return [EXIT_BAD_INPUT]
+    if output == "text":
+        _say(f"image: {name}")
+    return []
 
 
 @cli.command()

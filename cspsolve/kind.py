@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.limits import Limits
 from cspsolve.render import Scene
 from cspsolve.results import Result
@@ -222,7 +222,7 @@ class Kind:
         ``constraint_graph(puzzle) -> networkx.Graph`` for kinds solved as a CSP.
     explain : callable or None
         ``explain(puzzle, *, method, heuristic, options, limits) -> Explanation``: why the
-        answer holds, step by step (:mod:`cspsolve.explain`); ``method`` and ``heuristic``
+        answer holds, step by step (:mod:`cspsolve.explanation`); ``method`` and ``heuristic``
         are those asked for (``None``: the kind's choice). ``None`` when the kind explains
         nothing.
     blank : callable or None

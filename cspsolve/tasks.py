@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
@@ -217,6 +217,48 @@ class Verification:
     reference: Result[Any]
     agree: bool | None
     problems: list[str]
+
+    def words(self) -> list[str]:
+        """What the cross-check proved, in sentences for people.
+
+        Examples
+        --------
+        >>> from cspsolve.results import Result, Stats, Status
+        >>> found = Result(Status.OPTIMAL, "plan", Stats(cost=5), "astar")
+        >>> bound = Result(Status.OPTIMAL, "plan", Stats(cost=5), "cpsat", proof={"lower_bound": 5})
+        >>> Verification(found, bound, True, []).words()[1]
+        'cpsat proves that no solution costs less than 5, the cost astar found: it is optimal.'
+        """
+        search, reference = _named(self.search), _named(self.reference)
+        if self.agree is None:
+            return [f"{p[:1].upper()}{p[1:]}." for p in self.problems]
+        if self.agree is False:
+            return [f"The answers disagree: {p}." for p in self.problems]
+        if self.search.status is Status.UNSOLVABLE:
+            return [f"{search} and {reference} each prove that no solution exists."]
+        words = [f"Both answers pass the kind's own checker ({search}, {reference})."]
+        bound = self.reference.proof.get("lower_bound")
+        if bound is None and self.reference.status is Status.OPTIMAL and self.search.stats.cost:
+            bound = self.reference.stats.cost
+        if bound is not None:
+            words.append(
+                f"{reference} proves that no solution costs less than {bound:g}, "
+                f"the cost {search} found: it is optimal."
+            )
+        unique = self.search.proof.get("unique")
+        if unique is True:
+            words.append(
+                f"{reference} finds the same solution and proves there is no second "
+                "one: the solution is unique."
+            )
+        elif unique is False:
+            words.append("Both find a second solution: the solution is not unique.")
+        return words
+
+
+def _named(result: Result[Any]) -> str:
+    """The method of a result, with its heuristic: ``"astar/blocking"``."""
+    return f"{result.method}/{result.heuristic}" if result.heuristic else result.method
 
 
 def verify(

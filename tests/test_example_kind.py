@@ -3,6 +3,7 @@ through every command of the command line, and is found as a package under ``mod
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 import json
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import cli, registry, tasks
+from cspsolve.errors import OptionError
 
 from .conftest import run
 from .kinds.queens.kind import KIND, Queens, check
@@ -81,6 +83,30 @@ def test_bad_options_and_files_are_one_line_errors(files: dict[str, Path], tmp_p
     assert heuristic.returncode == 2 and "unknown heuristic" in heuristic.stderr
     bad = board(tmp_path / "bad.queens", ["Q.", "..."])
     assert queens("solve", bad).stderr.strip() == f"cspsolve: {bad}:2: expected 2 of '.' or 'Q'"
+
+
+def test_explain_through_the_cli(files: dict[str, Path], tmp_path: Path) -> None:
+    explained = queens("explain", files["open"], "--format", "json")
+    assert explained.returncode == 0, explained.stderr
+    records = [json.loads(line) for line in explained.stdout.splitlines()]
+    assert all(r["kind"] == "queens" and r["file"] == str(files["open"]) for r in records)
+    steps, summary = records[:-1], records[-1]
+    assert [r["step"] for r in steps] == list(range(1, 7)) and summary["type"] == "summary"
+    placed = tuple(r["column"] for r in steps)
+    assert [r["row"] for r in steps] == list(range(6)) and check(Queens((None,) * 6), placed) == []
+    assert summary["solution"] == {"columns": list(placed)}
+    text = queens("explain", files["stuck"], "--frames")
+    assert text.returncode == 1 and "no placement works" in text.stdout
+    gif = tmp_path / "why.gif"
+    assert queens("explain", files["open"], "--image", gif).returncode == 0 and gif.exists()
+    wrong = queens("explain", files["open"], "--image", tmp_path / "why.txt")
+    assert wrong.returncode == 2 and "unknown image format '.txt'" in wrong.stderr
+
+
+def test_a_kind_that_explains_nothing_says_so() -> None:
+    silent = dataclasses.replace(KIND, explain=None)
+    with pytest.raises(OptionError, match="cannot be explained"):
+        tasks.explain(silent, Queens((None,)))
 
 
 @settings(max_examples=60, deadline=None)

@@ -106,3 +106,30 @@ def test_verify_refuses_the_reference_itself() -> None:
     kind = dataclasses.replace(KIND, reference="exact")
     with pytest.raises(OptionError, match="verify checks a method against exact"):
         tasks.verify(kind, "abc", request=tasks.Request("exact"))
+
+
+def test_verification_in_words() -> None:
+    def run(status: Status, method: str, **proof: Any) -> Result[Any]:
+        solution = "s" if status.has_solution else None
+        return Result(status, solution, Stats(cost=4), method, proof=proof)
+
+    none = tasks.Verification(
+        run(Status.UNSOLVABLE, "dfs"), run(Status.UNSOLVABLE, "cpsat"), True, []
+    )
+    assert none.words() == ["dfs and cpsat each prove that no solution exists."]
+    found = run(Status.SOLVED, "probing", unique=True)
+    found.heuristic = "h"
+    unique = tasks.Verification(found, run(Status.SOLVED, "cpsat", unique=True), True, [])
+    assert unique.words()[-1].startswith("cpsat finds the same solution")
+    assert "(probing/h, cpsat)" in unique.words()[0] and len(unique.words()) == 2
+    bound = tasks.Verification(
+        run(Status.OPTIMAL, "astar"), run(Status.SOLVED, "cpsat", lower_bound=4), True, []
+    )
+    assert "no solution costs less than 4, the cost astar found" in bound.words()[1]
+    split = tasks.Verification(found, found, False, ["status differs", "costs differ"])
+    assert split.words() == [
+        "The answers disagree: status differs.",
+        "The answers disagree: costs differ.",
+    ]
+    open_ = tasks.Verification(found, found, None, ["not settled within the limits: cpsat"])
+    assert open_.words() == ["Not settled within the limits: cpsat."]

@@ -9,6 +9,7 @@ from typing import Any
 
 from cspsolve import search
 from cspsolve.errors import InputError
+from cspsolve.explanation import Explanation, Step
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Limits
 from cspsolve.render import Scene
@@ -134,11 +135,48 @@ def draw(puzzle: Queens, solution: Columns) -> str:
     return "\n".join(" ".join("Q" if c == q else "." for c in range(puzzle.n)) for q in solution)
 
 
-def scenes(puzzle: Queens, solution: Columns) -> list[Scene]:
+def scene(puzzle: Queens, columns: Columns, caption: str = "") -> Scene:
+    """The board with queens in its first ``len(columns)`` rows."""
     shade = ("white", "lightgray")
     fills = tuple(tuple(shade[(r + c) % 2] for c in range(puzzle.n)) for r in range(puzzle.n))
-    texts = tuple(tuple("Q" if c == q else "" for c in range(puzzle.n)) for q in solution)
-    return [Scene(fills, texts)]
+    placed = (*columns, *(None,) * (puzzle.n - len(columns)))
+    texts = tuple(tuple("Q" if c == q else "" for c in range(puzzle.n)) for q in placed)
+    return Scene(fills, texts, caption=caption)
+
+
+def scenes(puzzle: Queens, solution: Columns) -> list[Scene]:
+    return [scene(puzzle, solution)]
+
+
+def explain(puzzle: Queens, /, *, limits: Limits | None, **_: Any) -> Explanation:
+    """The queens of the depth-first search's solution row by row (rule ``"place"``, data
+    ``row`` and ``column``, 0-based), each checked against the queens above it."""
+    result = _dfs(puzzle, limits=limits)
+    placed = result.solution or ()
+    steps = [
+        Step(
+            "place",
+            f"row {r + 1}: the queen in column {c + 1}"
+            + (" is given" if puzzle.given[r] is not None else " attacks no queen above"),
+            {"row": r, "column": c},
+            placed[: r + 1],
+        )
+        for r, c in enumerate(placed)
+    ]
+    backtracks = f"after {result.stats.backtracks} dead ends" if result.stats.backtracks else ""
+    proof = [f"Depth-first search placed a queen in every row {backtracks}".rstrip() + "."]
+    if result.status is Status.UNSOLVABLE:
+        proof = ["Depth-first search tried every column of every row: no placement works."]
+    return Explanation(
+        "queens",
+        result,
+        steps,
+        proof,
+        {"grade": "search", "backtracks": result.stats.backtracks},
+        start=(),
+        scene=lambda columns, caption: scene(puzzle, columns, caption),
+        draw=lambda columns: draw(puzzle, columns),
+    )
 
 
 def analyze(puzzle: Queens, **_: Any) -> dict[str, Any]:
@@ -180,4 +218,5 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     analysis="queens, given",
+    explain=explain,
 )

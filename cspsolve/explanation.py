@@ -113,7 +113,7 @@ class Explanation:
         """
         lines: list[str] = []
         snapshots = frames and self.draw is not None
-        if snapshots and self.start is not None:
+        if snapshots and self.start is not None and self._drawn(self.start):
             lines += [self._drawn(self.start), ""]
         width = len(str(len(self.steps)))
         for number, step in enumerate(self.steps, 1):
@@ -180,12 +180,12 @@ class Explanation:
     def _repr_html_(self) -> str | None:
         """Jupyter's view: the frames with a step slider and buttons (no server needed), or
         the text when the puzzle has no grid."""
-        from cspsolve.player import widget
-
         try:
             frames = self.frames()
         except OptionError:
             return None
+        from cspsolve.player import widget
+
         return widget(frames, notes=self._notes())
 
     def _notes(self) -> list[str]:
