@@ -177,6 +177,29 @@ class LightsOut:
     graph: tuple[tuple[int, ...], ...] | None = None
     names: tuple[str, ...] = field(default=(), compare=False)
 
+    @classmethod
+    def from_rows(
+        cls, rows: Sequence[str], *, variant: str = "sigma-plus", torus: bool = False
+    ) -> LightsOut:
+        """A grid board drawn as rows of cells: ``1`` or ``#`` lit, ``0`` or ``.`` off, ``x``
+        a disabled cell (a hole), as in a grid file.
+
+        Raises
+        ------
+        InputError
+            Naming the row (as line ``N`` of ``<rows>``) and what is wrong with it, or an
+            unknown variant.
+
+        Examples
+        --------
+        >>> board = LightsOut.from_rows(["#.#", ".#.", "#.#"])
+        >>> board.lights, board.cols
+        ((5, 2, 5), 3)
+        """
+        from .formats import grid_board
+
+        return grid_board(rows, variant=variant, torus=torus)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "lights", tuple(self.lights))
         object.__setattr__(self, "holes", tuple(self.holes) if any(self.holes) else ())

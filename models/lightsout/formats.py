@@ -191,6 +191,13 @@ def _board(
     return LightsOut(lights, cols, variant, torus, holes)
 
 
+def grid_board(rows: Sequence[str], *, variant: str, torus: bool) -> LightsOut:
+    """The board of :meth:`~.board.LightsOut.from_rows`: its rows read as a grid file's."""
+    source = "<rows>"
+    grid = [(n, _row_cells(row, source, n)) for n, row in enumerate(rows, 1)]
+    return _board(grid, source, max(1, len(rows)), variant_name(variant, source, None), torus)
+
+
 def _packed(row: str, table: dict[int, int]) -> int:
     """A canonical row as a packed int: bit ``c`` set where ``table`` maps cell ``c`` to 1."""
     return int(row.translate(table)[::-1], 2)

@@ -100,6 +100,31 @@ class Puzzle:
     start: Tiles
     goal: Tiles = ()
 
+    @classmethod
+    def from_rows(
+        cls, rows: Sequence[Sequence[int]], goal: Sequence[Sequence[int]] | None = None
+    ) -> Puzzle:
+        """A puzzle from its start board as rows of tiles (``0`` the blank), and optionally
+        its goal board in the same shape (default :func:`default_goal`).
+
+        Raises
+        ------
+        PuzzleError
+            For ragged rows, boards of different shapes, or boards that are not permutations.
+
+        Examples
+        --------
+        >>> Puzzle.from_rows([[1, 2, 3], [4, 0, 6], [7, 5, 8]]).start
+        (1, 2, 3, 4, 0, 6, 7, 5, 8)
+        """
+        boards = [rows] if goal is None else [rows, goal]
+        shapes = {(len(board), len(row)) for board in boards for row in board}
+        if len(shapes) != 1:
+            raise PuzzleError("the rows must all have the same length, the goal the same shape")
+        [(height, width)] = shapes
+        start, *ends = (tuple(tile for row in board for tile in row) for board in boards)
+        return cls(height, width, start, ends[0] if ends else ())
+
     def __post_init__(self) -> None:
         if self.rows < 1 or self.cols < 1 or self.rows * self.cols < 2:
             raise PuzzleError(f"a {self.rows}x{self.cols} board is too small (>= 2 cells)")

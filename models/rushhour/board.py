@@ -125,6 +125,26 @@ class Board:
     walls: frozenset[tuple[int, int]]
     red: str
 
+    @classmethod
+    def from_rows(cls, rows: Sequence[str]) -> Board:
+        """A board drawn as rows of cells: ``.`` or ``o`` empty, ``x`` a wall, a capital letter
+        a piece (``A`` the red car), as in a grid file.
+
+        Raises
+        ------
+        InputError
+            Naming the row (as line ``N`` of ``<rows>``) and what is wrong with it.
+
+        Examples
+        --------
+        >>> board = Board.from_rows(["..B", "AAB", "..."])
+        >>> [(p.name, p.row, p.col, p.horizontal) for p in board.pieces]
+        [('B', 0, 2, False), ('A', 1, 0, True)]
+        """
+        from .formats import parse
+
+        return parse("\n".join(rows) + "\n", "<rows>", fmt="grid")[0].puzzle
+
     def __post_init__(self) -> None:
         problems = self.problems()
         if problems:

@@ -257,3 +257,47 @@ def test_an_unsolvable_nonogram_is_proved_so() -> None:
     puzzle = Nonogram(rows=[(1,), (1,)], columns=[(2,), (1,)])
     result = cspsolve.solve(puzzle)
     assert result.status is Status.UNSOLVABLE
+
+
+def test_boards_built_from_rows_are_the_boards_their_files_give() -> None:
+    from cspsolve.models.lightsout.board import LightsOut
+    from cspsolve.models.npuzzle.board import Puzzle
+    from cspsolve.models.rushhour.board import Board
+
+    rush = ["..B...", "..B...", "AAB...", "......", "......", "......"]
+    assert Board.from_rows(rush) == cspsolve.parse("\n".join(rush), kind="rushhour")[0]
+    lights = ["#.#", ".#x", "#.#"]
+    built = LightsOut.from_rows(lights, variant="sigma", torus=True)
+    text = "variant: sigma\ntorus: yes\n" + "\n".join(lights)
+    assert built == cspsolve.parse(text, kind="lightsout")[0]
+    tiles = Puzzle.from_rows(
+        [[1, 2, 3], [4, 0, 6], [7, 5, 8]], goal=[[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    )
+    assert (
+        tiles
+        == cspsolve.parse(
+            '{"start": [[1,2,3],[4,0,6],[7,5,8]], "goal": [[0,1,2],[3,4,5],[6,7,8]]}'
+        )[0]
+    )
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        ("rushhour", r"<rows>:2: row has 2 cells; a 3-row grid needs 3"),
+        ("lightsout", r"<rows>:2: column 2: unexpected '\?'"),
+        ("npuzzle", r"same length"),
+    ],
+)
+def test_rows_that_do_not_make_a_board_are_refused(build: str, message: str) -> None:
+    from cspsolve.models.lightsout.board import LightsOut
+    from cspsolve.models.npuzzle.board import Puzzle
+    from cspsolve.models.rushhour.board import Board
+
+    makers = {
+        "rushhour": lambda: Board.from_rows(["..B", "AA", "..."]),
+        "lightsout": lambda: LightsOut.from_rows(["#.#", ".?."]),
+        "npuzzle": lambda: Puzzle.from_rows([[1, 2], [3]]),
+    }
+    with pytest.raises(ValueError, match=message):
+        makers[build]()
