@@ -68,6 +68,20 @@ def frame_data(frames: Sequence[tuple[str, Scene]]) -> dict[str, Any]:
     OptionError
         When there is no frame, a frame has no cell, a scene's rows differ in length (see
         :func:`cspsolve.render.layout`) or a colour is not one matplotlib knows.
+
+    Examples
+    --------
+    A black cell beside a gap, then white and marked:
+
+    >>> from cspsolve.render import Scene
+    >>> data = frame_data(
+    ...     [("start", Scene((("black", None),))),
+    ...      ("end", Scene((("white", None),), marks=frozenset({(0, 0)}), caption="end"))]
+    ... )
+    >>> data["palette"], data["frames"][0]
+    (['#000000', '#ffffff'], {'caption': 'start', 'cells': [0, 0, 0], 'scene_caption': ''})
+    >>> data["frames"][1]
+    {'caption': 'end', 'cells': [0, 1, 0], 'marks': [[0, 0]]}
     """
     at = layout([replace(scene, caption="") for _, scene in frames])
     pad = max(8, at.cell // 2)

@@ -10,6 +10,7 @@ Chromium (skipped when Chromium, chromedriver or selenium is missing).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -273,6 +274,10 @@ def test_hostile_texts_stay_text() -> None:
         "span", "svg", "ol", "ul", "li", "script",
     }  # fmt: skip
     assert len(seen.scripts) == 2
+    # as a browser reads it: only the two own scripts, each ending only at its own end tag
+    assert markup.lower().count("<script") == markup.lower().count("</script") == 2
+    for raw in re.findall(r"<script[^>]*>(.*?)</script>", markup, re.S):
+        assert not re.search(r"</script[\t\n\f\r />]|<!--", raw, re.I)
     assert seen.texts["title"] == [HOSTILE[0] + HOSTILE[1]]
     assert seen.texts["h1"] == [HOSTILE[0] + HOSTILE[1]]
     assert seen.texts["li"] == HOSTILE
@@ -416,6 +421,7 @@ def plan_frames() -> list[tuple[str, Scene]]:
 
 @pytest.mark.slow
 def test_the_page_plays_in_a_browser(tmp_path: Path) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -451,6 +457,11 @@ def test_the_page_plays_in_a_browser(tmp_path: Path) -> None:
             current = driver.find_elements(By.CSS_SELECTOR, ".steps li.current")
             assert [li.text for li in current] == [frames[n][0]]
 
+        shows(0)
+        # the page's player has the keyboard from the start
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        shows(1)
+        find(By.CSS_SELECTOR, ".first").click()
         shows(0)
         find(By.CSS_SELECTOR, ".next").click()
         shows(1)
