@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.render import Scene, _ink, layout
+from cspsolve.render import Scene, ink, layout
 
 __all__ = ["frame_data", "page", "widget"]
 
@@ -154,7 +154,7 @@ class _Palette:
             css = to_hex(rgba, keep_alpha=rgba[3] < 1)
             if css not in self.colours:
                 self.colours.append(css)
-                self.inks.append(_ink(colour))
+                self.inks.append(ink(colour))
             found = self._number[colour] = self.colours.index(css)
         return found
 

@@ -24,6 +24,7 @@ __all__ = [
     "Scene",
     "draw_graph",
     "drawn",
+    "ink",
     "labelled_grid",
     "layout",
     "plot_comparison",
@@ -201,8 +202,14 @@ def layout(scenes: Sequence[Scene]) -> Layout:
     return Layout(rows, cols, cell, font, left, top, width, top + rows * cell + bottom)
 
 
-def _ink(fill: str) -> str:
-    """Black or white, whichever reads better on ``fill``."""
+def ink(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (a matplotlib colour).
+
+    Examples
+    --------
+    >>> ink("navy"), ink("#ffd700")
+    ('white', 'black')
+    """
     from matplotlib.colors import to_rgb
 
     r, g, b = to_rgb(fill)
@@ -274,7 +281,7 @@ def _figure(scene: Scene, at: Layout) -> Figure:
     for r, row in enumerate(scene.texts):
         for c, text in enumerate(row):
             if text:
-                ink = _ink(scene.fills[r][c] or "white")
+                colour = ink(scene.fills[r][c] or "white")
                 ax.text(
                     x0 + (c + 0.5) * cell,
                     y0 + (r + 0.5) * cell,
@@ -282,7 +289,7 @@ def _figure(scene: Scene, at: Layout) -> Figure:
                     ha="center",
                     va="center_baseline",
                     fontsize=size,
-                    color=ink,
+                    color=colour,
                 )
     for r, label in enumerate(scene.row_labels):
         ax.text(

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from matplotlib.colors import to_rgba
 
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation, Step
+from cspsolve.explanation import Explanation, Step
 from cspsolve.player import frame_data, page, widget
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
