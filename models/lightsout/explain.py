@@ -56,8 +56,10 @@ Steps stay linear in the board's size: one per row, texts naming at most :data:`
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Sequence
+import gc
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,12 +83,18 @@ QUIET_SHOWN = 8
 """Most quiet patterns listed as steps (the basis may have hundreds)."""
 
 QUIET_CELLS = 4096
-"""The quiet patterns listed after the first name at most this many cells in all, or half
-the board's cells if more (so that the steps stay linear in the board's size)."""
+"""The quiet patterns listed name at most this many cells in all, or half the board's cells
+if more (so that the steps stay linear in the board's size)."""
 
-SECONDS_PER_CELL = 2e-6
+SECONDS_PER_CELL = 6e-7
 """Time kept back from the algebra, per cell, for making the steps under a time limit (at
-most half the limit)."""
+most half the limit; the steps of a million cells take about 0.3 s)."""
+
+
+SECONDS_PER_LISTED = 1.5e-7
+"""The garbage collector's first pass over a cell listed in the steps' data (a ``[row,
+col]`` list), once it runs again (:func:`_no_collection`): the steps stop early enough
+for it to fit in the time limit."""
 
 
 @dataclass(frozen=True)
@@ -138,17 +146,28 @@ class _Story:
         self.steps: list[Step] = []
         self.lights = list(puzzle.lights)
         self.frame = Frame(None)
+        self.made = 0
+        """Cells listed in the steps' data so far (each a list the collector will visit)."""
 
     def check_time(self) -> None:
-        """Raise :class:`_Stopped` when the time is up or the run is cancelled."""
+        """Raise :class:`_StoppedError` when the run is cancelled, or when the time left would
+        not cover the collector's first pass over the cells listed (see
+        :data:`SECONDS_PER_LISTED`)."""
         stopped = self.budget.interrupted()
+        left = self.budget.remaining()
+        if stopped is None and left is not None and left < self.made * SECONDS_PER_LISTED:
+            stopped = Status.LIMIT
         if stopped is not None:
-            raise _Stopped(stopped)
+            raise _StoppedError(stopped)
+
+    def _add(self, step: Step) -> None:
+        self.steps.append(step)
+        self.made += len(step.data.get("presses", ())) + len(step.data.get("lit", ()))
 
     def note(self, rule: str, text: str, data: dict[str, Any], marks: Presses = ()) -> None:
         """A step that presses nothing (``marks`` ringed in its picture)."""
         self.frame = Frame(self.frame, (), tuple((r, m) for r, m in enumerate(marks) if m))
-        self.steps.append(Step(rule, text, data, self.frame))
+        self._add(Step(rule, text, data, self.frame))
 
     def pressed(
         self, rule: str, text: str, data: dict[str, Any], presses: dict[int, int], rows: list[int]
@@ -163,11 +182,11 @@ class _Story:
             data["lit"] = bits(self.lights[0])
         changed = tuple((r, self.lights[r]) for r in rows)
         self.frame = Frame(self.frame, changed, tuple(presses.items()))
-        self.steps.append(Step(rule, text, data, self.frame))
+        self._add(Step(rule, text, data, self.frame))
         self.check_time()
 
 
-class _Stopped(Exception):
+class _StoppedError(Exception):
     """A limit stopped the telling of the steps."""
 
     def __init__(self, status: Status) -> None:
@@ -222,8 +241,9 @@ def explain(
     )
     story = _Story(puzzle, budget)
     try:
-        _tell(story, result, witness, trace)
-    except _Stopped as e:
+        with _no_collection():
+            _tell(story, result, witness, trace)
+    except _StoppedError as e:
         stopped = e.status
         result = Result(stopped, None, result.stats, "algebra", proof=result.proof)
         words = f"The {'time limit' if stopped is Status.LIMIT else 'cancellation'} stopped"
@@ -241,6 +261,19 @@ def explain(
         scene=_scene(puzzle) if puzzle.is_grid else None,
         draw=_drawer(puzzle),
     )
+
+
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """The garbage collector paused: the steps of a large board are millions of small lists,
+    none in a cycle, and the collector's passes over them would take most of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _for_algebra(limits: Limits, puzzle: LightsOut) -> Limits:
@@ -319,7 +352,9 @@ def _solve(story: _Story, nullity: int) -> None:
         f"{plural(unknowns, 'press')} ({unknowns} {p.unit}s) has rank {unknowns - nullity}, "
         f"nullity {nullity}"
     )
-    story.note("solve", text, {"unknowns": unknowns, "rank": unknowns - nullity, "nullity": nullity})
+    story.note(
+        "solve", text, {"unknowns": unknowns, "rank": unknowns - nullity, "nullity": nullity}
+    )
 
 
 def _shape(puzzle: LightsOut) -> str:
@@ -329,12 +364,12 @@ def _shape(puzzle: LightsOut) -> str:
 
 
 def _quiet(story: _Story, trace: algebra.Trace) -> None:
-    """Up to :data:`QUIET_SHOWN` quiet patterns of the basis, while they name at most a board's
-    worth of cells."""
+    """Up to :data:`QUIET_SHOWN` quiet patterns of the basis, while they name at most
+    :data:`QUIET_CELLS` cells in all (or half the board's)."""
     p = story.puzzle
     listed = 0
     for index, flat in enumerate(trace.basis[:QUIET_SHOWN], 1):
-        if index > 1 and listed + flat.bit_count() > max(p.cells // 2, QUIET_CELLS):
+        if listed + flat.bit_count() > max(p.cells // 2, QUIET_CELLS):
             break
         listed += flat.bit_count()
         pattern = _unflat(p, flat, trace.transposed)
@@ -355,7 +390,7 @@ def _unflat(puzzle: LightsOut, flat: int, transposed: bool) -> Presses:
 
 
 def _coset(story: _Story, result: Result[Presses], trace: algebra.Trace) -> None:
-    nullity = len(trace.basis)
+    nullity = result.proof["nullity"]
     count = int(result.stats.cost)
     groups = [dataclasses.asdict(g) for g in trace.groups]
     data = {
@@ -369,11 +404,12 @@ def _coset(story: _Story, result: Result[Presses], trace: algebra.Trace) -> None
     if nullity == 0:
         text = f"nullity 0: the solution is unique, {plural(count, 'press')}"
     else:
-        sizes = ", ".join(f"{g.size} ({g.search})" for g in trace.groups) or "none searched"
+        sizes = ", ".join(f"{g.size} ({g.search})" for g in trace.groups)
+        searched = f"groups of quiet patterns searched: {sizes}" if sizes else "none searched"
         text = (
             f"the solutions are one press set plus any combination of the {nullity} quiet "
-            f"patterns: 2^{nullity} press sets; groups of quiet patterns searched: {sizes}; "
-            f"the lightest found has {plural(count, 'press')}"
+            f"patterns: 2^{nullity} press sets; {searched}; the lightest found has "
+            f"{plural(count, 'press')}"
         )
     story.note("coset", text, data)
 
@@ -457,10 +493,11 @@ def _certificate(story: _Story, witness: Presses) -> None:
     p = story.puzzle
     cells = _cells(p, witness)
     overlap = (flatten(witness, p.cols) & p.flat).bit_count()
+    lit = plural(overlap, "lit " + p.unit)
     text = (
         f"the quiet pattern {_named(p, cells)} ({plural(len(cells), p.unit)}) changes no light "
-        f"and covers {plural(overlap, 'lit ' + p.unit)} of the board as given, an odd number: every press "
-        "keeps that parity, so the lights never all go out"
+        f"and covers {lit} of the board as given, an odd number: every press keeps that "
+        "parity, so the lights never all go out"
     )
     story.note("certificate", text, {"presses": cells, "overlap": overlap}, witness)
 
@@ -521,14 +558,14 @@ def _minimum_sentence(result: Result[Presses], trace: algebra.Trace, count: str)
         )
     stopped = result.proof.get("stopped")
     why = (
-        f"the {'time limit' if stopped == 'limit' else 'cancellation'} stopped the search"
+        f"{'a limit' if stopped == 'limit' else 'the cancellation'} stopped the search"
         if stopped
         else f"a group of {local[0].size} quiet patterns was too large to enumerate"
         if local
         else "the node limit stopped the search"
     )
     return (
-        f"The minimum is not proven: {why}; {count} is the lightest found (local search adds "
+        f"The minimum is not proven: {why}; the fewest found are {count} (local search adds "
         "a quiet pattern while the count drops)."
     )
 
@@ -581,6 +618,8 @@ def _drawer(puzzle: LightsOut) -> Callable[[Frame], str]:
         if puzzle.is_grid:
             return draw_presses(puzzle.with_lights(lights), marked)
         lit = " ".join(puzzle.name(i) for i in bits(lights[0])) or "none"
-        return f"lit: {lit}; marked: " + (" ".join(puzzle.name(i) for i in bits(marked[0])) or "none")
+        return f"lit: {lit}; marked: " + (
+            " ".join(puzzle.name(i) for i in bits(marked[0])) or "none"
+        )
 
     return draw
