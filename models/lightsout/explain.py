@@ -321,17 +321,20 @@ def _leftover(story: _Story, leftover: int, nullity: int, *, trial: bool) -> Non
     last = p.rows - 1
     cells = [[last, c] for c in bits(leftover)]
     rank = p.cols - nullity  # every quiet pattern is chased from its first row
+    left = (
+        f"{plural(len(cells), 'light')} on in row {last + 1}: {_named(p, cells)}"
+        if cells
+        else f"row {last + 1} dark"
+    )
     if trial:
         text = (
             f"light chasing: row 1's presses decide every other row's; with row 1 unpressed, "
-            f"chasing leaves {plural(len(cells), 'light')} on in row {last + 1}: "
-            f"{_named(p, cells)}; row 1's {p.cols} presses must clear them "
+            f"chasing leaves {left}; row 1's {p.cols} presses must leave the same lights "
             f"(a GF(2) system of rank {rank}, nullity {p.cols - rank})"
         )
     else:
         text = (
-            f"the chase leaves {plural(len(cells), 'light')} on in row {last + 1}: "
-            f"{_named(p, cells)}; no choice of row 1's {p.cols} presses clears them "
+            f"the chase leaves {left}; no choice of row 1's {p.cols} presses clears them "
             f"(a GF(2) system of rank {rank}, nullity {p.cols - rank})"
         )
     data = {
@@ -516,8 +519,7 @@ def _proof(
         return [
             "No press set turns every light off: pressing a cell toggles an even number of "
             "the certificate's cells (it is quiet), so the parity of the lit cells under it "
-            "never changes, and it is odd.",
-            result.message,
+            "never changes, and it is odd."
         ]
     count = plural(int(result.stats.cost), "press")
     if nullity == 0:
