@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from cspsolve.errors import OptionError
@@ -75,7 +75,9 @@ __all__ = [
     "CPSAT_CELLS",
     "ENUMERATION_LIMIT",
     "PYTHON_LIMIT",
+    "GroupSearch",
     "Solution",
+    "Trace",
     "chase",
     "minimum",
     "minimum_with_witness",
@@ -555,6 +557,31 @@ def _descend(start: int, vectors: Sequence[int], tick: Tick, stats: Stats) -> in
     return best
 
 
+@dataclass(frozen=True)
+class GroupSearch:
+    """How :func:`minimum` searched one group of quiet patterns of disjoint support."""
+
+    size: int
+    """The group's number of quiet patterns (its coset part has ``2**size`` members)."""
+    search: str
+    """``"enumerated"`` (every combination), ``"symmetry"`` (one combination per orbit of
+    the grid's symmetries that keep the coset) or ``"local"`` (local search)."""
+    complete: bool
+    """Whether the group's lightest combination was found for sure."""
+
+
+@dataclass
+class Trace:
+    """What :func:`minimum_with_witness` did, for an explanation (see :mod:`.explain`)."""
+
+    basis: list[int] = field(default_factory=list)
+    """The reduced basis of the quiet patterns, flat, of the board solved."""
+    groups: list[GroupSearch] = field(default_factory=list)
+    """Each group of the basis as it was searched, in order."""
+    transposed: bool = False
+    """Whether the board solved is the transpose of the one asked (a wide plain grid)."""
+
+
 @dataclass
 class _Progress:
     """The lightest press set (flat) found so far and whether every group is settled."""
@@ -563,6 +590,7 @@ class _Progress:
     settled: bool = True
     handed_off: bool = False
     """Whether a group was too large to enumerate (CP-SAT may then prove the minimum)."""
+    groups: list[GroupSearch] = field(default_factory=list)
 
 
 def _affordable(budget: Budget, nodes: int) -> bool:
@@ -588,13 +616,16 @@ def _settle_group(
     start = progress.best & support
     size = 1 << len(group)
     kept, too_large = _symmetries(start, group, maps, budget, enumeration_limit)
+    search = "enumerated"
     if too_large or not _affordable(budget, size):
-        lightest, complete = _descend(start, group, tick, budget.stats), False
+        lightest, complete, search = _descend(start, group, tick, budget.stats), False, "local"
     elif len(group) <= PYTHON_LIMIT:
         tick()
         lightest, complete = _lightest(start, group), True
     else:
         lightest, complete = _lightest_compiled(start, group, budget, maps=kept)
+        search = "symmetry" if kept else search
+    progress.groups.append(GroupSearch(len(group), search, complete))
     if complete:
         budget.stats.expanded += size
         budget.stats.extra["combinations"] = budget.stats.extra.get("combinations", 1) + size - 1
@@ -679,14 +710,21 @@ def minimum(
 
 
 def minimum_with_witness(
-    puzzle: LightsOut, *, limits: Limits | None = None, enumeration_limit: int = ENUMERATION_LIMIT
+    puzzle: LightsOut,
+    *,
+    limits: Limits | None = None,
+    enumeration_limit: int = ENUMERATION_LIMIT,
+    trace: Trace | None = None,
 ) -> tuple[Result[Presses], Presses | None]:
     """:func:`minimum`, and the quiet pattern proving the board unsolvable (``None`` unless
-    the status is ``unsolvable``)."""
+    the status is ``unsolvable``); ``trace``, when given, receives the quiet patterns and how
+    each group of them was searched."""
     if puzzle.plain and not _tall(puzzle):
         result, witness = minimum_with_witness(
-            puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit
+            puzzle.transposed(), limits=limits, enumeration_limit=enumeration_limit, trace=trace
         )
+        if trace is not None:
+            trace.transposed = True
         result = result.map(lambda presses: transpose(presses, puzzle.rows))
         witness = _back(witness, puzzle)
         if witness is not None:
@@ -714,12 +752,16 @@ def minimum_with_witness(
     try:
         tick = ticker(budget)
         basis = _plain_kernel(puzzle, tick) if kernel is None else reduced_basis(kernel, tick)
+        if trace is not None:
+            trace.basis = basis
         maps = grid_maps(puzzle, tick) if puzzle.plain else []
         for group in _groups(basis, tick):
             _settle_group(group, progress, budget, enumeration_limit=enumeration_limit, maps=maps)
     except LimitError as e:
         progress.settled = False
         proof["stopped"] = e.status.value
+    if trace is not None:
+        trace.groups = progress.groups
     status = Status.OPTIMAL if progress.settled else Status.SOLVED
     presses = unflatten(progress.best, rows=puzzle.rows, cols=puzzle.cols)
     if progress.handed_off and puzzle.cells <= CPSAT_CELLS and budget.exhausted() is None:

@@ -7,10 +7,12 @@ sniff files); the solvers are imported when used.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
+from cspsolve.explain import Explanation
 from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
@@ -88,6 +90,19 @@ def _with_nullity(result: Result[Presses], puzzle: LightsOut, limits: Limits | N
     result.proof["nullity"] = found.nullity
     if result.status is Status.UNSOLVABLE and found.witness is not None:
         result.message = algebra.unsolvable_reason(puzzle, found)
+
+
+def _explain(
+    puzzle: LightsOut,
+    *,
+    method: str | None,
+    heuristic: str | None,
+    options: Any,
+    limits: Limits | None,
+) -> Explanation:
+    from .explain import explain
+
+    return explain(puzzle, method=method, heuristic=heuristic, options=options, limits=limits)
 
 
 def _cpsat(
@@ -257,7 +272,9 @@ def _glyph(light: int, hole: int, c: int) -> str:
     return "x" if hole >> c & 1 else "#" if light >> c & 1 else "."
 
 
-def _fills(puzzle: LightsOut, lights: tuple[int, ...]) -> tuple[tuple[str | None, ...], ...]:
+def fills(puzzle: LightsOut, lights: Sequence[int]) -> tuple[tuple[str | None, ...], ...]:
+    """The colours of a grid's cells under ``lights`` (packed rows): gold lit, grey off, none
+    for a disabled cell."""
     holes = puzzle.holes or (0,) * puzzle.rows
     return tuple(
         tuple(
@@ -280,7 +297,7 @@ def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
         raise OptionError("a graph board cannot be drawn as a grid")
     cells = [(r, c) for r, row in enumerate(solution) for c in range(puzzle.cols) if row >> c & 1]
     first = Scene(
-        _fills(puzzle, puzzle.lights),
+        fills(puzzle, puzzle.lights),
         marks=frozenset(cells),
         caption=f"{plural(len(cells), 'press')} (ringed)",
     )
@@ -291,7 +308,7 @@ def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
         after = apply(puzzle, tuple(pressed))
         out.append(
             Scene(
-                _fills(puzzle, after),
+                fills(puzzle, after),
                 marks=frozenset({(r, c)}),
                 caption=f"press {k} of {len(cells)}: ({r}, {c})",
             )
@@ -324,5 +341,6 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     prepare=prepare,
+    explain=_explain,
     blank=no_presses,
 )
