@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation, Step
+from cspsolve.explanation import Explanation, Step
 from cspsolve.limits import Budget, Limits
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural

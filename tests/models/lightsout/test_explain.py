@@ -25,7 +25,7 @@ from hypothesis import given, settings
 
 from cspsolve import tasks
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.limits import Limits
 from cspsolve.models.lightsout import formats
 from cspsolve.models.lightsout.board import LightsOut
