@@ -10,10 +10,10 @@ after its job's time limit, or after the job was cancelled, is killed and replac
 from __future__ import annotations
 
 import contextlib
-import itertools
 import multiprocessing
 import queue
 import secrets
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -100,7 +100,11 @@ class Job:
 
 
 def _serve(conn: Connection, cancel: ProcessEvent) -> None:
-    """A worker process: run the jobs ``conn`` sends, one at a time, until it sends ``None``."""
+    """A worker process: run the jobs ``conn`` sends, one at a time, until it sends ``None``.
+
+    It ignores Ctrl-C (the server ends it), so that stopping the server shows no traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from cspsolve import registry
     from cspsolve.limits import Limits
     from cspsolve.web.work import run
@@ -186,8 +190,8 @@ class Pool:
         self._closing = threading.Event()
         self._context = multiprocessing.get_context("spawn")
         self._threads: list[threading.Thread] = []
-        self.restarts = itertools.count()
-        """Counts the workers killed and replaced (``next`` gives how many so far)."""
+        self.replaced = 0
+        """How many workers were killed and replaced so far."""
 
     def start(self) -> None:
         """Start the workers (each in the background: the first job may wait for one)."""
@@ -254,7 +258,7 @@ class Pool:
                     job.state, job.started = "running", time.monotonic()
                 if not self._run(worker, job):
                     worker.stop(kill=True)
-                    next(self.restarts)
+                    self.replaced += 1
                     if not self._closing.is_set():
                         worker = _Worker(self._context)
         finally:

@@ -4,6 +4,7 @@ limits of size and of time, paths never read, markup never echoed."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from cspsolve import registry
 from cspsolve.errors import InputError
 from cspsolve.instances import ROOT
 from cspsolve.web.pool import BusyError, Pool
-from cspsolve.web.work import Spec
+from cspsolve.web.work import ACTIONS, Spec
 
 from .conftest import HOSTILE, SETTINGS
 
@@ -189,3 +190,11 @@ def test_a_full_queue_refuses_jobs() -> None:
     pool.cancel(first)
     assert first.state == "cancelled" and first.over
     pool.submit(spec)
+
+
+def test_every_element_the_script_uses_is_on_the_page(plain: TestClient) -> None:
+    script, page = plain.get("/static/app.js").text, plain.get("/").text
+    used = set(re.findall(r'\$\("([\w-]+)"\)', script))
+    assert used and {name for name in used if f'id="{name}"' not in page} == set()
+    actions = set(re.findall(r'data-action="(\w+)"', page))
+    assert actions <= set(ACTIONS) and {"solve", "explain", "verify", "compare"} <= actions
