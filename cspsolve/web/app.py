@@ -250,6 +250,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         exception_handlers={
             CspsolveError: lambda request, e: _error(str(e)),
             TooLargeError: lambda request, e: _error(str(e), 413),
+            Exception: lambda request, e: _error(f"internal error: {type(e).__name__}: {e}", 500),
         },
     )
     app.state.pool = pool

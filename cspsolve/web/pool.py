@@ -92,6 +92,7 @@ class Job:
             "kind": self.spec.kind,
             "time_limit": self.spec.time_limit,
             "state": self.state,
+            "cancel_asked": self.cancel_asked,
             "seconds": seconds,
             "progress": self.progress,
             "answer": self.answer,

@@ -10,9 +10,10 @@ import json
 import pytest
 from starlette.testclient import TestClient
 
+from cspsolve.web.app import create_app
 from cspsolve.web.pool import GRACE
 
-from .conftest import finished, started
+from .conftest import SETTINGS, finished, started
 
 pytestmark = pytest.mark.slow
 
@@ -74,3 +75,10 @@ def test_a_worker_past_its_limit_is_replaced(queens_served: TestClient) -> None:
     assert pool.replaced == replaced + 1
     again = finished(queens_served, started(queens_served, "solve", {"puzzle": {"text": BOARD}}))
     assert again["state"] == "done" and again["answer"]["status"] == "solved"
+
+
+def test_a_bug_is_one_line_of_json_not_a_stack_trace(queens_kind: None) -> None:
+    client = TestClient(create_app(SETTINGS), raise_server_exceptions=False)
+    answer = client.post("/api/read", json={"puzzle": {"text": "bug", "kind": "queens"}})
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "internal error: TypeError: a bug in the reader"}

@@ -20,7 +20,10 @@ STUBBORN_SECONDS = 60.0
 
 
 def parse(text: str, source: str, *, fmt: str | None = None) -> list[queens.Entry]:
-    """The example kind's reader, on text (through a private file it reads)."""
+    """The example kind's reader, on text (through a private file it reads); a text starting
+    with ``bug`` raises a TypeError, as a reader with a bug would."""
+    if text.startswith("bug"):
+        raise TypeError("a bug in the reader")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "board.queens"
         path.write_text(text, encoding="utf-8")

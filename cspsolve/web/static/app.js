@@ -4,7 +4,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { kinds: {}, tab: "paste", source: null, kind: null, job: null };
+const state = { kinds: {}, tab: "paste", source: null, kind: null, job: null, jobs: [] };
 
 function el(tag, text, attrs) {
   const node = document.createElement(tag);
@@ -183,9 +183,10 @@ async function start(action) {
 }
 
 async function follow(job, second) {
-  state.job = job.id;
-  $("cancel").hidden = false;
   const jobs = [job, second].filter(Boolean);
+  state.job = job.id;
+  state.jobs = jobs.map((j) => j.id);
+  $("cancel").hidden = false;
   let ended = [];
   while (state.job === job.id) {
     ended = await Promise.all(jobs.map((j) => api("GET", `/api/jobs/${j.id}?wait=1`)));
@@ -204,8 +205,7 @@ async function follow(job, second) {
 }
 
 async function cancel() {
-  const ids = state.job ? [state.job] : [];
-  for (const id of ids) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
+  for (const id of state.jobs) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
 }
 
 function stats(result) {
