@@ -187,8 +187,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(listed)
 
     async def read(request: Request) -> Response:
-        data, source = await _request_source(request, cap, settings)
-        del data
+        _, source = await _request_source(request, cap, settings)
         found = await anyio.to_thread.run_sync(sources.read, source)
         return JSONResponse({"kind": found.kind, "name": found.name, "puzzles": found.listing()})
 
@@ -372,7 +371,8 @@ def _spec(action: str, data: Mapping[str, Any], source: sources.Source, settings
         options.values(kind, data.get("options")),
     )
     tasks.check_names(kind, request)
-    puzzle = tasks.prepare(kind, found.pick(_entry(data)), request=request)
+    given = found.pick(_entry(data))
+    puzzle = tasks.prepare(kind, given, request=request)
     if action in ("solve", "verify"):
         tasks.choose(kind, puzzle, request=request)
     if action == "explain" and kind.explain is None:

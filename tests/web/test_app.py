@@ -163,6 +163,9 @@ def test_oversized_input_is_refused(plain: TestClient) -> None:
     assert answer.status_code == 413
     uploaded = plain.post("/api/read", files={"file": ("big.non", huge)})
     assert uploaded.status_code == 413
+    chunks = iter([b'{"puzzle": {"text": "'] + [b"x" * 4096] * 64 + [b'"}}'])
+    chunked = plain.post("/api/read", content=chunks, headers={"content-type": "application/json"})
+    assert chunked.status_code == 413 and "larger than this server takes" in chunked.json()["error"]
 
 
 def test_markup_in_input_is_never_echoed_as_html(plain: TestClient) -> None:
