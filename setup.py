@@ -15,6 +15,10 @@ EXAMPLES = [f"cspsolve.instances.{p}" for p in find_namespace_packages("instance
 
 setup(
     packages=[*ENGINE, *MODELS, "cspsolve.instances", *EXAMPLES],
-    package_data={"": ["py.typed"], **{name: ["*"] for name in EXAMPLES}},
+    package_data={
+        "": ["py.typed"],
+        "cspsolve.web": ["templates/*.html", "static/*.js", "static/*.css"],
+        **{name: ["*"] for name in EXAMPLES},
+    },
     exclude_package_data={"": ["*.pyc"]},
 )

@@ -1,0 +1,386 @@
+"""The Starlette application of ``cspsolve serve``: one page and its JSON API.
+
+Routes (``docs/web.md`` describes each):
+
+- ``GET /``: the page; ``GET /static/...``: its script and style;
+- ``GET /api/kinds``: every kind, its methods, heuristics and options (the kind's declaration);
+- ``GET /api/instances``: the names of the shipped example puzzles;
+- ``POST /api/read``: the puzzles of a source (JSON, or a form with an uploaded ``file``);
+- ``POST /api/solve``, ``/api/verify``, ``/api/analyze``, ``/api/compare``, ``/api/explain``:
+  start a job (answer 202 with its id);
+- ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer;
+  ``DELETE /api/jobs/ID``: cancel it;
+- ``GET /jobs/ID/player``: an explanation's step player, a page of its own.
+
+Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartParser
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cspsolve import registry, tasks
+from cspsolve.errors import CspsolveError, OptionError
+from cspsolve.web import options, sources
+from cspsolve.web.pool import BusyError, Pool
+from cspsolve.web.work import ACTIONS, Spec
+
+__all__ = ["Settings", "create_app"]
+
+ENVELOPE = 64 << 10
+"""Bytes a request may hold beyond its puzzle (the JSON or form around it)."""
+
+MAX_WAIT = 10.0
+"""Longest ``?wait=`` of ``GET /api/jobs/ID``, in seconds."""
+
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'none'"
+)
+"""The page's Content-Security-Policy: its own script and style only, no inline code."""
+
+PLAYER_POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data: blob:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+)
+"""The step player's policy: its own inline code; the page shows it in a sandboxed frame."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the server allows.
+
+    Attributes
+    ----------
+    workers : int
+        Jobs run at once (one process each).
+    max_time_limit : float
+        The longest time limit a request may ask, in seconds.
+    default_time_limit : float
+        The time limit of a request that names none (at most ``max_time_limit``).
+    max_input_bytes : int
+        The largest puzzle text (pasted or uploaded), in bytes of UTF-8.
+    """
+
+    workers: int = 1
+    max_time_limit: float = 60.0
+    default_time_limit: float = 30.0
+    max_input_bytes: int = 1 << 20
+
+    def time_limit(self, asked: Any) -> float:
+        """The time limit of a request (``None``: the default).
+
+        Raises
+        ------
+        OptionError
+            For anything but a number in (0, ``max_time_limit``].
+        """
+        if asked is None or asked == "":
+            return min(self.default_time_limit, self.max_time_limit)
+        ok = isinstance(asked, int | float) and not isinstance(asked, bool)
+        if not ok or not math.isfinite(asked) or not 0 < asked <= self.max_time_limit:
+            raise OptionError(
+                f"time limit must be a number of seconds in (0, {self.max_time_limit:g}]"
+            )
+        return float(asked)
+
+
+class TooLargeError(Exception):
+    """A request body over the server's cap."""
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class _Guard:
+    """ASGI middleware: the body cap (413 past it) and the security headers of every answer."""
+
+    def __init__(self, app: ASGIApp, cap: int) -> None:
+        self.app, self.cap = app, cap
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.cap:
+            await _error(self._refusal(), 413)(scope, receive, send)
+            return
+        seen = 0
+
+        async def capped() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.cap:
+                raise TooLargeError(self._refusal())
+            return message
+
+        async def headed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.setdefault("headers", [])
+                names = {name.lower() for name, _ in headers}
+                headers += [
+                    (name, value)
+                    for name, value in (
+                        (b"x-content-type-options", b"nosniff"),
+                        (b"referrer-policy", b"no-referrer"),
+                        (b"content-security-policy", PAGE_POLICY.encode()),
+                        (b"cache-control", b"no-store"),
+                    )
+                    if name not in names
+                ]
+            await send(message)
+
+        await self.app(scope, capped, headed)
+
+    def _refusal(self) -> str:
+        return f"the request is larger than this server takes ({self.cap:,} bytes)"
+
+
+class _InMemory(MultiPartParser):
+    """The form parser, keeping an upload in memory up to the body cap."""
+
+    def __init__(self, request: Request, cap: int) -> None:
+        super().__init__(request.headers, request.stream(), max_files=1, max_fields=16)
+        self.spool_max_size = cap + 1
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The application; its lifespan starts and ends the worker processes."""
+    settings = settings or Settings()
+    pool = Pool(settings.workers)
+    env = Environment(
+        loader=PackageLoader("cspsolve.web", "templates"),
+        autoescape=select_autoescape(default=True),
+    )
+    cap = settings.max_input_bytes + ENVELOPE
+
+    async def page(request: Request) -> HTMLResponse:
+        html = env.get_template("index.html").render(
+            instances=list(sources.instances()), settings=settings, kinds=registry.kinds()
+        )
+        return HTMLResponse(html)
+
+    async def kinds(request: Request) -> JSONResponse:
+        return JSONResponse([_kind_record(kind) for kind in registry.kinds().values()])
+
+    async def instances(request: Request) -> JSONResponse:
+        listed = [{"name": name, "kind": k} for name, (k, _) in sources.instances().items()]
+        return JSONResponse(listed)
+
+    async def read(request: Request) -> Response:
+        _, source = await _request_source(request, cap, settings)
+        found = await anyio.to_thread.run_sync(sources.read, source)
+        return JSONResponse({"kind": found.kind, "name": found.name, "puzzles": found.listing()})
+
+    def action(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def start(request: Request) -> Response:
+            data, source = await _request_source(request, cap, settings)
+            spec = await anyio.to_thread.run_sync(_spec, name, data, source, settings)
+            try:
+                job = pool.submit(spec)
+            except BusyError as e:
+                return _error(str(e), 503)
+            return JSONResponse(job.to_json(), status_code=202)
+
+        return start
+
+    async def job(request: Request) -> Response:
+        found = pool.get(request.path_params["id"])
+        if found is None:
+            return _error("no job of that id (it may have been forgotten)", 404)
+        if request.method == "DELETE":
+            pool.cancel(found)
+        else:
+            with anyio.move_on_after(_wait(request.query_params.get("wait"))):
+                while not found.over:
+                    await anyio.sleep(0.05)
+        return JSONResponse(found.to_json())
+
+    async def player(request: Request) -> Response:
+        found = pool.get(request.path_params["id"])
+        shown = found.answer.get("player") if found and found.answer else None
+        if shown is None:
+            return _error("no step player for that job", 404)
+        page = (
+            f'<!doctype html><html><head><meta charset="utf-8"></head><body>{shown}</body></html>'
+        )
+        return HTMLResponse(page, headers={"content-security-policy": PLAYER_POLICY})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            await anyio.to_thread.run_sync(pool.close)
+
+    routes = [
+        Route("/", page),
+        Route("/api/kinds", kinds),
+        Route("/api/instances", instances),
+        Route("/api/read", read, methods=["POST"]),
+        *(Route(f"/api/{name}", action(name), methods=["POST"]) for name in ACTIONS),
+        Route("/api/jobs/{id}", job, methods=["GET", "DELETE"]),
+        Route("/jobs/{id}/player", player),
+        Mount("/static", StaticFiles(packages=[("cspsolve.web", "static")]), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            CspsolveError: lambda request, e: _error(str(e)),
+            TooLargeError: lambda request, e: _error(str(e), 413),
+            Exception: lambda request, e: _error(f"internal error: {type(e).__name__}: {e}", 500),
+        },
+    )
+    app.state.pool = pool
+    app.add_middleware(_Guard, cap=cap)
+    return app
+
+
+def _wait(asked: str | None) -> float:
+    """Seconds ``GET /api/jobs/ID?wait=`` may wait for the job to end (0 to :data:`MAX_WAIT`)."""
+    try:
+        seconds = float(asked or 0)
+    except ValueError:
+        return 0.0
+    return min(max(seconds, 0.0), MAX_WAIT) if math.isfinite(seconds) else 0.0
+
+
+def _kind_record(kind: Any) -> dict[str, Any]:
+    """What the page needs of a kind's declaration."""
+    return {
+        "name": kind.name,
+        "title": kind.title,
+        "extensions": sorted(kind.extensions),
+        "methods": [
+            {
+                "name": m.name,
+                "summary": m.summary,
+                "heuristics": list(m.heuristics),
+                "optimal": m.optimal,
+                "complete": m.complete,
+                "backend": m.backend,
+            }
+            for m in kind.methods
+        ],
+        "heuristics": list(kind.heuristic_names),
+        "options": options.describe(kind),
+        "reference": kind.reference if isinstance(kind.reference, str) else None,
+        "analysis": kind.analysis,
+        "explains": kind.explain is not None,
+    }
+
+
+async def _request_source(
+    request: Request, cap: int, settings: Settings
+) -> tuple[Mapping[str, Any], sources.Source]:
+    """The request's fields and its puzzle source: a JSON body whose ``puzzle`` object names
+    the source, or a form (``file`` uploaded, or ``text``/``instance``; ``kind``, ``format``).
+
+    Raises
+    ------
+    CspsolveError
+        When the body is not such, or the puzzle text is over the size cap.
+    """
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await _InMemory(request, cap).parse()
+        fields: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        upload = form.get("file")
+        if isinstance(upload, UploadFile):
+            name = upload.filename or sources.PASTED
+            fields |= {"text": sources.uploaded(await upload.read(), name), "name": name}
+        with contextlib.suppress(KeyError, ValueError):
+            fields["time_limit"] = float(fields["time_limit"])
+        data: Mapping[str, Any] = {**fields, "puzzle": fields}
+    else:
+        try:
+            data = await request.json()
+        except ValueError:
+            raise OptionError("the request is not JSON") from None
+        if not isinstance(data, Mapping) or not isinstance(data.get("puzzle"), Mapping):
+            raise OptionError("the request needs a puzzle object (text or instance)")
+    source = sources.source_of(data["puzzle"])
+    if source.text is not None and len(source.text.encode()) > settings.max_input_bytes:
+        raise TooLargeError(
+            f"the puzzle is {len(source.text.encode()):,} bytes; "
+            f"this server takes at most {settings.max_input_bytes:,}"
+        )
+    return data, source
+
+
+def _entry(data: Mapping[str, Any]) -> int:
+    index = data.get("entry", 0)
+    if isinstance(index, str) and index.isdigit():
+        index = int(index)
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise OptionError("entry must be the index of a puzzle of the source")
+    return index
+
+
+def _names(data: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise OptionError(f"{key} must be a list of names")
+    return tuple(value)
+
+
+def _choice(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise OptionError(f"{key} must be a name")
+    return value
+
+
+def _spec(action: str, data: Mapping[str, Any], source: sources.Source, settings: Settings) -> Spec:
+    """The job a request asks for, checked as the command line checks it before a run.
+
+    Raises
+    ------
+    CspsolveError
+        For input that does not read, or a method, heuristic or option that does not fit.
+    """
+    found = sources.read(source)
+    kind = registry.get(found.kind)
+    request = tasks.Request(
+        _choice(data, "method"),
+        _choice(data, "heuristic"),
+        options.values(kind, data.get("options")),
+    )
+    tasks.check_names(kind, request)
+    given = found.pick(_entry(data))
+    puzzle = tasks.prepare(kind, given, request=request)
+    if action in ("solve", "verify"):
+        tasks.choose(kind, puzzle, request=request)
+    if action == "explain" and kind.explain is None:
+        raise OptionError(f"{kind.name} puzzles cannot be explained yet")
+    methods, heuristics = _names(data, "methods"), _names(data, "heuristics")
+    if action == "compare":
+        tasks.comparisons(kind, puzzle, methods=methods, heuristics=heuristics)
+    time_limit = settings.time_limit(data.get("time_limit"))
+    return Spec(
+        action, kind.name, found.pick(_entry(data)), request, time_limit, methods, heuristics
+    )

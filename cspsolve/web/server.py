@@ -1,0 +1,48 @@
+"""Running the page's application under uvicorn, for ``cspsolve serve``."""
+
+from __future__ import annotations
+
+import socket
+
+import click
+import uvicorn
+
+from cspsolve.web.app import Settings, create_app
+
+__all__ = ["LOCAL", "serve"]
+
+LOCAL = ("127.0.0.1", "::1", "localhost")
+"""Addresses only this computer reaches."""
+
+
+def serve(host: str, port: int, workers: int, max_time_limit: float, max_input_bytes: int) -> None:
+    """Serve the page at ``host:port`` until interrupted, printing its address first.
+
+    The socket is bound here, so that port 0 (any free port) prints the port it got.
+    """
+    if max_time_limit <= 0:
+        raise click.UsageError("--max-time-limit must be more than 0 seconds")
+    settings = Settings(
+        workers=workers,
+        max_time_limit=max_time_limit,
+        default_time_limit=min(30.0, max_time_limit),
+        max_input_bytes=max_input_bytes,
+    )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise click.UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"cspsolve: serving on http://{shown}:{bound}/ with {workers} worker(s)")
+    if host not in LOCAL:
+        click.echo(
+            f"cspsolve: listening on {host}: anyone who can reach it may use this computer's CPU",
+            err=True,
+        )
+    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,274 @@
+// The page of `cspsolve serve`: plain JavaScript, no build step, no request beyond this server.
+// Everything that comes from a puzzle or an answer is put in the page as text (textContent),
+// and pictures as images, never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { kinds: {}, tab: "paste", source: null, kind: null, job: null, jobs: [] };
+
+function el(tag, text, attrs) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+function table(head, rows) {
+  const t = el("table");
+  const tr = el("tr");
+  head.forEach((h) => tr.append(el("th", h)));
+  t.append(tr);
+  rows.forEach((row) => {
+    const r = el("tr");
+    row.forEach((cell) => r.append(el("td", cell)));
+    t.append(r);
+  });
+  return t;
+}
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["content-type"] = "application/json";
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+// --- the puzzle -------------------------------------------------------------------------------
+
+function showTab(name) {
+  state.tab = name;
+  document.querySelectorAll("[data-tab]").forEach((b) => b.classList.toggle("on", b.dataset.tab === name));
+  document.querySelectorAll("[data-panel]").forEach((p) => (p.hidden = p.dataset.panel !== name));
+}
+
+async function sourceNow() {
+  const common = { kind: $("kind").value || null, format: $("format").value || null };
+  if (state.tab === "shipped") return { instance: $("instance").value, ...common };
+  if (state.tab === "upload") {
+    const file = $("file").files[0];
+    if (!file) throw new Error("choose a file to upload");
+    return { upload: file, ...common };
+  }
+  return { text: $("text").value, ...common };
+}
+
+async function readPuzzle() {
+  $("input-error").textContent = "";
+  $("run").hidden = true;
+  $("puzzles").hidden = true;
+  try {
+    const source = await sourceNow();
+    let read;
+    if (source.upload) {
+      const form = new FormData();
+      form.append("file", source.upload);
+      if (source.kind) form.append("kind", source.kind);
+      if (source.format) form.append("format", source.format);
+      read = await api("POST", "/api/read", form);
+      source.text = await source.upload.text();
+      source.name = source.upload.name;
+      delete source.upload;
+    } else {
+      read = await api("POST", "/api/read", { puzzle: source });
+    }
+    state.source = source;
+    state.kind = state.kinds[read.kind];
+    const entry = $("entry");
+    entry.replaceChildren();
+    read.puzzles.forEach((p) => {
+      const label = p.id !== null ? `#${p.id} (line ${p.line}): ${p.describe}` : p.describe;
+      entry.append(el("option", label, { value: p.index }));
+    });
+    $("read-kind").textContent = `${state.kind.title}, ${read.puzzles.length} puzzle(s)`;
+    $("puzzles").hidden = false;
+    fillMethods();
+    $("run").hidden = false;
+  } catch (error) {
+    $("input-error").textContent = error.message;
+  }
+}
+
+// --- methods and options, from the kind's declaration ----------------------------------------
+
+function fillMethods() {
+  const method = $("method");
+  method.replaceChildren(el("option", "default", { value: "" }));
+  state.kind.methods.forEach((m) => method.append(el("option", m.name, { value: m.name })));
+  fillHeuristics();
+  const box = $("options");
+  box.replaceChildren();
+  state.kind.options.forEach((o) => box.append(optionWidget(o)));
+  document.querySelector('[data-action="explain"]').disabled = !state.kind.explains;
+}
+
+function fillHeuristics() {
+  const chosen = state.kind.methods.find((m) => m.name === $("method").value);
+  const names = chosen ? chosen.heuristics : state.kind.heuristics;
+  const heuristic = $("heuristic");
+  heuristic.replaceChildren(el("option", "default", { value: "" }));
+  names.forEach((h) => heuristic.append(el("option", h, { value: h })));
+  heuristic.disabled = names.length === 0;
+  $("method-summary").textContent = chosen ? `${chosen.name}: ${chosen.summary}` : "";
+}
+
+function optionWidget(option) {
+  const label = el("label", option.name.replaceAll("_", " ") + " ", { title: option.help });
+  let input;
+  if (option.widget === "flag") {
+    input = el("input", null, { type: "checkbox" });
+  } else if (option.widget === "yes-no" || option.widget === "choice") {
+    input = el("select");
+    input.append(el("option", "default", { value: "" }));
+    const choices = option.widget === "yes-no" ? ["yes", "no"] : option.choices;
+    choices.forEach((c) => input.append(el("option", c, { value: c })));
+  } else if (option.widget === "count") {
+    input = el("input", null, { type: "number", min: "1", step: "1" });
+  } else {
+    input = el("input", null, { type: "text", size: "8" });
+  }
+  input.dataset.option = option.name;
+  input.dataset.widget = option.widget;
+  label.append(input);
+  return label;
+}
+
+function optionValues() {
+  const out = {};
+  document.querySelectorAll("[data-option]").forEach((input) => {
+    const w = input.dataset.widget;
+    let value = null;
+    if (w === "flag") value = input.checked || null;
+    else if (w === "yes-no") value = input.value === "" ? null : input.value === "yes";
+    else if (w === "count") value = input.value === "" ? null : Number(input.value);
+    else value = input.value || null;
+    if (value !== null) out[input.dataset.option] = value;
+  });
+  return out;
+}
+
+// --- jobs ------------------------------------------------------------------------------------
+
+async function start(action) {
+  $("job").hidden = false;
+  $("job-error").textContent = "";
+  $("answer").replaceChildren();
+  $("job-title").textContent = { solve: "Solve", explain: "Why", verify: "Check", compare: "Compare" }[action];
+  const limit = $("time-limit").value;
+  const body = {
+    puzzle: state.source,
+    entry: Number($("entry").value || 0),
+    method: $("method").value || null,
+    heuristic: $("heuristic").value || null,
+    options: optionValues(),
+    time_limit: limit === "" ? null : Number(limit),
+  };
+  try {
+    const job = await api("POST", `/api/${action}`, body);
+    if (action === "verify") {
+      const analysis = await api("POST", "/api/analyze", body);
+      follow(job, analysis);
+    } else {
+      follow(job, null);
+    }
+  } catch (error) {
+    $("job-error").textContent = error.message;
+    $("job-state").textContent = "";
+  }
+}
+
+async function follow(job, second) {
+  const jobs = [job, second].filter(Boolean);
+  state.job = job.id;
+  state.jobs = jobs.map((j) => j.id);
+  $("cancel").hidden = false;
+  let ended = [];
+  while (state.job === job.id) {
+    ended = await Promise.all(jobs.map((j) => api("GET", `/api/jobs/${j.id}?wait=1`)));
+    const first = ended[0];
+    const p = first.progress;
+    $("job-state").textContent = first.state;
+    $("job-progress").textContent = p ? `expanded ${p.expanded}, ${p.seconds.toFixed(1)} s` : "";
+    if (ended.every((j) => ["done", "failed", "cancelled"].includes(j.state))) break;
+  }
+  if (state.job !== job.id) return;
+  $("cancel").hidden = true;
+  $("job-progress").textContent = ended[0].seconds !== null ? `${ended[0].seconds} s` : "";
+  const errors = ended.map((j) => j.error).filter(Boolean);
+  $("job-error").textContent = errors.join("; ");
+  ended.forEach((j) => j.answer && show(j));
+}
+
+async function cancel() {
+  for (const id of state.jobs) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
+}
+
+function stats(result) {
+  const rows = Object.entries(result.stats || {}).filter(([, v]) => v);
+  return table(["counter", "value"], rows);
+}
+
+function picture(svg) {
+  return el("img", null, { src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg), alt: "the solution" });
+}
+
+function showResult(result) {
+  const box = el("div");
+  box.append(el("p", `${result.status} by ${result.method}${result.heuristic ? "/" + result.heuristic : ""}`, { class: "status " + result.status }));
+  if (result.message) box.append(el("p", result.message));
+  if (result.svg) box.append(picture(result.svg));
+  else if (result.text) box.append(el("pre", result.text));
+  const proof = Object.entries(result.proof || {});
+  if (proof.length) box.append(table(["proof", "value"], proof.map(([k, v]) => [k, JSON.stringify(v)])));
+  box.append(stats(result));
+  return box;
+}
+
+function show(job) {
+  const answer = $("answer");
+  const a = job.answer;
+  if (job.action === "solve") answer.append(showResult(a));
+  else if (job.action === "verify") {
+    const verdict = { true: "agree", false: "DISAGREE", null: "not settled" }[String(a.agree)];
+    answer.append(el("h3", `Verdict: ${verdict}`));
+    const list = el("ul");
+    a.words.forEach((w) => list.append(el("li", w)));
+    answer.append(list);
+    answer.append(table(["run", "status", "cost", "seconds"], [a.search, a.reference].map((r) => [r.method, r.status, r.stats.cost, r.stats.seconds])));
+  } else if (job.action === "analyze") {
+    answer.append(el("h3", "Analysis"));
+    answer.append(table(["key", "value"], Object.entries(a.analysis).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v])));
+  } else if (job.action === "compare") {
+    answer.append(table(["method", "heuristic", "status", "cost", "expanded", "seconds"],
+      a.runs.map((r) => [r.method, r.heuristic || "-", r.status, r.stats.cost ?? "", r.stats.expanded ?? "", r.stats.seconds ?? ""])));
+    answer.append(el("p", `each run had ${a.seconds_each.toFixed(2)} s`, { class: "note" }));
+  } else if (job.action === "explain") {
+    if (a.player) answer.append(el("iframe", null, { src: `/jobs/${job.id}/player`, sandbox: "allow-scripts", class: "player", title: "step player" }));
+    const list = el("ol");
+    const summary = a.records.find((r) => r.type === "summary");
+    a.records.filter((r) => r.type !== "summary").forEach((r) => list.append(el("li", r.text)));
+    answer.append(list);
+    if (summary) {
+      summary.words.forEach((w) => answer.append(el("p", w)));
+      answer.append(table(["fact", "value"], Object.entries(summary.explanation).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v])));
+    }
+  }
+}
+
+// --- start -----------------------------------------------------------------------------------
+
+async function init() {
+  (await api("GET", "/api/kinds")).forEach((k) => (state.kinds[k.name] = k));
+  document.querySelectorAll("[data-tab]").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  document.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => start(b.dataset.action)));
+  $("read").addEventListener("click", readPuzzle);
+  $("method").addEventListener("change", fillHeuristics);
+  $("cancel").addEventListener("click", cancel);
+}
+
+document.addEventListener("DOMContentLoaded", init);

@@ -1,0 +1,142 @@
+"""What a worker process does for a job: one :mod:`cspsolve.tasks` call, its answer as JSON.
+
+Every answer is JSON-ready data; a solution comes with its picture as SVG (our renderer, the
+kind's ``scenes``) and as text (the kind's ``draw``) for a puzzle with no grid to draw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cspsolve import registry, tasks
+from cspsolve.errors import OptionError
+from cspsolve.kind import Kind
+from cspsolve.limits import Limits
+from cspsolve.results import Result
+
+__all__ = ["ACTIONS", "Spec", "run"]
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+"""The colour codes a kind's text drawing may hold for a terminal."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One job: what to do, to which puzzle, how, within which time.
+
+    Attributes
+    ----------
+    action : str
+        One of :data:`ACTIONS`.
+    kind : str
+        The puzzle's kind.
+    puzzle : object
+        The kind's puzzle object.
+    request : Request
+        Method, heuristic and options.
+    time_limit : float
+        Seconds the whole job may take (``compare`` shares them among its runs).
+    methods, heuristics : tuple of str or None
+        ``compare`` runs only these (``None``: all).
+    """
+
+    action: str
+    kind: str
+    puzzle: Any
+    request: tasks.Request
+    time_limit: float
+    methods: tuple[str, ...] | None = None
+    heuristics: tuple[str, ...] | None = field(default=None)
+
+
+def _picture(kind: Kind, puzzle: Any, result: Result[Any]) -> dict[str, Any]:
+    """The result's JSON with its solution drawn: ``svg`` (or ``None``) and ``text``."""
+    out = result.to_json(kind.encode)
+    out["svg"] = out["text"] = None
+    if result.status.has_solution and result.picture is not None:
+        from cspsolve.render import drawn
+
+        out["svg"] = drawn(result.picture)
+        out["text"] = ANSI.sub("", kind.draw(puzzle, result.solution))
+    return out
+
+
+def _solve(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    puzzle = tasks.prepare(kind, spec.puzzle, request=spec.request)
+    result = tasks.solve(kind, puzzle, request=spec.request, limits=limits)
+    return _picture(kind, puzzle, result)
+
+
+def _verify(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    report = tasks.verify(kind, spec.puzzle, request=spec.request, limits=limits)
+    return {
+        "agree": report.agree,
+        "problems": report.problems,
+        "words": report.words(),
+        "search": report.search.to_json(kind.encode),
+        "reference": report.reference.to_json(kind.encode),
+    }
+
+
+def _analyze(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    return {"analysis": tasks.analyze(kind, spec.puzzle, request=spec.request, limits=limits)}
+
+
+def _compare(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    """Every (method, heuristic) pair, each given an equal share of the time limit."""
+    puzzle = tasks.prepare(kind, spec.puzzle, request=spec.request)
+    pairs = tasks.comparisons(kind, puzzle, methods=spec.methods, heuristics=spec.heuristics)
+    share = spec.time_limit / max(1, len(pairs))
+    runs = []
+    for method, heuristic in pairs:
+        request = tasks.Request(method, heuristic, spec.request.options)
+        each = Limits(time_limit=share, cancel=limits.cancel, progress=limits.progress)
+        try:
+            found = tasks.solve(kind, puzzle, request=request, limits=each).to_json(kind.encode)
+        except OptionError as e:
+            found = {"method": method, "heuristic": heuristic, "status": "refused",
+                     "message": str(e), "stats": {}}  # fmt: skip
+        found.pop("solution", None)
+        found.pop("solutions", None)
+        runs.append(found)
+    return {"runs": runs, "seconds_each": share}
+
+
+def _explain(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    """The explanation's JSON Lines records, and its step player when it can be drawn."""
+    explained = tasks.explain(kind, spec.puzzle, request=spec.request, limits=limits)
+    out: dict[str, Any] = {"records": list(explained.records(kind.encode)), "player": None}
+    try:
+        from cspsolve import player  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return out
+    try:
+        frames = explained.frames()
+    except OptionError:
+        return out
+    out["player"] = player.widget(frames, notes=explained._notes())
+    return out
+
+
+ACTIONS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
+    "solve": _solve,
+    "verify": _verify,
+    "analyze": _analyze,
+    "compare": _compare,
+    "explain": _explain,
+}
+"""What each action of the page runs."""
+
+
+def run(spec: Spec, limits: Limits) -> dict[str, Any]:
+    """The JSON answer of one job.
+
+    Raises
+    ------
+    OptionError
+        When the request does not fit the kind or the puzzle (the page shows it in one line).
+    """
+    return ACTIONS[spec.action](registry.get(spec.kind), spec, limits)

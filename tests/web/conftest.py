@@ -1,0 +1,96 @@
+"""Clients of the page's application: without workers (routes that start no job), with a
+shared pool of workers, and with the example ``queens`` kind registered."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # starlette's notice that httpx2 will replace httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from cspsolve import registry
+from cspsolve.web import sources
+from cspsolve.web.app import Settings, create_app
+
+HERE = Path(__file__).resolve().parent
+KINDS = HERE.parent / "kinds"
+SETTINGS = Settings(
+    workers=2, max_time_limit=20.0, default_time_limit=10.0, max_input_bytes=4096 << 4
+)
+"""The tests' server: two workers, requests of at most 20 s, puzzles of at most 64 KiB."""
+
+HOSTILE = "<script>alert('hostile')</script>"
+"""Markup an input may hold; it must never reach an HTML answer as markup."""
+
+
+def client_of(app: Any) -> TestClient:
+    return TestClient(app)
+
+
+@pytest.fixture(scope="module")
+def plain() -> TestClient:
+    """A client of an application whose workers never start (no lifespan)."""
+    return client_of(create_app(SETTINGS))
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[TestClient]:
+    """A client of an application with its worker processes running."""
+    with client_of(create_app(SETTINGS)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def queens_kind() -> Iterator[None]:
+    """The example ``queens`` kind (read from text: ``web_queens``) registered for this
+    process and the workers it starts."""
+    saved_env, saved_path = os.environ.get(registry.EXTRA_KINDS_ENV), list(sys.path)
+    os.environ[registry.EXTRA_KINDS_ENV] = "web_queens"
+    sys.path[:0] = [str(HERE), str(KINDS)]
+    registry.kinds.cache_clear()
+    sources.instances.cache_clear()
+    try:
+        yield
+    finally:
+        if saved_env is None:
+            del os.environ[registry.EXTRA_KINDS_ENV]
+        else:
+            os.environ[registry.EXTRA_KINDS_ENV] = saved_env
+        sys.path[:] = saved_path
+        registry.kinds.cache_clear()
+        sources.instances.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def queens_served(queens_kind: None) -> Iterator[TestClient]:
+    with client_of(create_app(SETTINGS)) as client:
+        yield client
+
+
+def finished(client: TestClient, job: dict[str, Any], within: float = 60.0) -> dict[str, Any]:
+    """The job once it has ended (failing the test if it runs ``within`` seconds)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        found = client.get(f"/api/jobs/{job['id']}", params={"wait": 5}).json()
+        if found["state"] in ("done", "failed", "cancelled"):
+            return found
+    raise AssertionError(f"job {job['id']} still {found['state']} after {within} s")
+
+
+def started(client: TestClient, action: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Start a job; it must be accepted."""
+    answer = client.post(f"/api/{action}", json=body)
+    assert answer.status_code == 202, answer.text
+    return answer.json()

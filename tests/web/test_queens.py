@@ -1,0 +1,84 @@
+"""A new kind appears on the page without page changes: the example ``queens`` kind, read
+from text, explained step by step; and a worker that overruns its limit is killed and
+replaced."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+from starlette.testclient import TestClient
+
+from cspsolve.web.app import create_app
+from cspsolve.web.pool import GRACE
+
+from .conftest import SETTINGS, finished, started
+
+pytestmark = pytest.mark.slow
+
+BOARD = "......\n" * 6
+STUCK = "Q...\n....\n....\n....\n"
+"""A board with a queen in a corner of a 4x4: no placement works."""
+
+
+def test_the_kind_is_offered_from_its_declaration(queens_served: TestClient) -> None:
+    kinds = {k["name"]: k for k in queens_served.get("/api/kinds").json()}
+    assert [m["name"] for m in kinds["queens"]["methods"]] == ["dfs", "cpsat", "stubborn"]
+    assert kinds["queens"]["explains"] is True
+    assert "Queens" in queens_served.get("/").text
+    read = queens_served.post("/api/read", json={"puzzle": {"text": BOARD, "name": "b.queens"}})
+    assert read.json()["kind"] == "queens" and read.json()["puzzles"][0]["describe"] == "6 queens"
+
+
+def attacks(columns: list[int]) -> bool:
+    """Whether two queens of the placement attack each other (independent of the kind)."""
+    return any(
+        abs(columns[a] - columns[b]) in (0, b - a)
+        for a in range(len(columns))
+        for b in range(a + 1, len(columns))
+    )
+
+
+def test_explain_gives_the_steps_of_a_right_answer(queens_served: TestClient) -> None:
+    body = {"puzzle": {"text": BOARD, "kind": "queens"}}
+    job = finished(queens_served, started(queens_served, "explain", body))
+    assert job["state"] == "done", job["error"]
+    records = job["answer"]["records"]
+    steps, summary = records[:-1], records[-1]
+    assert summary["type"] == "summary" and summary["steps"] == len(steps) == 6
+    columns = [step["column"] for step in steps]
+    assert [step["row"] for step in steps] == list(range(6))
+    assert not attacks(columns) and summary["solution"] == {"columns": columns}
+    json.dumps(records)
+    player = queens_served.get(f"/jobs/{job['id']}/player")
+    if importlib.util.find_spec("cspsolve.player") is None:
+        assert job["answer"]["player"] is None and player.status_code == 404
+    else:
+        assert player.status_code == 200 and player.text.startswith("<!doctype html>")
+        assert "'unsafe-inline'" in player.headers["content-security-policy"]
+
+
+def test_explain_of_an_unsolvable_board(queens_served: TestClient) -> None:
+    job = finished(queens_served, started(queens_served, "explain", {"puzzle": {"text": STUCK}}))
+    summary = job["answer"]["records"][-1]
+    assert summary["status"] == "unsolvable" and summary["solution"] is None
+
+
+def test_a_worker_past_its_limit_is_replaced(queens_served: TestClient) -> None:
+    pool = queens_served.app.state.pool  # type: ignore[attr-defined]
+    replaced = pool.replaced
+    body = {"puzzle": {"text": BOARD}, "method": "stubborn", "time_limit": 0.5}
+    job = finished(queens_served, started(queens_served, "solve", body), within=GRACE + 10)
+    assert job["state"] == "failed" and "past its time limit" in job["error"]
+    assert 0.5 + GRACE <= job["seconds"] < 0.5 + GRACE + 2
+    assert pool.replaced == replaced + 1
+    again = finished(queens_served, started(queens_served, "solve", {"puzzle": {"text": BOARD}}))
+    assert again["state"] == "done" and again["answer"]["status"] == "solved"
+
+
+def test_a_bug_is_one_line_of_json_not_a_stack_trace(queens_kind: None) -> None:
+    client = TestClient(create_app(SETTINGS), raise_server_exceptions=False)
+    answer = client.post("/api/read", json={"puzzle": {"text": "bug", "kind": "queens"}})
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "internal error: TypeError: a bug in the reader"}

@@ -1,0 +1,77 @@
+"""``cspsolve serve``: its help, and a real server on a free port that serves the page."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from cspsolve import cli
+
+from ..conftest import command, run
+
+
+def test_serve_help_names_its_options() -> None:
+    shown = run("serve", "--help")
+    assert shown.returncode == 0
+    for flag in ("--host", "--port", "--workers", "--max-time-limit", "--max-input-bytes"):
+        assert flag in shown.stdout
+
+
+def test_bad_serve_options_are_one_line_errors() -> None:
+    for args in (["--port", "70000"], ["--workers", "0"], ["--max-time-limit", "0"]):
+        refused = run("serve", *args)
+        assert refused.returncode == 2, args
+        assert refused.stderr.startswith("cspsolve: ") and refused.stderr.count("\n") == 1
+
+
+def test_listening_beyond_this_computer_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    said = CliRunner().invoke(cli.cli, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert said.exit_code == 0, said.output
+    assert "anyone who can reach it may use this computer's CPU" in said.output
+    quiet = CliRunner().invoke(cli.cli, ["serve", "--port", "0"])
+    assert "anyone" not in quiet.output and "http://127.0.0.1:" in quiet.output
+
+
+@pytest.mark.slow
+def test_serve_on_a_free_port_serves_the_page() -> None:
+    environment = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
+    server = subprocess.Popen(
+        command("serve", "--port", "0", "--workers", "1"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith("cspsolve: serving on http://127.0.0.1:"), line
+        address = line.split()[3]
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = httpx.get(address, timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.1)
+        assert page.status_code == 200 and "cspsolve" in page.text
+        kinds = httpx.get(address + "api/kinds", timeout=5).json()
+        assert "nonogram" in [k["name"] for k in kinds]
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            _, errors = server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            raise
+    assert "Traceback" not in errors, errors
