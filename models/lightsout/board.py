@@ -138,6 +138,18 @@ def transpose(rows: Sequence[int], cols: int) -> tuple[int, ...]:
     return _to_ints(_bit_matrix(rows, cols).T)
 
 
+CANONICAL = str.maketrans(".#X", "01x")
+"""Drawn cells (``.``, ``#``, ``X`` too) to the ``0``, ``1``, ``x`` of
+:meth:`LightsOut.from_cells`."""
+_LIT = str.maketrans("x", "0")
+_HOLE = str.maketrans("01x", "001")
+
+
+def _packed(row: str, table: dict[int, int]) -> int:
+    """A canonical row as a packed int: bit ``c`` set where ``table`` maps cell ``c`` to 1."""
+    return int(row.translate(table)[::-1], 2)
+
+
 @dataclass(frozen=True)
 class LightsOut:
     """An immutable Lights Out board.
@@ -186,9 +198,9 @@ class LightsOut:
 
         Raises
         ------
-        InputError
-            Naming the row (as line ``N`` of ``<rows>``) and what is wrong with it, or an
-            unknown variant.
+        PuzzleError
+            Naming the row (from 1) and the cell that is wrong, ragged rows, or an unknown
+            variant.
 
         Examples
         --------
@@ -196,9 +208,24 @@ class LightsOut:
         >>> board.lights, board.cols
         ((5, 2, 5), 3)
         """
-        from .formats import grid_board
+        canonical = [row.translate(CANONICAL) for row in rows]
+        for r, row in enumerate(canonical):
+            bad = next((c for c, ch in enumerate(row) if ch not in "01x"), None)
+            if bad is not None:
+                raise PuzzleError(f"row {r + 1}, column {bad + 1}: unexpected {rows[r][bad]!r}")
+            if len(row) != len(canonical[0]):
+                raise PuzzleError(
+                    f"row {r + 1} has {len(row)} cells, the first {len(canonical[0])}"
+                )
+        return cls.from_cells(canonical, variant=variant, torus=torus)
 
-        return grid_board(rows, variant=variant, torus=torus)
+    @classmethod
+    def from_cells(cls, rows: Sequence[str], *, variant: str, torus: bool) -> LightsOut:
+        """A grid board from rows of ``0`` (off), ``1`` (lit) and ``x`` (a hole), all of one
+        length."""
+        lights = tuple(_packed(row, _LIT) for row in rows)
+        holes = tuple(_packed(row, _HOLE) for row in rows)
+        return cls(lights, len(rows[0]) if rows else 0, variant, torus, holes)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lights", tuple(self.lights))

@@ -71,8 +71,8 @@ from cspsolve.results import Result, Stats, Status
 
 from . import algebra
 from .board import LightsOut, Presses, bits, coordinates, flatten, transpose, unflatten
-from .kind import draw as draw_presses
-from .kind import fills
+from .pictures import draw as draw_presses
+from .pictures import fills
 
 __all__ = ["NAMED", "QUIET_SHOWN", "Frame", "explain"]
 

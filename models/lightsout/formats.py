@@ -34,7 +34,7 @@ from typing import Any
 from cspsolve.errors import InputError, OptionError, PuzzleError
 from cspsolve.inputs import parse_json, read_text
 
-from .board import GENERAL_CELLS, MAX_CELLS, MAX_SIDE, VARIANTS, LightsOut
+from .board import CANONICAL, GENERAL_CELLS, MAX_CELLS, MAX_SIDE, VARIANTS, LightsOut
 
 __all__ = [
     "FORMATS",
@@ -54,9 +54,6 @@ FORMATS = ("grid", "json", "edges")
 _EXTENSIONS = {".lo": "grid", ".lights": "grid", ".edges": "edges", ".edgelist": "edges"}
 _SPACE = re.compile(r"\s")
 _BAD_CELL = re.compile(r"[^01.#xX]")
-_CANONICAL = str.maketrans(".#X", "01x")
-_LIT = str.maketrans("x", "0")
-_HOLE = str.maketrans("01x", "001")
 _BAR_ROW = re.compile(r"\s*[01xX](\s*\|\s*[01xX])+\s*")
 _HEADER = re.compile(r"([A-Za-z]+)\s*:\s*(.*)")
 _YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
@@ -142,7 +139,7 @@ def _row_cells(body: str, source: str, line: int) -> str:
         raise InputError(
             source, line, f"column {col + 1}: unexpected {shown!r} (use 0/1, ./# or x)"
         )
-    return text.translate(_CANONICAL)
+    return text.translate(CANONICAL)
 
 
 def _cap_rows(rows: int, cols: int, source: str, line: int) -> None:
@@ -186,21 +183,7 @@ def _board(
             f"a {shape} of {cells:,} cells is too large (at most {GENERAL_CELLS:,} cells; "
             f"plain grids up to {MAX_CELLS:,})",
         )
-    lights = tuple(_packed(row, _LIT) for _, row in grid)
-    holes = tuple(_packed(row, _HOLE) for _, row in grid)
-    return LightsOut(lights, cols, variant, torus, holes)
-
-
-def grid_board(rows: Sequence[str], *, variant: str, torus: bool) -> LightsOut:
-    """The board of :meth:`~.board.LightsOut.from_rows`: its rows read as a grid file's."""
-    source = "<rows>"
-    grid = [(n, _row_cells(row, source, n)) for n, row in enumerate(rows, 1)]
-    return _board(grid, source, max(1, len(rows)), variant_name(variant, source, None), torus)
-
-
-def _packed(row: str, table: dict[int, int]) -> int:
-    """A canonical row as a packed int: bit ``c`` set where ``table`` maps cell ``c`` to 1."""
-    return int(row.translate(table)[::-1], 2)
+    return LightsOut.from_cells([row for _, row in grid], variant=variant, torus=torus)
 
 
 # --- grid text --------------------------------------------------------------------------------

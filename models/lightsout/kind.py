@@ -7,7 +7,6 @@ sniff files); the solvers are imported when used.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,12 +14,13 @@ from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
-from cspsolve.render import Scene, plural
+from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import VARIANTS, LightsOut, Presses, apply, bits, check, coordinates
+from .board import VARIANTS, LightsOut, Presses, check, coordinates
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
+from .pictures import draw, scenes
 
 __all__ = ["KIND", "SEARCH_CELLS", "LightsOutOptions", "analyze", "prepare"]
 
@@ -248,72 +248,6 @@ def describe(puzzle: LightsOut) -> str:
     holes = puzzle.cells - puzzle.enabled.bit_count()
     shape += f", {plural(holes, 'disabled cell')}" if holes else ""
     return f"{shape}, {lit}"
-
-
-def draw(puzzle: LightsOut, solution: Presses) -> str:
-    """The board and the presses side by side: ``#`` lit, ``.`` off, ``x`` disabled; ``P``
-    pressed. A graph board lists the nodes to press by name."""
-    if not puzzle.is_grid:
-        pressed = [puzzle.name(i) for i in bits(solution[0])]
-        return f"press {plural(len(pressed), 'node')}: " + " ".join(pressed)
-    holes = puzzle.holes or (0,) * puzzle.rows
-    width = max(2 * puzzle.cols - 1, len("lights"))
-    lines = ["lights".ljust(width + 3) + "presses"]
-    for light, hole, press in zip(puzzle.lights, holes, solution, strict=True):
-        left = " ".join(_glyph(light, hole, c) for c in range(puzzle.cols))
-        right = " ".join(
-            "x" if hole >> c & 1 else "P" if press >> c & 1 else "." for c in range(puzzle.cols)
-        )
-        lines.append(f"{left.ljust(width)}   {right}")
-    return "\n".join(lines)
-
-
-def _glyph(light: int, hole: int, c: int) -> str:
-    return "x" if hole >> c & 1 else "#" if light >> c & 1 else "."
-
-
-def fills(puzzle: LightsOut, lights: Sequence[int]) -> tuple[tuple[str | None, ...], ...]:
-    """The colours of a grid's cells under ``lights`` (packed rows): gold lit, grey off, none
-    for a disabled cell."""
-    holes = puzzle.holes or (0,) * puzzle.rows
-    return tuple(
-        tuple(
-            None if hole >> c & 1 else "gold" if light >> c & 1 else "dimgray"
-            for c in range(puzzle.cols)
-        )
-        for light, hole in zip(lights, holes, strict=True)
-    )
-
-
-def scenes(puzzle: LightsOut, solution: Presses) -> list[Scene]:
-    """The start board with the presses ringed, then the board after each press (row by row).
-
-    Raises
-    ------
-    OptionError
-        For a graph board (it has no grid to draw).
-    """
-    if not puzzle.is_grid:
-        raise OptionError("a graph board cannot be drawn as a grid")
-    cells = [(r, c) for r, row in enumerate(solution) for c in range(puzzle.cols) if row >> c & 1]
-    first = Scene(
-        fills(puzzle, puzzle.lights),
-        marks=frozenset(cells),
-        caption=f"{plural(len(cells), 'press')} (ringed)",
-    )
-    out = [first]
-    pressed = [0] * puzzle.rows
-    for k, (r, c) in enumerate(cells, 1):
-        pressed[r] |= 1 << c
-        after = apply(puzzle, tuple(pressed))
-        out.append(
-            Scene(
-                fills(puzzle, after),
-                marks=frozenset({(r, c)}),
-                caption=f"press {k} of {len(cells)}: ({r}, {c})",
-            )
-        )
-    return out
 
 
 def no_presses(puzzle: LightsOut) -> Presses:

@@ -18,7 +18,7 @@ from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 from cspsolve.render import plural
 
-__all__ = ["Board", "Move", "Piece", "check", "merged", "replay"]
+__all__ = ["Board", "Move", "Piece", "RowError", "check", "drawn_board", "merged", "replay"]
 
 _MOVE = re.compile(r"([A-Za-z0-9_]+)([+-])([0-9]+)")
 
@@ -96,6 +96,64 @@ class Move:
         return cls(m.group(1), sign * int(m.group(3)))
 
 
+class RowError(PuzzleError):
+    """What is wrong with row ``row`` (0-based) of a drawn board (:func:`drawn_board`)."""
+
+    def __init__(self, row: int, message: str) -> None:
+        super().__init__(message)
+        self.row = row
+
+
+def _straight(cells: list[tuple[int, int]]) -> tuple[int, int, int, bool] | None:
+    """(row, col, length, horizontal) when ``cells`` form one straight unbroken piece."""
+    rows = {r for r, _ in cells}
+    cols = {c for _, c in cells}
+    r0, c0 = min(cells)
+    n = len(cells)
+    if len(rows) == 1 and max(cols) - min(cols) == n - 1:
+        return r0, c0, n, True
+    if len(cols) == 1 and max(rows) - min(rows) == n - 1:
+        return r0, c0, n, False
+    return None
+
+
+def drawn_board(rows: Sequence[str], red: str) -> Board:
+    """The board of square ``rows`` of cells (see :meth:`Board.from_rows`).
+
+    Raises
+    ------
+    RowError
+        Naming the row of the problem (row 0 for a problem of the whole board).
+    """
+    walls: set[tuple[int, int]] = set()
+    found: dict[str, list[tuple[int, int]]] = {}
+    for r, row in enumerate(rows):
+        if len(row) != len(rows):
+            size = plural(len(row), "cell")
+            raise RowError(r, f"row has {size}; a {len(rows)}-row grid needs {len(rows)}")
+        for c, ch in enumerate(row):
+            if ch == "x":
+                walls.add((r, c))
+            elif ch.isupper():
+                found.setdefault(ch, []).append((r, c))
+            elif ch not in ".o":
+                raise RowError(r, f"unknown character {ch!r} (use o . x A-Z)")
+    pieces = []
+    for name, cells in found.items():
+        if len(cells) == 1:
+            raise RowError(cells[0][0], f"piece {name} has one cell (cars need 2 or more)")
+        shape = _straight(cells)
+        if shape is None:
+            raise RowError(cells[0][0], f"piece {name} is bent or split")
+        pieces.append(Piece(name, *shape))
+    if red not in found:
+        raise RowError(0, f"no red car {red}")
+    try:
+        return Board(len(rows), tuple(pieces), frozenset(walls), red)
+    except PuzzleError as e:
+        raise RowError(0, str(e)) from None
+
+
 @dataclass(frozen=True)
 class Board:
     """An immutable Rush Hour position.
@@ -126,24 +184,29 @@ class Board:
     red: str
 
     @classmethod
-    def from_rows(cls, rows: Sequence[str]) -> Board:
+    def from_rows(cls, rows: Sequence[str], *, red: str = "A") -> Board:
         """A board drawn as rows of cells: ``.`` or ``o`` empty, ``x`` a wall, a capital letter
-        a piece (``A`` the red car), as in a grid file.
+        a piece (``red`` the red car), as in a grid file.
 
         Raises
         ------
-        InputError
-            Naming the row (as line ``N`` of ``<rows>``) and what is wrong with it.
+        PuzzleError
+            Naming the row (from 1) and what is wrong with it, or what is wrong with the board.
 
         Examples
         --------
         >>> board = Board.from_rows(["..B", "AAB", "..."])
         >>> [(p.name, p.row, p.col, p.horizontal) for p in board.pieces]
         [('B', 0, 2, False), ('A', 1, 0, True)]
+        >>> Board.from_rows(["..B", "AA", "..."])
+        Traceback (most recent call last):
+        ...
+        cspsolve.errors.PuzzleError: row 2: row has 2 cells; a 3-row grid needs 3
         """
-        from .formats import parse
-
-        return parse("\n".join(rows) + "\n", "<rows>", fmt="grid")[0].puzzle
+        try:
+            return drawn_board(rows, red)
+        except RowError as e:
+            raise PuzzleError(f"row {e.row + 1}: {e}") from None
 
     def __post_init__(self) -> None:
         problems = self.problems()

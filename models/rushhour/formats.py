@@ -34,7 +34,7 @@ from cspsolve.errors import InputError, OptionError, PuzzleError
 from cspsolve.inputs import read_text
 from cspsolve.render import plural
 
-from .board import Board, Piece
+from .board import Board, Piece, RowError, drawn_board
 
 __all__ = ["FORMATS", "Entry", "board_string", "parse", "read", "select", "sniff", "write"]
 
@@ -86,44 +86,12 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _straight(name: str, cells: list[tuple[int, int]]) -> tuple[int, int, int, bool] | None:
-    """(row, col, length, horizontal) when ``cells`` form one straight unbroken piece."""
-    rows = {r for r, _ in cells}
-    cols = {c for _, c in cells}
-    r0, c0 = min(cells)
-    n = len(cells)
-    if len(rows) == 1 and max(cols) - min(cols) == n - 1:
-        return r0, c0, n, True
-    if len(cols) == 1 and max(rows) - min(rows) == n - 1:
-        return r0, c0, n, False
-    return None
-
-
 def _board(rows: list[str], lines: list[int], source: str, red: str = RED) -> Board:
     """A board from its cell rows (already checked square); ``lines[r]`` is row r's line."""
-    size = len(rows)
-    walls: set[tuple[int, int]] = set()
-    found: dict[str, list[tuple[int, int]]] = {}
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch == "x":
-                walls.add((r, c))
-            elif ch.isupper():
-                found.setdefault(ch, []).append((r, c))
-            elif ch not in ".o":
-                raise InputError(source, lines[r], f"unknown character {ch!r} (use o . x A-Z)")
-    pieces = []
-    for name, cells in found.items():
-        line = lines[cells[0][0]]
-        if len(cells) == 1:
-            raise InputError(source, line, f"piece {name} has one cell (cars need 2 or more)")
-        shape = _straight(name, cells)
-        if shape is None:
-            raise InputError(source, line, f"piece {name} is bent or split")
-        pieces.append(Piece(name, *shape))
-    if red not in found:
-        raise InputError(source, lines[0], f"no red car {red}")
-    return _validated(size, pieces, walls, red, source, lines[0])
+    try:
+        return drawn_board(rows, red)
+    except RowError as e:
+        raise InputError(source, lines[e.row], str(e)) from None
 
 
 def _validated(

@@ -284,8 +284,8 @@ def test_boards_built_from_rows_are_the_boards_their_files_give() -> None:
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        ("rushhour", r"<rows>:2: row has 2 cells; a 3-row grid needs 3"),
-        ("lightsout", r"<rows>:2: column 2: unexpected '\?'"),
+        ("rushhour", r"^row 2: row has 2 cells; a 3-row grid needs 3$"),
+        ("lightsout", r"^row 2, column 2: unexpected '\?'$"),
         ("npuzzle", r"same length"),
     ],
 )
