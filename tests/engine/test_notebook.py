@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -73,3 +74,15 @@ def test_stats_show_as_a_table_of_the_counters_run() -> None:
     table = ET.fromstring(stats._repr_html_())
     rows = {row[0].text: row[1].text for row in table}
     assert rows == {"expanded": "1,234", "depth": "7", "rounds": "2"}
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_an_explanation_shows_itself_with_its_step_player(name: str) -> None:
+    kind, puzzle = registry.get(name), shipped(name)
+    explained = tasks.explain(kind, puzzle)
+    shown = explained._repr_html_()
+    assert shown is not None and "<script" in shown
+    escapes = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+    for step in explained.steps:
+        if step.state is not None:  # every drawn step's caption is in the player's data
+            assert json.dumps(step.text)[1:-1].translate(escapes)[:40] in shown
