@@ -36,7 +36,7 @@ from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
-__all__ = ["analyze", "compare", "explain", "parse", "read", "solve", "verify"]
+__all__ = ["analyze", "compare", "explain", "parse", "parser", "read", "solve", "verify"]
 
 SOURCE = "<string>"
 """The name a parsed string goes by in error messages."""
@@ -117,14 +117,14 @@ def parse(text: str, kind: str | None = None, format: str | None = None) -> list
         raise UnknownKindError(
             SOURCE, None, f"cannot tell the puzzle kind; name it ({', '.join(registry.kinds())})"
         )
-    parser = _parser(registry.get(name))
+    parse_text = parser(registry.get(name))
     entries = registry.reading(
-        name, SOURCE, lambda: parser(text, SOURCE, fmt=format), by_content=kind is None
+        name, SOURCE, lambda: parse_text(text, SOURCE, fmt=format), by_content=kind is None
     )
     return [entry.puzzle for entry in entries]
 
 
-def _parser(kind: Kind) -> Callable[..., Sequence[PuzzleEntry]]:
+def parser(kind: Kind) -> Callable[..., Sequence[PuzzleEntry]]:
     """The kind's ``parse(text, source, *, fmt)``: the function beside its ``read``.
 
     Raises

@@ -456,13 +456,7 @@ def solve(
     without an answer; over many puzzles the first of 2, 3, 1 that occurs, else 0.
     """
     codes: list[int] = []
-    puzzles: Iterable[_Puzzle] = _puzzles(files, run, codes)
-    images: list[str] = []
-    if image is not None:
-        _check_image_name(image, IMAGE_SUFFIXES)
-        puzzles = list(puzzles)
-        many = len(puzzles) > 1
-        images = [_numbered(image, i) if many else image for i in range(1, len(puzzles) + 1)]
+    puzzles, images = _with_images(_puzzles(files, run, codes), image, IMAGE_SUFFIXES)
     for number, puzzle in enumerate(puzzles):
         with _progress(run.output == "text", f"solving {puzzle.title}") as progress:
             limits = run.limits(progress)
@@ -477,6 +471,19 @@ def solve(
 
 
 IMAGE_SUFFIXES = (".png", ".svg", ".gif")
+
+
+def _with_images(
+    puzzles: Iterable[_Puzzle], image: str | None, suffixes: tuple[str, ...]
+) -> tuple[Iterable[_Puzzle], list[str]]:
+    """The puzzles and the image file of each (``OUT-1.png``, ... when there are several);
+    no images when ``image`` is ``None``. Exits 2 for an unknown image format."""
+    if image is None:
+        return puzzles, []
+    _check_image_name(image, suffixes)
+    listed = list(puzzles)
+    many = len(listed) > 1
+    return listed, [_numbered(image, i) if many else image for i in range(1, len(listed) + 1)]
 
 
 def _check_image_name(name: str, suffixes: tuple[str, ...]) -> None:
@@ -626,13 +633,7 @@ def explain(
     reached without an answer.
     """
     codes: list[int] = []
-    puzzles: Iterable[_Puzzle] = _puzzles(files, run, codes)
-    images: list[str] = []
-    if image is not None:
-        _check_image_name(image, EXPLAIN_IMAGES)
-        puzzles = list(puzzles)
-        many = len(puzzles) > 1
-        images = [_numbered(image, i) if many else image for i in range(1, len(puzzles) + 1)]
+    puzzles, images = _with_images(_puzzles(files, run, codes), image, EXPLAIN_IMAGES)
     for number, puzzle in enumerate(puzzles):
         with _progress(run.output == "text", f"explaining {puzzle.title}") as progress:
             limits = run.limits(progress)

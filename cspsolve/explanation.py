@@ -175,7 +175,7 @@ class Explanation:
         """A self-contained web page stepping through the frames (see :mod:`cspsolve.player`)."""
         from cspsolve.player import page
 
-        return page(self.frames(), title=title or f"{self.kind} explained", notes=self._notes())
+        return page(self.frames(), title=title or f"{self.kind} explained", notes=self.notes())
 
     def _repr_html_(self) -> str | None:
         """Jupyter's view: the frames with a step slider and buttons (no server needed), or
@@ -186,9 +186,11 @@ class Explanation:
             return None
         from cspsolve.player import widget
 
-        return widget(frames, notes=self._notes())
+        return widget(frames, notes=self.notes())
 
-    def _notes(self) -> list[str]:
+    def notes(self) -> list[str]:
+        """The proof sentences, then the summary facts as ``name: value`` lines (what the
+        player shows below the board)."""
         return [*self.proof, *(f"{k}: {_plain(v)}" for k, v in self.summary.items())]
 
     def __str__(self) -> str:

@@ -346,15 +346,6 @@ def _names(data: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
     return tuple(value)
 
 
-def _choice(data: Mapping[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise OptionError(f"{key} must be a name")
-    return value
-
-
 def _spec(action: str, data: Mapping[str, Any], source: sources.Source, settings: Settings) -> Spec:
     """The job a request asks for, checked as the command line checks it before a run.
 
@@ -366,8 +357,8 @@ def _spec(action: str, data: Mapping[str, Any], source: sources.Source, settings
     found = sources.read(source)
     kind = registry.get(found.kind)
     request = tasks.Request(
-        _choice(data, "method"),
-        _choice(data, "heuristic"),
+        sources.text_field(data, "method"),
+        sources.text_field(data, "heuristic"),
         options.values(kind, data.get("options")),
     )
     tasks.check_names(kind, request)

@@ -17,12 +17,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cspsolve import registry
-from cspsolve.api import _parser
+from cspsolve.api import parser
 from cspsolve.errors import InputError, OptionError, UnknownKindError
 from cspsolve.inputs import decode
 from cspsolve.kind import PuzzleEntry
 
-__all__ = ["PASTED", "Read", "Source", "instances", "read", "source_of", "uploaded"]
+__all__ = ["PASTED", "Read", "Source", "instances", "read", "source_of", "text_field", "uploaded"]
 
 PASTED = "pasted"
 """The name pasted text goes by in error messages."""
@@ -96,7 +96,14 @@ def instances() -> dict[str, tuple[str, Path]]:
     return found
 
 
-def _text_field(data: Mapping[str, Any], key: str) -> str | None:
+def text_field(data: Mapping[str, Any], key: str) -> str | None:
+    """The string ``data[key]``, ``None`` when absent or empty.
+
+    Raises
+    ------
+    OptionError
+        When the value is not a string.
+    """
     value = data.get(key)
     if value is None or value == "":
         return None
@@ -114,13 +121,13 @@ def source_of(data: Mapping[str, Any]) -> Source:
     OptionError
         When it names neither or both, or a field is not a string.
     """
-    text, instance = _text_field(data, "text"), _text_field(data, "instance")
-    kind, fmt = _text_field(data, "kind"), _text_field(data, "format")
+    text, instance = text_field(data, "text"), text_field(data, "instance")
+    kind, fmt = text_field(data, "kind"), text_field(data, "format")
     if (text is None) == (instance is None):
         raise OptionError("give the puzzle as text or as the name of a shipped instance")
     if instance is not None:
         return Source(None, instance, instance=True, kind=kind, format=fmt)
-    name = PurePosixPath((_text_field(data, "name") or PASTED).replace("\\", "/")).name
+    name = PurePosixPath((text_field(data, "name") or PASTED).replace("\\", "/")).name
     return Source(text, name or PASTED, kind=kind, format=fmt)
 
 
@@ -154,11 +161,11 @@ def read(source: Source) -> Read:
     if kind is None:
         known = ", ".join(registry.kinds())
         raise UnknownKindError(source.name, None, f"cannot tell the puzzle kind; name it ({known})")
-    parser = _parser(registry.get(kind))
+    parse_text = parser(registry.get(kind))
     entries = registry.reading(
         kind,
         source.name,
-        lambda: parser(text, source.name, fmt=source.format),
+        lambda: parse_text(text, source.name, fmt=source.format),
         by_content=source.kind is None and owner is None,
     )
     if not entries:

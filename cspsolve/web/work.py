@@ -117,7 +117,7 @@ def _explain(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
         frames = explained.frames()
     except OptionError:
         return out
-    out["player"] = player.widget(frames, notes=explained._notes())
+    out["player"] = player.widget(frames, notes=explained.notes())
     return out
 
 

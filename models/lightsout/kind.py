@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
 from cspsolve.render import plural
@@ -19,6 +18,7 @@ from cspsolve.results import Result, Stats, Status
 
 from .board import VARIANTS, LightsOut, Presses, check, coordinates
 from .budget import LimitError, ticker
+from .explain import explain
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
 
@@ -90,19 +90,6 @@ def _with_nullity(result: Result[Presses], puzzle: LightsOut, limits: Limits | N
     result.proof["nullity"] = found.nullity
     if result.status is Status.UNSOLVABLE and found.witness is not None:
         result.message = algebra.unsolvable_reason(puzzle, found)
-
-
-def _explain(
-    puzzle: LightsOut,
-    *,
-    method: str | None,
-    heuristic: str | None,
-    options: Any,
-    limits: Limits | None,
-) -> Explanation:
-    from .explain import explain
-
-    return explain(puzzle, method=method, heuristic=heuristic, options=options, limits=limits)
 
 
 def _cpsat(
@@ -275,6 +262,6 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     prepare=prepare,
-    explain=_explain,
+    explain=explain,
     blank=no_presses,
 )
