@@ -123,7 +123,7 @@ def plan_table(
     Examples
     --------
     >>> [(r.g, r.h, r.f, r.remaining) for r in plan_table([3, 2, 0], [1, 2], float)]
-    [(0.0, 3.0, 3.0, 3), (1.0, 2.0, 3.0, 2.0), (3.0, 0.0, 3.0, 0.0)]
+    [(0.0, 3.0, 3.0, 3.0), (1.0, 2.0, 3.0, 2.0), (3.0, 0.0, 3.0, 0.0)]
     """
     if len(states) != len(costs) + 1:
         raise ValueError(f"{len(states)} states for {len(costs)} moves")

@@ -365,13 +365,11 @@ def _chain(board: Board, plan: list[Move]) -> _Chain:
         grid[row][c] for c in range(red.col + red.length, board.size) if grid[row][c]
     )
     blockers = [n for n in names if n != "x"]
-    if not blockers or "x" in names:
-        return _Chain(blockers, [])
     pieces = [board.piece(n) for n in blockers]
+    if not blockers or "x" in names or any(p.horizontal for p in pieces):
+        return _Chain(blockers, [])  # none, or the red car is walled in for good
     cells = " and ".join(f"{p.name} at {_cell(row, p.col)}" for p in pieces)
     words = [f"The red car {red.name} is blocked by {cells}; each must move at least once."]
-    if any(p.horizontal for p in pieces):
-        return _Chain(blockers, words)
     for piece in pieces:
         ways = _ways_out(board, piece, grid)
         words.append(f"{piece.name}: " + "; ".join(ways) + ".")
