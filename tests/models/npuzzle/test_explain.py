@@ -200,6 +200,21 @@ def test_the_compiled_method_is_explained_by_the_engine_ida_star() -> None:
     explanation = explained(puzzle, "tile-idastar", "manhattan")
     assert explanation.result.method == "idastar"
     assert "counts no nodes per f-limit" in " ".join(explanation.proof)
+    assert explanation.summary["per"] == "f-limit"
+    replayed(explanation, puzzle, reference(puzzle))
+
+
+def test_a_recount_out_of_time_explains_the_compiled_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cspsolve.models.npuzzle import explain
+
+    monkeypatch.setattr(explain, "RECOUNT_SECONDS", 0.0)
+    monkeypatch.setattr(explain, "RECOUNT_FACTOR", 0.0)
+    puzzle = walk(4, 4, 40, 3)
+    explanation = explained(puzzle, "tile-idastar", "manhattan")
+    assert explanation.result.method == "tile-idastar"
+    assert "keeps no count per limit" in " ".join(explanation.proof)
     replayed(explanation, puzzle, reference(puzzle))
 
 
