@@ -30,8 +30,9 @@ board's edge rules a direction out; the pieces there must move first: the second
 ``blockers``).
 
 Summary: ``lower_bound``, ``cost`` (in the metric), ``moves`` (slides in the plan), ``grade``
-(:func:`cspsolve.plans.grade` of the number of slides: ``easy`` below 10, ``medium`` below 20,
-``hard`` below 35, else ``expert``; ``unsolvable``), ``expanded``, ``generated``, ``per`` and
+(:func:`cspsolve.plans.grade` of the number of slides, consecutive one-cell steps of a piece
+one way counted as one slide: ``easy`` below 10, ``medium`` below 20, ``hard`` below 35, else
+``expert``; ``unsolvable``), ``expanded``, ``generated``, ``per`` and
 ``counts`` (the tally), ``overestimates``, ``method``, ``heuristic``, ``metric``, ``h_start``,
 ``blockers`` (names), ``positions`` (states kept by the last search, on an unsolvable board).
 """
@@ -109,7 +110,7 @@ def explain(
     summary = plans.summary(
         searched,
         rows,
-        plans.grade(None if plan is None else len(plan), GRADES),
+        plans.grade(None if plan is None else len(merged(plan)), GRADES),
         moves=None if plan is None else len(plan),
         method=chosen.name,
         heuristic=shown,
