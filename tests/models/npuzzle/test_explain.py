@@ -247,3 +247,12 @@ def test_explain_keeps_within_the_node_limit() -> None:
         assert explanation.result.stats.expanded <= 5
         bound = explanation.summary["lower_bound"]
         assert bound is None or bound <= 31
+
+
+def test_frames_draw_every_board() -> None:
+    puzzle = KIND.read(INSTANCES / "worst8.json")[0].puzzle
+    explanation = explained(puzzle, None, None)
+    frames = explanation.frames()
+    assert len(frames) == len(explanation.steps) + 1
+    goal = tuple(str(t) if t else "" for t in puzzle.goal)
+    assert tuple(t for row in frames[-1][1].texts for t in row) == goal

@@ -312,3 +312,14 @@ def test_explain_keeps_within_the_node_limit() -> None:
         assert explanation.result.stats.expanded <= 50 + 64
         bound = explanation.summary["lower_bound"]
         assert bound is None or bound <= 49
+
+
+def test_frames_draw_every_position() -> None:
+    board = KIND.read(INSTANCES / "walls.rh")[0].puzzle
+    explanation = explained(board, None, None, "moves")
+    frames = explanation.frames()
+    assert len(frames) == len(explanation.steps) + 1
+    last = frames[-1][1]
+    row = board.exit_row
+    assert last.texts[row][-1] == board.red == last.texts[row][-2]  # the red car at the exit
+    assert explanation.text(frames=True).count(">") == len(frames)
