@@ -266,10 +266,12 @@ class Searched:
     def lower_bound(self) -> float | None:
         """The least cost any plan can have, as proven: the optimum, the result's
         ``proof["lower_bound"]``, or the last f-limit an IDA*-like search started (all lower
-        ones were searched in full); ``None`` when nothing is proven."""
+        ones were searched in full); ``None`` when nothing is proven or no plan exists."""
         result = self.result
         if result.status is Status.OPTIMAL:
             return result.stats.cost
+        if result.status is Status.UNSOLVABLE:
+            return None
         if "lower_bound" in result.proof:
             return float(result.proof["lower_bound"])
         if self.proof == "f-limit" and self.tally:

@@ -118,8 +118,8 @@ def explain(
         h_start=plans.number(h0),
         blockers=chain.blockers,
     )
-    if searched.result.status is Status.UNSOLVABLE:
-        summary["positions"] = int(searched.result.stats.extra.get("positions", 0))
+    if "positions" in searched.result.stats.extra:
+        summary["positions"] = int(searched.result.stats.extra["positions"])
     return Explanation(
         "rushhour",
         searched.result,
@@ -277,12 +277,13 @@ def _deepening(
             return plans.Searched(result, algorithm, proof, tally)
         if layers.least_pruned >= INFINITE:
             stats.extra["positions"] = layers.size
+            message = "no plan: every reachable position was searched"
             return plans.Searched(
-                Result(Status.UNSOLVABLE, None, budget.finish()),
+                Result(Status.UNSOLVABLE, None, budget.finish(), message=message),
                 algorithm,
                 proof,
                 tally,
-                _unsolvable_words(layers.size, layers.pruned, breadth_first),
+                _unsolvable_words(layers.size, breadth_first),
             )
         bound = layers.least_pruned
 
@@ -298,17 +299,16 @@ def _per_depth(starts: list[int], expanded: int) -> dict[float, int]:
     return out
 
 
-def _unsolvable_words(kept: int, pruned: int, breadth_first: bool) -> str:
+def _unsolvable_words(kept: int, breadth_first: bool) -> str:
     if breadth_first:
         return (
             f"No plan: breadth-first search reached all {kept:,} positions reachable from the "
             "start, and none has the red car at the exit."
         )
     return (
-        f"No plan: BFIDA* searched all {kept:,} reachable positions from which the exit may "
-        f"still be reached; the {pruned:,} positions left out have an infinite estimate (a "
-        "piece in the red car's row that can never leave it), and none kept has the red car "
-        "at the exit."
+        f"No plan: BFIDA* kept all {kept:,} reachable positions from which the exit may still "
+        "be reached, and none has the red car at the exit; every position it left out has an "
+        "infinite estimate (a piece in the red car's row that can never leave it)."
     )
 
 

@@ -64,6 +64,7 @@ def replayed(explanation: Explanation, puzzle: Puzzle, best: int | None = None) 
         assert status is Status.UNSOLVABLE, explanation.text()
         assert explanation.steps == [] and "No plan" in " ".join(explanation.proof)
         assert explanation.summary["grade"] == "unsolvable"
+        assert explanation.summary["lower_bound"] is None
         return
     assert status in (Status.OPTIMAL, Status.SOLVED), explanation.text()
     tiles, total = puzzle.start, len(explanation.steps)

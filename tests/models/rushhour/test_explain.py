@@ -149,6 +149,7 @@ def replayed(
         assert status is Status.UNSOLVABLE, explanation.text()
         assert explanation.steps == [] and explanation.proof
         assert explanation.summary["grade"] == "unsolvable"
+        assert explanation.summary["lower_bound"] is None
         return
     assert status in (Status.OPTIMAL, Status.SOLVED), explanation.text()
     total = sum(abs(s.data["delta"]) if steps else 1 for s in explanation.steps)
