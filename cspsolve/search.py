@@ -13,6 +13,10 @@ reached states) is the default; ``graph=False`` gives tree search, which keeps o
 current path's states out of the frontier (depth-first) or nothing at all (breadth-first and
 best-first), and is recorded as ``proof["search"] == "tree"``.
 
+The optimal searches take a :data:`Tally`, filled with what their proof of optimality rests on
+(used by explanations): the expansions per depth (:func:`bfs`, per depth limit for
+:func:`iddfs`), per f-value (:func:`astar`) or per f-limit (:func:`idastar`).
+
 The status is ``optimal`` only when the algorithm guarantees it: breadth-first search and
 iterative deepening when every step met cost the same, A* and IDA* with ``weight == 1`` and an
 admissible heuristic. Source for all of them: Russell & Norvig, *Artificial Intelligence: A
@@ -36,6 +40,7 @@ __all__ = [
     "CHECK_EVERY",
     "Heuristic",
     "SearchProblem",
+    "Tally",
     "astar",
     "bfs",
     "dfs",
@@ -54,6 +59,9 @@ CHECK_EVERY = 64
 
 Heuristic = Callable[[Any], float]
 """Estimated cost from a state to the nearest goal; its ``__name__`` names it in results."""
+
+Tally = dict[float, int]
+"""Expansions per depth, f-value or f-limit (see the module text), in the order first met."""
 
 
 class SearchProblem(Protocol[S, A]):
@@ -201,7 +209,11 @@ class _Node:
 
 
 def bfs(
-    problem: SearchProblem[S, A], *, limits: Limits | None = None, graph: bool = True
+    problem: SearchProblem[S, A],
+    *,
+    limits: Limits | None = None,
+    graph: bool = True,
+    tally: Tally | None = None,
 ) -> Result[list[A]]:
     """Breadth-first search (Russell & Norvig 4th ed., §3.4.1, with the early goal test).
 
@@ -213,6 +225,9 @@ def bfs(
         Time and node limits, cancellation, progress.
     graph : bool
         Graph search (default): a state is generated once. ``False``: tree search.
+    tally : Tally, optional
+        Filled with the expansions per cost from the start (per depth when the steps cost
+        the same).
 
     Returns
     -------
@@ -240,6 +255,8 @@ def bfs(
             break
         item = frontier.popleft()
         state, g = (item.state, item.cost) if not graph else item
+        if tally is not None:
+            tally[g] = tally.get(g, 0) + 1
         for action, nxt, step in expand(state):
             stats.generated += 1
             if graph:
@@ -348,12 +365,17 @@ def dfs(
 
 
 def iddfs(
-    problem: SearchProblem[S, A], *, limits: Limits | None = None, max_depth: int | None = None
+    problem: SearchProblem[S, A],
+    *,
+    limits: Limits | None = None,
+    max_depth: int | None = None,
+    tally: Tally | None = None,
 ) -> Result[list[A]]:
     """Iterative deepening depth-first search (Korf 1985; R&N 4th ed., §3.4.4).
 
     Depth-limited backtracking (tree search, no cycles on the path) with limits 1, 2, ...
     until a plan is found, the space is exhausted without a cutoff, or ``max_depth`` is passed.
+    ``tally``, when given, is filled with the expansions per depth limit.
 
     Returns
     -------
@@ -375,6 +397,8 @@ def iddfs(
             break
         run = dfs(problem, limits=left, depth_limit=depth, graph=False)
         _add(total, run.stats)
+        if tally is not None:
+            tally[depth] = run.stats.expanded
         total.extra["iterations"] = depth
         if run.status is Status.SOLVED and run.solution is not None:
             optimal = unit_cost(problem)
@@ -429,6 +453,7 @@ def astar(
     weight: float = 1.0,
     graph: bool = True,
     admissible: bool = True,
+    tally: Tally | None = None,
 ) -> Result[list[A]]:
     """A* search (Hart, Nilsson & Raphael 1968; R&N 4th ed., §3.5.2), weighted when ``weight > 1``.
 
@@ -455,6 +480,8 @@ def astar(
     admissible : bool
         Whether the caller vouches that ``heuristic`` never overestimates: with ``weight == 1``
         the result is then ``optimal``, otherwise ``solved``.
+    tally : Tally, optional
+        Filled with the expansions per f-value (``g + weight * h`` of the state expanded).
 
     Returns
     -------
@@ -469,7 +496,7 @@ def astar(
         raise OptionError(f"weight must be >= 1, got {weight}")
     method = "astar" if weight == 1 else "weighted-astar"
     result = _best_first(
-        problem, heuristic, limits, 1.0, weight, graph, method, admissible and weight == 1
+        problem, heuristic, limits, 1.0, weight, graph, method, admissible and weight == 1, tally
     )
     if weight != 1 and admissible:
         result.proof["suboptimality_bound"] = weight
@@ -485,6 +512,7 @@ def _best_first(
     graph: bool,
     method: str,
     optimal: bool,
+    tally: Tally | None = None,
 ) -> Result[list[A]]:
     """Best-first search on ``f = g_weight * g + h_weight * h`` (goal test at expansion).
 
@@ -510,7 +538,7 @@ def _best_first(
     while frontier:
         if len(frontier) > stats.max_frontier:
             stats.max_frontier = len(frontier)
-        _, _, _, g, item = pop(frontier)
+        f, _, _, g, item = pop(frontier)
         state = item if graph else item.state
         if graph and g > best_g[state]:
             continue
@@ -520,6 +548,8 @@ def _best_first(
             return _finish(meter, method, plan, g, optimal, heuristic=heuristic, graph=graph)
         if not meter.expand():
             break
+        if tally is not None:
+            tally[f] = tally.get(f, 0) + 1
         for action, nxt, step in expand(state):
             stats.generated += 1
             g2 = g + step
@@ -549,6 +579,7 @@ def idastar(
     *,
     limits: Limits | None = None,
     admissible: bool = True,
+    tally: Tally | None = None,
 ) -> Result[list[A]]:
     """Iterative-deepening A* (Korf 1985, "Depth-first iterative-deepening: an optimal
     admissible tree search", *Artificial Intelligence* 27(1):97-109).
@@ -556,6 +587,7 @@ def idastar(
     Depth-first searches bounded by ``f = g + h``, the bound raised each time to the least
     ``f`` that exceeded it. Memory is linear in the plan length; states on the current path are
     not revisited (no cycles); successors are tried in the order the problem gives them.
+    ``tally``, when given, is filled with the expansions per f-limit.
 
     Returns
     -------
@@ -572,7 +604,10 @@ def idastar(
     while True:
         iterations += 1
         stats.extra["iterations"] = iterations
+        before = stats.expanded
         found, next_bound = _bounded_dfs(problem, expand, heuristic, start, bound, meter)
+        if tally is not None:
+            tally[bound] = stats.expanded - before
         if found is not None:
             plan, cost = found
             return _finish(

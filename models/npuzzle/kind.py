@@ -24,6 +24,7 @@ from typing import Any
 
 from cspsolve import tasks
 from cspsolve.errors import OptionError
+from cspsolve.explain import Explanation
 from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
@@ -328,7 +329,8 @@ def describe(puzzle: Puzzle) -> str:
     return f"{size} ({puzzle.cells - 1}-puzzle)" if puzzle.rows == puzzle.cols else size
 
 
-def _grid(puzzle: Puzzle, tiles: tuple[int, ...]) -> list[str]:
+def text(puzzle: Puzzle, tiles: tuple[int, ...]) -> list[str]:
+    """The board's rows as text, ``.`` for the blank."""
     width = len(str(puzzle.cells - 1))
     return [
         " ".join(
@@ -341,7 +343,7 @@ def _grid(puzzle: Puzzle, tiles: tuple[int, ...]) -> list[str]:
 
 def draw(puzzle: Puzzle, solution: Plan) -> str:
     """The start and the goal side by side, then the moves of the blank."""
-    start, goal = _grid(puzzle, puzzle.start), _grid(puzzle, puzzle.goal)
+    start, goal = text(puzzle, puzzle.start), text(puzzle, puzzle.goal)
     lines = [
         f"{a}   {'->' if i == puzzle.rows // 2 else '  '}   {b}"
         for i, (a, b) in enumerate(zip(start, goal, strict=True))
@@ -351,28 +353,32 @@ def draw(puzzle: Puzzle, solution: Plan) -> str:
     return "\n".join([*lines, f"{count} of the blank: {moves}"])
 
 
+def picture(puzzle: Puzzle, tiles: tuple[int, ...], caption: str) -> Scene:
+    """A board of ``puzzle``: the tiles as numbered cells, the blank white."""
+    rows = [tiles[r * puzzle.cols : (r + 1) * puzzle.cols] for r in range(puzzle.rows)]
+    fills = tuple(tuple("white" if t == 0 else "#f2d08a" for t in row) for row in rows)
+    texts = tuple(tuple(str(t) if t else "" for t in row) for row in rows)
+    return Scene(fills, texts, caption=caption)
+
+
 def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:
     """One picture per board along the plan: the start, then the board after every move."""
     boards = [puzzle.start]
     for move in solution:
         boards.append(apply(puzzle, boards[-1], move=move))
-    out = []
-    for k, tiles in enumerate(boards):
-        rows = range(puzzle.rows)
-        fills = tuple(
-            tuple(
-                "white" if t == 0 else "#f2d08a"
-                for t in tiles[r * puzzle.cols : (r + 1) * puzzle.cols]
-            )
-            for r in rows
+    return [
+        picture(
+            puzzle, tiles, "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}"
         )
-        texts = tuple(
-            tuple(str(t) if t else "" for t in tiles[r * puzzle.cols : (r + 1) * puzzle.cols])
-            for r in rows
-        )
-        caption = "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}"
-        out.append(Scene(fills, texts, caption=caption))
-    return out
+        for k, tiles in enumerate(boards)
+    ]
+
+
+def _explain(puzzle: Puzzle, **how: Any) -> Explanation:
+    """The plan explained move by move (:mod:`.explain`)."""
+    from .explain import explain
+
+    return explain(puzzle, **how)
 
 
 KIND = Kind(
@@ -395,5 +401,6 @@ KIND = Kind(
     draw=draw,
     scenes=scenes,
     analyze=analyze,
+    explain=_explain,
     blank=no_moves,
 )

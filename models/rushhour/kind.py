@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
+from cspsolve.explain import Explanation
 from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene, plural
@@ -407,7 +408,8 @@ def describe(board: Board) -> str:
     return text + (f", {plural(walls, 'wall')}" if walls else "")
 
 
-def _text(board: Board) -> list[str]:
+def text(board: Board) -> list[str]:
+    """The position's rows as text: names, ``.`` empty, ``x`` a wall, ``>`` the exit."""
     width = max(len(p.name) for p in board.pieces)
     rows = []
     for r, row in enumerate(board.grid()):
@@ -418,32 +420,43 @@ def _text(board: Board) -> list[str]:
 
 def draw(board: Board, solution: list[Move]) -> str:
     """The start board (``.`` empty, ``x`` wall, ``>`` the exit) and the moves, in lines of 12."""
-    lines = _text(board)
+    lines = text(board)
     words = [str(m) for m in solution]
     lines.append(f"{plural(len(words), 'move')}:" if words else "already solved")
     lines += ["  " + " ".join(words[k : k + 12]) for k in range(0, len(words), 12)]
     return "\n".join(lines)
 
 
-def scenes(board: Board, solution: list[Move]) -> list[Scene]:
-    """One picture per position from the start: pieces as coloured cells with their names."""
+def picture(position: Board, caption: str) -> Scene:
+    """A position: pieces as coloured cells with their names (the colours follow the order of
+    the pieces, the red car red), the exit marked on the right of its row."""
     colours = {
-        p.name: _RED if p.name == board.red else _PALETTE[i % len(_PALETTE)]
-        for i, p in enumerate(board.pieces)
+        p.name: _RED if p.name == position.red else _PALETTE[i % len(_PALETTE)]
+        for i, p in enumerate(position.pieces)
     }
-    exit_side = frozenset({(board.exit_row, board.size - 1, "E")})
-    out = []
-    for k, position in enumerate(replay(board, solution)):
-        grid = position.grid()
-        fills = tuple(
-            tuple("black" if n == "x" else colours[n] if n else "white" for n in row)
-            for row in grid
-        )
-        texts = tuple(tuple("" if n == "x" else n for n in row) for row in grid)
-        caption = "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}"
-        where = f"exit right of row {board.exit_row + 1}"
-        out.append(Scene(fills, texts, walls=exit_side, caption=f"{caption} ({where})"))
-    return out
+    exit_side = frozenset({(position.exit_row, position.size - 1, "E")})
+    grid = position.grid()
+    fills = tuple(
+        tuple("black" if n == "x" else colours[n] if n else "white" for n in row) for row in grid
+    )
+    texts = tuple(tuple("" if n == "x" else n for n in row) for row in grid)
+    where = f"exit right of row {position.exit_row + 1}"
+    return Scene(fills, texts, walls=exit_side, caption=f"{caption} ({where})")
+
+
+def scenes(board: Board, solution: list[Move]) -> list[Scene]:
+    """One picture per position from the start (:func:`picture`)."""
+    return [
+        picture(position, "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}")
+        for k, position in enumerate(replay(board, solution))
+    ]
+
+
+def _explain(board: Board, **how: Any) -> Explanation:
+    """The plan explained move by move (:mod:`.explain`)."""
+    from .explain import explain
+
+    return explain(board, **how)
 
 
 KIND = Kind(
@@ -465,5 +478,6 @@ KIND = Kind(
     draw=draw,
     scenes=scenes,
     analyze=analyze,
+    explain=_explain,
     blank=no_moves,
 )
