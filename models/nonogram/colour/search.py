@@ -596,6 +596,8 @@ def solve_colour(
     network = Network.build(puzzle)
     with budget.alarm(functools.partial(probing.raise_stop, network.counters)):
         solutions, stopped = search(network, keys, budget, max_solutions=max_solutions)
-    return Result.from_solutions(
+    found = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )
+    found.solutions = solutions
+    return found

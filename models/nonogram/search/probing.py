@@ -1027,6 +1027,8 @@ def solve_probing(
     network = Network.build(puzzle)
     with budget.alarm(functools.partial(raise_stop, network.counters)):
         solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
-    return Result.from_solutions(
+    found = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )
+    found.solutions = solutions
+    return found
