@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +67,8 @@ from cspsolve.results import Result, Stats, Status
 from ._kernels import kernel
 from .board import Grid, Nonogram
 from .lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
-from .search.probing import enqueue
+from .search.probing import STOP, Network, enqueue, raise_stop
+from .search.probing import _trial as trial
 from .solver import LISTING, NonogramOptions
 
 __all__ = ["GRADES", "State", "explain", "load_kernels", "rows"]
@@ -144,12 +144,13 @@ def _line_logic(
     return _run(codes, height, width, clues, work, log, tally, stop)
 
 
-@kernel(inline=True)
-def _try(
+@kernel()
+def _logged_trial(
     codes: Any, trial: Any, row: int, col: int, value: int, height: int, width: int,
     clues: Any, work: Any, log: Any, tally: Any, stop: Any,
 ) -> int:  # fmt: skip
-    """Copy ``codes`` into ``trial``, set one cell there and run line logic (:func:`_run`)."""
+    """Copy ``codes`` into ``trial``, set one cell there and run line logic (:func:`_run`),
+    logging it: the chain of a probe."""
     for r in range(height):
         for c in range(width):
             trial[r, c] = codes[r, c]
@@ -161,43 +162,72 @@ def _try(
 
 
 @kernel()
-def _trial(
-    codes: Any, trial: Any, row: int, col: int, value: int, height: int, width: int,
-    clues: Any, work: Any, log: Any, tally: Any, stop: Any,
-) -> int:  # fmt: skip
-    """:func:`_try` as a kernel of its own (to log a probe's chain)."""
-    return _try(codes, trial, row, col, value, height, width, clues, work, log, tally, stop)
+def _slice(log: Any, m: int, height: int, width: int, needed: Any, keep: Any) -> None:
+    """Mark in ``keep`` the entries of a failed trial's log (``m`` rows, the last its
+    conflict) that the conflict rests on: going backwards, a line visit is kept when a cell it
+    fixed lies in a line that a kept visit later read (the cell's crossing line, or its own
+    line visited again); ``needed`` (uint8, (H + W,)) is scratch."""
+    needed[:] = 0
+    needed[log[m - 1, 0]] = 1
+    keep[m - 1] = 1
+    i = m - 2
+    while i >= 0:
+        line = log[i, 0]
+        first = i
+        while first > 0 and log[first - 1, 0] == line:
+            first -= 1
+        used = needed[line] == 1
+        for j in range(first, i + 1):
+            position = log[j, 1]
+            cross = height + position if line < height else position
+            used = used or needed[cross] == 1
+        for j in range(first, i + 1):
+            keep[j] = used
+        if used:
+            needed[line] = 1
+            for j in range(first, i + 1):
+                position = log[j, 1]
+                needed[height + position if line < height else position] = 1
+        i = first - 1
 
 
 @kernel()
 def _sweep(
-    codes: Any, trial: Any, start: int, height: int, width: int, clues: Any, work: Any,
-    log: Any, tally: Any, stop: Any, best: Any,
+    codes: Any, start: int, grid: Any, size: Any, clues: Any, work: Any, counters: Any,
+    trials: Any, best: Any,
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round) until an assumption fails.
+
+    The trials run on the fast solver's bit grids (:mod:`.search.probing`, its network's
+    ``clues``, ``work``, ``counters`` and ``trials``): ``codes`` is copied into ``grid`` first.
 
     Returns ``cell * 2 + 1`` when assuming the cell (row-major index) filled fails, ``cell * 2``
     when assuming it empty does, :data:`_NONE` when none fails (``best[0]`` is then the cell
     of the best score: the product of its trials' counts of fixed cells plus one), or
-    :data:`_HALTED` when ``stop[0]`` was set.
+    :data:`_HALTED` when the stop flag of ``counters`` was raised.
     """
+    height, width = size
+    grid[:] = 0
+    for r in range(height):
+        for c in range(width):
+            if codes[r, c] != UNKNOWN:
+                plane = 1 if codes[r, c] == FILLED else 0
+                grid[plane, r, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+                grid[plane, height + c, r >> 6] |= np.uint64(1) << np.uint64(r & 63)
     cells = height * width
     best_score = -1
     for step in range(cells):
         cell = start + step if start + step < cells else start + step - cells
-        row, col = cell // width, cell % width
-        if codes[row, col] != UNKNOWN:
+        if codes[cell // width, cell % width] != UNKNOWN:
             continue
         score = 1
-        for value in (FILLED, EMPTY):
-            found = _try(
-                codes, trial, row, col, value, height, width, clues, work, log, tally, stop
-            )
-            if found == _STOPPED:
+        for plane in (1, 0):
+            fixed = trial(grid, trials[plane], cell, plane, size, clues, work, counters, work.read)
+            if counters[STOP]:
                 return _HALTED
-            if found == _CONFLICT:
-                return cell * 2 + (1 if value == FILLED else 0)
-            score *= tally[0] + 2  # the cell itself and those line logic fixed, plus one
+            if fixed < 0:
+                return cell * 2 + plane
+            score *= fixed + 1
         if score > best_score:
             best[0], best_score = cell, score
     return _NONE
@@ -205,7 +235,14 @@ def _sweep(
 
 @dataclass
 class _Board:
-    """The replay's grid and the kernels' arrays for one puzzle."""
+    """The replay's grid and the kernels' arrays for one puzzle.
+
+    ``codes`` is the grid (cell codes, (H, W)); ``trial`` a copy for the logged trials;
+    ``clues`` and ``work`` the arrays of :func:`_run`; ``log`` and ``tally`` its log; ``stop``
+    its stop flag; ``net`` the fast solver's network, whose trials :func:`_sweep` runs, with
+    ``grid`` its bit grid; ``needed`` and ``keep`` the scratch of :func:`_slice`; ``best`` the
+    best cell of the last sweep.
+    """
 
     puzzle: Nonogram
     codes: Any
@@ -213,29 +250,34 @@ class _Board:
     clues: tuple[Any, Any, Any]
     work: tuple[Any, ...]
     log: Any
+    net: Network
+    grid: Any
+    needed: Any
+    keep: Any
     tally: Any = dataclasses.field(default_factory=lambda: np.zeros(1, np.int64))
     stop: Any = dataclasses.field(default_factory=lambda: np.zeros(1, np.int64))
+    best: Any = dataclasses.field(default_factory=lambda: np.zeros(1, np.int64))
 
     @classmethod
     def build(cls, puzzle: Nonogram) -> _Board:
         """The empty grid of ``puzzle`` and the arrays the kernels take."""
         height, width = puzzle.height, puzzle.width
-        lines = [*puzzle.rows, *puzzle.columns]
-        counts = np.array([len(c) for c in lines], np.int64)
-        starts = np.zeros(len(lines), np.int64)
-        np.cumsum(counts[:-1], out=starts[1:])
-        blocks = np.array([b for c in lines for b in c], np.int64)
+        net = Network.build(puzzle)
+        lines = height + width
         longest = max(height, width)
         work = (
-            np.zeros(len(lines), np.int64),
-            np.zeros(len(lines), np.uint8),
+            np.zeros(lines, np.int64),
+            np.zeros(lines, np.uint8),
             np.zeros(2, np.int64),
             np.zeros(longest, np.uint8),
-            *scratch(longest, int(counts.max(initial=0))),
+            *scratch(longest, int(net.clues[2].max(initial=0))),
         )
         codes = np.full((height, width), UNKNOWN, np.uint8)
         log = np.zeros((height * width + 1, 3), np.int64)
-        return cls(puzzle, codes, codes.copy(), (blocks, starts, counts), work, log)
+        needed, keep = np.zeros(lines, np.uint8), np.zeros(height * width + 1, np.uint8)
+        return cls(
+            puzzle, codes, codes.copy(), net.clues, work, log, net, net.unknown(), needed, keep
+        )
 
     @property
     def size(self) -> tuple[int, int]:
@@ -251,10 +293,14 @@ class _Board:
                 queued[line] = 1
                 ends[1] += 1
 
-    def entries(self) -> list[list[int]]:
-        """The rows the last kernel logged."""
-        entries: list[list[int]] = self.log[: int(self.tally[0])].tolist()
-        return entries
+    def ring(self) -> None:
+        """Raise every kernel's stop flag (the budget's alarm)."""
+        self.stop[0] = 1
+        raise_stop(self.net.counters)
+
+    def logged(self) -> Any:
+        """The rows the last kernel logged (a view)."""
+        return self.log[: int(self.tally[0])]
 
     def line(self, line: int) -> dict[str, Any]:
         """The data naming a line: ``axis``, ``index``, ``clue``."""
@@ -264,18 +310,24 @@ class _Board:
         index = line - height
         return {"axis": "column", "index": index, "clue": list(self.puzzle.columns[index])}
 
-    def cell(self, line: int, position: int) -> tuple[int, int]:
-        """The cell at ``position`` of ``line``."""
-        height = self.puzzle.height
-        return (line, position) if line < height else (position, line - height)
-
-    def visits(self, entries: list[list[int]]) -> Iterable[tuple[int, list[list[int]]]]:
-        """The logged entries grouped by line visit: the line and its ``[row, column, value]``
-        (a contradiction's entry left out)."""
-        for line, group in itertools.groupby(entries, key=lambda e: e[0]):
-            fixed = [[*self.cell(line, p), int(code == FILLED)] for _, p, code in group if p >= 0]
-            if fixed:
-                yield line, fixed
+    def visits(self, entries: Any) -> list[tuple[int, list[list[int]]]]:
+        """Logged entries grouped by line visit: the line and the ``[row, column, value]`` it
+        fixed (a contradiction's entry left out)."""
+        entries = entries[entries[:, 1] >= 0]
+        if not len(entries):
+            return []
+        lines, positions = entries[:, 0], entries[:, 1]
+        across = lines < self.puzzle.height
+        cells = np.column_stack(
+            (
+                np.where(across, lines, positions),
+                np.where(across, positions, lines - self.puzzle.height),
+                entries[:, 2] == FILLED,
+            )
+        ).tolist()
+        bounds = [0, *(np.flatnonzero(lines[1:] != lines[:-1]) + 1).tolist(), len(lines)]
+        heads = lines[bounds[:-1]].tolist()
+        return [(heads[i], cells[bounds[i] : bounds[i + 1]]) for i in range(len(heads))]
 
 
 def _name(data: dict[str, Any]) -> str:
@@ -320,54 +372,65 @@ class _Replay:
     def _state(self, marks: Iterable[list[int]]) -> State:
         return self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
 
+    def _arrays(self) -> tuple[Any, Any, Any, Any, Any]:
+        board = self.board
+        return board.clues, board.work, board.log, board.tally, board.stop
+
+    def _halted(self) -> None:
+        self.stopped = self.budget.interrupted() or Status.LIMIT
+
     def line_logic(self, lines: Iterable[int]) -> bool:
         """Line logic from ``lines`` to a fixpoint, a ``line`` step per visit that fixes cells
         (and a ``contradiction`` step). False when it stops short (a conflict or the limit)."""
         board = self.board
         board.queue(lines)
-        before = board.codes.copy()
-        found = _line_logic(board.codes, *board.size, *self._arrays())
-        entries = board.entries()
-        # Replay the log on the grid as it was, to snapshot the grid after each step.
-        board.codes, after = before, board.codes
+        after = board.codes.copy()
+        found = _line_logic(after, *board.size, *self._arrays())
+        entries = board.logged()
+        codes = board.codes  # replayed visit by visit, to snapshot the grid after each
         for line, fixed in board.visits(entries):
             for r, c, v in fixed:
-                board.codes[r, c] = FILLED if v else EMPTY
+                codes[r, c] = FILLED if v else EMPTY
             data = {**board.line(line), "fixed": fixed}
             text = f"{_name(data)}: line logic {_fixes(data)}"
             self.steps.append(Step("line", text, data, self._state(fixed)))
-        board.codes = after
         if found == _STOPPED:
-            self.stopped = self.budget.interrupted() or Status.LIMIT
+            self._halted()
         elif found == _CONFLICT:
-            data = board.line(entries[-1][0])
+            data = board.line(int(entries[-1, 0]))
             text = f"{_name(data)}: no placement of the clue fits the known cells"
             self.steps.append(Step("contradiction", text, data, self._state([])))
             self.conflict = True
         return found == _FIXPOINT
 
-    def _arrays(self) -> tuple[Any, Any, Any, Any, Any]:
-        board = self.board
-        return board.clues, board.work, board.log, board.tally, board.stop
-
     def probe(self, start: int) -> int:
         """Sweep probes from cell ``start``; on a failed assumption add its ``probe`` step, fix
-        the cell and return it; :data:`_NONE` with the best cell in ``best`` when none fails,
-        :data:`_HALTED` at the limit."""
-        board = self.board
+        the cell and return it; :data:`_NONE` when none fails (the best cell in the board's
+        ``best``), :data:`_HALTED` at the limit."""
+        board, net = self.board, self.board.net
         height, width = board.size
-        found = _sweep(board.codes, board.trial, start, height, width, *self._arrays(), self.best)
+        found = _sweep(
+            board.codes, start, board.grid, board.size, net.clues, net.work, net.counters,
+            net.trials, board.best,
+        )  # fmt: skip
         if found < 0:
             if found == _HALTED:
-                self.stopped = self.budget.interrupted() or Status.LIMIT
+                self._halted()
             return found
         cell, assumed = found // 2, found % 2
         row, col = divmod(cell, width)
         code = FILLED if assumed else EMPTY
-        _trial(board.codes, board.trial, row, col, code, height, width, *self._arrays())
-        entries = board.entries()
-        chain = [{**board.line(line), "fixed": fixed} for line, fixed in board.visits(entries)]
-        conflict = board.line(entries[-1][0])
+        args = (height, width, *self._arrays())
+        if _logged_trial(board.codes, board.trial, row, col, code, *args) == _STOPPED:
+            self._halted()
+            return _HALTED
+        entries = board.logged()
+        keep = board.keep[: len(entries)]
+        _slice(entries, len(entries), height, width, board.needed, keep)
+        chain = [
+            {**board.line(line), "fixed": fixed} for line, fixed in board.visits(entries[keep == 1])
+        ]
+        conflict = board.line(int(entries[-1, 0]))
         fixed = [[row, col, 1 - assumed]]
         board.codes[row, col] = EMPTY if assumed else FILLED
         text = (
@@ -394,7 +457,6 @@ class _Replay:
         without a solution to follow, or the limit."""
         board = self.board
         height, width = board.size
-        self.best = np.zeros(1, np.int64)
         lines: Iterable[int] = range(height + width)
         start = 0
         while self.line_logic(lines) and (board.codes == UNKNOWN).any():
@@ -407,7 +469,7 @@ class _Replay:
             if cell == _NONE:
                 if solution is None:
                     return
-                cell = int(self.best[0])
+                cell = int(board.best[0])
                 self.guess(cell, solution)
             start = (cell + 1) % (height * width)
             lines = (cell // width, height + cell % width)
@@ -509,7 +571,7 @@ def explain(
     replay = _Replay(board, budget)
     proof: list[str] = []
     if found.status in (Status.SOLVED, Status.UNSOLVABLE):
-        with budget.alarm(functools.partial(board.stop.__setitem__, 0, 1)):
+        with budget.alarm(board.ring):
             replay.run(found.solution)
     if replay.stopped or found.status not in (Status.SOLVED, Status.UNSOLVABLE):
         status = replay.stopped or found.status
