@@ -10,9 +10,9 @@ grid by compiled kernels, each cell decided once:
    left off, is assumed filled, then empty, and line logic run on a copy of the grid; an
    assumption that leaves some line with no placement is a ``probe`` step fixing the cell the
    other way, with the line visits of that trial as its chain; line logic then goes on;
-3. when a whole sweep of probes finds nothing, a ``guess``: the cell whose two trials fixed the
-   most cells (the product of their counts plus one, as the search's branching score) takes
-   the value it has in the solution found by the search; line logic and probes go on under it.
+3. when a whole sweep of probes finds nothing, a ``guess``: a cell takes the value it has in the
+   solution found by the search, the cell whose trial with that value fixed the most cells
+   (the guess that helps most); line logic and probes go on under it.
    A guess that follows the solution never needs undoing: the search's own backtracking, which
    found that solution and decided uniqueness, is summed up by its node count.
 
@@ -194,7 +194,7 @@ def _slice(log: Any, m: int, height: int, width: int, needed: Any, keep: Any) ->
 @kernel()
 def _sweep(
     codes: Any, start: int, grid: Any, size: Any, clues: Any, work: Any, counters: Any,
-    trials: Any, best: Any,
+    trials: Any, target: Any, best: Any,
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round) until an assumption fails.
 
@@ -202,9 +202,9 @@ def _sweep(
     ``clues``, ``work``, ``counters`` and ``trials``): ``codes`` is copied into ``grid`` first.
 
     Returns ``cell * 2 + 1`` when assuming the cell (row-major index) filled fails, ``cell * 2``
-    when assuming it empty does, :data:`_NONE` when none fails (``best[0]`` is then the cell
-    of the best score: the product of its trials' counts of fixed cells plus one), or
-    :data:`_HALTED` when the stop flag of ``counters`` was raised.
+    when assuming it empty does, :data:`_NONE` when none fails, or :data:`_HALTED` when the
+    stop flag of ``counters`` was raised. ``best[0]`` is then the cell whose trial with its
+    value in ``target`` (cell codes, a solution) fixed the most cells.
     """
     height, width = size
     grid[:] = 0
@@ -218,18 +218,17 @@ def _sweep(
     best_score = -1
     for step in range(cells):
         cell = start + step if start + step < cells else start + step - cells
-        if codes[cell // width, cell % width] != UNKNOWN:
+        row, col = cell // width, cell % width
+        if codes[row, col] != UNKNOWN:
             continue
-        score = 1
         for plane in (1, 0):
             fixed = trial(grid, trials[plane], cell, plane, size, clues, work, counters, work.read)
             if counters[STOP]:
                 return _HALTED
             if fixed < 0:
                 return cell * 2 + plane
-            score *= fixed + 1
-        if score > best_score:
-            best[0], best_score = cell, score
+            if target[row, col] == (FILLED if plane else EMPTY) and fixed > best_score:
+                best[0], best_score = cell, fixed
     return _NONE
 
 
@@ -241,7 +240,8 @@ class _Board:
     ``clues`` and ``work`` the arrays of :func:`_run`; ``log`` and ``tally`` its log; ``stop``
     its stop flag; ``net`` the fast solver's network, whose trials :func:`_sweep` runs, with
     ``grid`` its bit grid; ``needed`` and ``keep`` the scratch of :func:`_slice`; ``best`` the
-    best cell of the last sweep.
+    best cell of the last sweep; ``target`` the cell codes of the solution guesses follow (0
+    where there is none).
     """
 
     puzzle: Nonogram
@@ -257,6 +257,7 @@ class _Board:
     tally: Any = dataclasses.field(default_factory=lambda: np.zeros(1, np.int64))
     stop: Any = dataclasses.field(default_factory=lambda: np.zeros(1, np.int64))
     best: Any = dataclasses.field(default_factory=lambda: np.zeros(1, np.int64))
+    target: Any = None
 
     @classmethod
     def build(cls, puzzle: Nonogram) -> _Board:
@@ -302,32 +303,42 @@ class _Board:
         """The rows the last kernel logged (a view)."""
         return self.log[: int(self.tally[0])]
 
+    @functools.cached_property
+    def names(self) -> list[dict[str, Any]]:
+        """Each line's naming data: ``axis``, ``index``, ``clue``."""
+        rows = [
+            {"axis": "row", "index": i, "clue": list(c)} for i, c in enumerate(self.puzzle.rows)
+        ]
+        columns = [
+            {"axis": "column", "index": i, "clue": list(c)}
+            for i, c in enumerate(self.puzzle.columns)
+        ]
+        return rows + columns
+
     def line(self, line: int) -> dict[str, Any]:
-        """The data naming a line: ``axis``, ``index``, ``clue``."""
-        height = self.puzzle.height
-        if line < height:
-            return {"axis": "row", "index": line, "clue": list(self.puzzle.rows[line])}
-        index = line - height
-        return {"axis": "column", "index": index, "clue": list(self.puzzle.columns[index])}
+        """The data naming a line: ``axis``, ``index``, ``clue`` (a copy)."""
+        return dict(self.names[line])
 
     def visits(self, entries: Any) -> list[tuple[int, list[list[int]]]]:
         """Logged entries grouped by line visit: the line and the ``[row, column, value]`` it
         fixed (a contradiction's entry left out)."""
-        entries = entries[entries[:, 1] >= 0]
-        if not len(entries):
-            return []
-        lines, positions = entries[:, 0], entries[:, 1]
-        across = lines < self.puzzle.height
-        cells = np.column_stack(
-            (
-                np.where(across, lines, positions),
-                np.where(across, positions, lines - self.puzzle.height),
-                entries[:, 2] == FILLED,
-            )
-        ).tolist()
-        bounds = [0, *(np.flatnonzero(lines[1:] != lines[:-1]) + 1).tolist(), len(lines)]
-        heads = lines[bounds[:-1]].tolist()
-        return [(heads[i], cells[bounds[i] : bounds[i + 1]]) for i in range(len(heads))]
+        height = self.puzzle.height
+        out: list[tuple[int, list[list[int]]]] = []
+        last = -1
+        fixed: list[list[int]] = []
+        for line, position, code in entries.tolist():
+            if position < 0:
+                continue
+            if line != last:
+                fixed = []
+                out.append((line, fixed))
+                last = line
+            value = int(code == FILLED)
+            if line < height:
+                fixed.append([line, position, value])
+            else:
+                fixed.append([position, line - height, value])
+        return out
 
 
 def _name(data: dict[str, Any]) -> str:
@@ -391,7 +402,7 @@ class _Replay:
         for line, fixed in board.visits(entries):
             for r, c, v in fixed:
                 codes[r, c] = FILLED if v else EMPTY
-            data = {**board.line(line), "fixed": fixed}
+            data = {**board.names[line], "fixed": fixed}
             text = f"{_name(data)}: line logic {_fixes(data)}"
             self.steps.append(Step("line", text, data, self._state(fixed)))
         if found == _STOPPED:
@@ -411,7 +422,7 @@ class _Replay:
         height, width = board.size
         found = _sweep(
             board.codes, start, board.grid, board.size, net.clues, net.work, net.counters,
-            net.trials, board.best,
+            net.trials, board.target, board.best,
         )  # fmt: skip
         if found < 0:
             if found == _HALTED:
@@ -428,7 +439,8 @@ class _Replay:
         keep = board.keep[: len(entries)]
         _slice(entries, len(entries), height, width, board.needed, keep)
         chain = [
-            {**board.line(line), "fixed": fixed} for line, fixed in board.visits(entries[keep == 1])
+            {**board.names[line], "fixed": fixed}
+            for line, fixed in board.visits(entries[keep == 1])
         ]
         conflict = board.line(int(entries[-1, 0]))
         fixed = [[row, col, 1 - assumed]]
@@ -459,6 +471,9 @@ class _Replay:
         height, width = board.size
         lines: Iterable[int] = range(height + width)
         start = 0
+        board.target = np.zeros(board.size, np.uint8)
+        if solution is not None:
+            board.target[:] = np.array([[c == "#" for c in row] for row in solution]) + EMPTY
         while self.line_logic(lines) and (board.codes == UNKNOWN).any():
             self.stopped = self.budget.exhausted()
             if self.stopped:
