@@ -517,8 +517,10 @@ def _uniqueness(replay: _Replay, found: Result[Grid]) -> list[str]:
     if found.status is Status.UNSOLVABLE:
         if replay.conflict:
             return ["The clues have no solution: the contradiction follows from the deductions."]
-        nodes = found.stats.expanded
-        return [f"The clues have no solution: {found.message} (search: {nodes} nodes)."]
+        if found.stats.expanded:
+            nodes = found.stats.expanded
+            return [f"The clues have no solution: the search ({nodes} nodes) found none."]
+        return [f"The clues have no solution: {found.message}."]
     assert found.solution is not None
     if not replay.guesses:
         found.proof["unique"] = True
@@ -594,8 +596,7 @@ def explain(
         proof.append(f"Stopped by a limit ({status}) after {len(replay.steps)} steps.")
     else:
         proof += _uniqueness(replay, found)
-    if options.solutions is None:
-        found.solutions = []
+    found.solutions = found.solutions[: options.solutions or 0]
     found.stats.seconds = budget.finish().seconds
     summary: dict[str, Any] = {
         "grade": replay.grade(),

@@ -353,3 +353,12 @@ def test_solutions_not_asked_lists_nothing() -> None:
     puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
     result = tasks.solve(KIND, puzzle, request=tasks.Request(options={"unique": True}))
     assert result.solutions == [] and "solutions" not in result.to_json(KIND.encode)
+
+
+def test_an_explanation_lists_the_solutions_asked_for() -> None:
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
+    truth = every_solution(puzzle)
+    assert explained(puzzle).result.solutions == []
+    for n in (1, 2, 3):
+        listed = explained(puzzle, solutions=n).result.solutions
+        assert len(listed) == min(n, len(truth)) and set(listed) <= truth
