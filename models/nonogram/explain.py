@@ -66,6 +66,7 @@ from cspsolve.results import Result, Stats, Status
 
 from ._kernels import kernel
 from .board import Grid, Nonogram
+from .lines.bits import MAX_CELLS, settle_bits
 from .lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
 from .search.probing import STOP, Network, enqueue, raise_stop
 from .search.probing import _trial as trial
@@ -88,6 +89,29 @@ _CHARS = bytes.maketrans(bytes((EMPTY, FILLED, UNKNOWN)), b".#?")
 
 
 @kernel(inline=True)
+def _settle(cells: Any, blocks: Any, first: int, k: int, work: Any) -> bool:
+    """Narrow a line's cell codes in place by the exact line solver: on words
+    (:func:`.lines.bits.settle_bits`) up to :data:`.lines.bits.MAX_CELLS` cells, on the codes
+    (:func:`.lines.cells.settle_line`) beyond. False on a contradiction."""
+    n = cells.shape[0]
+    if n > MAX_CELLS:
+        return settle_line(cells, blocks[first : first + k], work[4], work[5], work[6], work[7])
+    can_empty, can_fill = np.uint64(0), np.uint64(0)
+    for i in range(n):
+        bit = np.uint64(1) << np.uint64(i)
+        if cells[i] & EMPTY:
+            can_empty |= bit
+        if cells[i] & FILLED:
+            can_fill |= bit
+    ok, empty, filled = settle_bits(can_empty, can_fill, n, blocks, first, k, work[8])
+    if ok:
+        for i in range(n):
+            bit = np.uint64(1) << np.uint64(i)
+            cells[i] = EMPTY if empty & bit else FILLED if filled & bit else UNKNOWN
+    return ok
+
+
+@kernel(inline=True)
 def _run(
     codes: Any, height: int, width: int, clues: Any, work: Any, log: Any, tally: Any,
     stop: Any,
@@ -99,7 +123,7 @@ def _run(
     Returns :data:`_FIXPOINT`, :data:`_CONFLICT`, or :data:`_STOPPED` when ``stop[0]`` is set.
     """
     blocks, starts, counts = clues
-    queue, queued, ends, cells, fwd, bwd, blocked, cover = work
+    queue, queued, ends, cells = work[0], work[1], work[2], work[3]
     lines = height + width
     m = 0
     status = _FIXPOINT
@@ -115,8 +139,7 @@ def _run(
         n = width if row else height
         for i in range(n):
             cells[i] = codes[line, i] if row else codes[i, line - height]
-        clue = blocks[starts[line] : starts[line] + counts[line]]
-        if not settle_line(cells[:n], clue, fwd, bwd, blocked, cover):
+        if not _settle(cells[:n], blocks, starts[line], counts[line], work):
             log[m, 0], log[m, 1], log[m, 2] = line, -1, 0
             m += 1
             status = _CONFLICT
@@ -237,7 +260,9 @@ class _Board:
     """The replay's grid and the kernels' arrays for one puzzle.
 
     ``codes`` is the grid (cell codes, (H, W)); ``trial`` a copy for the logged trials;
-    ``clues`` and ``work`` the arrays of :func:`_run`; ``log`` and ``tally`` its log; ``stop``
+    ``clues`` and ``work`` the arrays of :func:`_run` (``work``: the worklist's queue, flags and
+    ends, a line's codes, the scratch of :func:`.lines.cells.settle_line` and of
+    :func:`.lines.bits.settle_bits`); ``log`` and ``tally`` its log; ``stop``
     its stop flag; ``net`` the fast solver's network, whose trials :func:`_sweep` runs, with
     ``grid`` its bit grid; ``needed`` and ``keep`` the scratch of :func:`_slice`; ``best`` the
     best cell of the last sweep; ``target`` the cell codes of the solution guesses follow (0
@@ -266,12 +291,14 @@ class _Board:
         net = Network.build(puzzle)
         lines = height + width
         longest = max(height, width)
+        blocks = int(net.clues[2].max(initial=0))
         work = (
             np.zeros(lines, np.int64),
             np.zeros(lines, np.uint8),
             np.zeros(2, np.int64),
             np.zeros(longest, np.uint8),
-            *scratch(longest, int(net.clues[2].max(initial=0))),
+            *scratch(longest, blocks),
+            np.zeros((4, blocks + 1), np.uint64),
         )
         codes = np.full((height, width), UNKNOWN, np.uint8)
         log = np.zeros((height * width + 1, 3), np.int64)
