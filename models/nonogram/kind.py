@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from cspsolve import tasks
 from cspsolve.csp.gac import StopPropagationError
-from cspsolve.errors import OptionError
 from cspsolve.explain import Explanation
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Budget, Limits
@@ -325,30 +325,20 @@ def explain(
     options: NonogramOptions,
     limits: Limits | None,
 ) -> Explanation:
-    """Explain the answer to a black-and-white nonogram step by step (:mod:`.explain`), solved
-    first by ``method`` (default ``probing``).
-
-    Raises
-    ------
-    OptionError
-        For a colour puzzle (not explained yet).
-    """
-    if isinstance(puzzle, ColourNonogram):
-        raise OptionError("colour nonograms cannot be explained yet (black-and-white only)")
-    from .explain import explain as explain_lines
-    from .explain import rows
+    """Explain the answer to a nonogram step by step (:mod:`.explain`), solved first by
+    ``method`` (default ``probing``)."""
+    from .explain import explain as explain_steps
 
     name = method or "probing"
-    width = puzzle.width
-    return explain_lines(
+    return explain_steps(
         puzzle,
         run=KIND.method(name).run,
         method=name,
         heuristic=heuristic,
         options=options,
         limits=limits,
-        scene=lambda state, caption: picture(puzzle, rows(state, width), caption, state[1]),
-        draw=lambda state: draw(puzzle, rows(state, width)),
+        picture=functools.partial(picture, puzzle),
+        draw=functools.partial(draw, puzzle),
     )
 
 
