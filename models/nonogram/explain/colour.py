@@ -232,13 +232,17 @@ class ColourBoard:
         return " or ".join(self.puzzle.colours[c].name for c in colours)
 
     def fixes(self, data: dict[str, Any]) -> str:
-        """``leaves column 2 red, column 3 red or blue``."""
+        """``leaves columns 1, 2 white or red and column 5 cream``."""
         noun = "column" if data["axis"] == "row" else "row"
         along = 1 if data["axis"] == "row" else 0
-        cells = ", ".join(
-            f"{noun} {cell[along] + 1} {self._names(cell[2])}" for cell in data["narrowed"]
+        groups: dict[str, list[str]] = {}
+        for cell in data["narrowed"]:
+            groups.setdefault(self._names(cell[2]), []).append(str(cell[along] + 1))
+        parts = (
+            f"{noun}{'s' if len(at) > 1 else ''} {', '.join(at)} {names}"
+            for names, at in groups.items()
         )
-        return f"leaves {cells}"
+        return f"leaves {' and '.join(parts)}"
 
     def exclude(self, cell: int, value: int) -> tuple[list[list[Any]], str]:
         """The cell loses colour ``value``."""

@@ -35,10 +35,13 @@ from cspsolve import tasks
 from cspsolve.explain import Explanation
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Nonogram
+from cspsolve.models.nonogram.colour.board import ColourNonogram
 from cspsolve.models.nonogram.kind import KIND
 from cspsolve.results import Status
 
 from ...fuzzing import differential
+from .colour_differential import ColourCase, blocks_match, colour_cases
+from .colour_differential import oracle as colour_oracle
 from .differential import Case, black_and_white_cases, oracle, runs, runs_match
 
 Known = list[list[int | None]]
@@ -362,3 +365,122 @@ def test_an_explanation_lists_the_solutions_asked_for() -> None:
     for n in (1, 2, 3):
         listed = explained(puzzle, solutions=n).result.solutions
         assert len(listed) == min(n, len(truth)) and set(listed) <= truth
+
+
+def possible_colours(
+    clue: Sequence[Sequence[int]], known: Sequence[set[int]]
+) -> list[set[int]] | None:
+    """The colours each cell can take in some placement of the colour ``clue`` (``(length,
+    colour)`` blocks; two blocks of one colour need a background cell between them) that fits
+    ``known`` (each cell's colours left), by a recursion memoised on (cell, block); None when
+    no placement fits. A cell's colours are packed in 32 bits of one integer."""
+    n, k = len(known), len(clue)
+
+    def bit(x: int, colour: int) -> int:
+        return 1 << (32 * x + colour)
+
+    @functools.cache
+    def rest(i: int, j: int) -> int | None:
+        """Colours of cells i.. holding blocks j.. (block j may start at i), or None."""
+        if i >= n:
+            return 0 if j == k and i == n else None
+        found: int | None = None
+        if 0 in known[i]:
+            after = rest(i + 1, j)
+            if after is not None:
+                found = after | bit(i, 0)
+        if j < k:
+            length, colour = clue[j]
+            end = i + length
+            if end <= n and all(colour in known[x] for x in range(i, end)):
+                block = sum(bit(x, colour) for x in range(i, end))
+                gap = j + 1 < k and clue[j + 1][1] == colour
+                if gap:
+                    after = rest(end + 1, j + 1) if end < n and 0 in known[end] else None
+                    after = None if after is None else after | bit(end, 0)
+                else:
+                    after = rest(end, j + 1)
+                if after is not None:
+                    found = (found or 0) | after | block
+        return found
+
+    packed = rest(0, 0)
+    if packed is None:
+        return None
+    return [{c for c in range(32) if packed >> (32 * x + c) & 1} for x in range(n)]
+
+
+def colour_cells(puzzle: ColourNonogram, axis: str, index: int) -> tuple[Any, list[Any]]:
+    if axis == "row":
+        return puzzle.rows[index], [(index, c) for c in range(puzzle.width)]
+    return puzzle.columns[index], [(r, index) for r in range(puzzle.height)]
+
+
+def check_colour_line(puzzle: ColourNonogram, known: list[list[set[int]]], data: Any) -> None:
+    """A colour line visit: each cell it narrows keeps exactly the colours some placement
+    gives it, fewer than it had; then they are narrowed."""
+    clue, cells = colour_cells(puzzle, data["axis"], data["index"])
+    assert [list(b) for b in clue] == data["clue"]
+    values = possible_colours(clue, [known[r][c] for r, c in cells])
+    assert values is not None and data["narrowed"], data
+    for r, c, colours in data["narrowed"]:
+        assert set(colours) == values[cells.index((r, c))] < known[r][c], (data, r, c)
+        known[r][c] = set(colours)
+
+
+def replay_colour(case: ColourCase, explanation: Explanation) -> None:
+    """The colour checker: every step replayed (see the module docstring), the end checked."""
+    puzzle, result = case.puzzle, explanation.result
+    every = set(range(len(puzzle.colours)))
+    known = [[set(every) for _ in range(puzzle.width)] for _ in range(puzzle.height)]
+    guesses = 0
+    for number, step in enumerate(explanation.steps):
+        data = dict(step.data)
+        json.dumps(data)
+        if step.rule == "line":
+            check_colour_line(puzzle, known, data)
+        elif step.rule == "probe":
+            (r, c), assumed = data["cell"], data["assumed"]
+            trial = [[set(s) for s in row] for row in known]
+            trial[r][c] = {assumed}
+            for visit in data["chain"]:
+                check_colour_line(puzzle, trial, visit)
+            clue, cells = colour_cells(puzzle, data["conflict"]["axis"], data["conflict"]["index"])
+            assert possible_colours(clue, [trial[y][x] for y, x in cells]) is None
+            assert assumed in known[r][c]
+            known[r][c] = known[r][c] - {assumed}
+            assert data["narrowed"] == [[r, c, sorted(known[r][c])]]
+        elif step.rule == "guess":
+            (r, c), value = data["cell"], data["value"]
+            guesses += 1
+            assert len(known[r][c]) > 1 and value in known[r][c] and data["depth"] == guesses
+            known[r][c] = {value}
+        elif step.rule == "contradiction":
+            clue, cells = colour_cells(puzzle, data["axis"], data["index"])
+            assert possible_colours(clue, [known[y][x] for y, x in cells]) is None
+            assert not guesses and result.status is Status.UNSOLVABLE
+        else:
+            assert step.rule == "second" and number == len(explanation.steps) - 1
+            assert blocks_match(puzzle, tuple(data["grid"])) and result.proof["unique"] is False
+    truth = colour_oracle(case)
+    if result.status is Status.SOLVED:
+        assert result.solution is not None and blocks_match(puzzle, result.solution)
+        keys = [c.key for c in puzzle.colours]
+        assert [[{keys.index(ch)} for ch in row] for row in result.solution] == known
+        if truth.unique is not None:
+            assert result.proof["unique"] == truth.unique
+    else:
+        assert result.status is Status.UNSOLVABLE and case.changed and truth.solvable is not True
+
+
+@given(colour_cases())
+@differential(25)
+def test_colour_explanations_replay(case: ColourCase) -> None:
+    replay_colour(case, explained(case.puzzle))
+
+
+@pytest.mark.slow
+@given(colour_cases())
+@differential(100)
+def test_colour_explanations_of_every_size_replay(case: ColourCase) -> None:
+    replay_colour(case, explained(case.puzzle))
