@@ -133,7 +133,7 @@ def solve(
         (proven, e.g. contradictory clues), ``limit`` or ``cancelled``. ``proof["unique"]``
         when ``max_solutions >= 2`` (``None`` if a limit stopped the second solve);
         ``stats.extra`` holds ``conflicts`` and ``branches`` (summed over solves) and
-        ``solutions``. Method ``"cpsat"``.
+        ``solutions``, the count of those listed in ``solutions``. Method ``"cpsat"``.
 
     Raises
     ------

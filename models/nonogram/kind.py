@@ -1,4 +1,5 @@
-"""The ``nonogram`` kind: its table of methods (:mod:`.solver`), options, files and pictures."""
+"""The ``nonogram`` kind: its table of methods (:mod:`.solver`), options, files, pictures and
+explanations (:mod:`.explain`)."""
 
 from __future__ import annotations
 

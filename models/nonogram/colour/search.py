@@ -587,7 +587,7 @@ def solve_colour(
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
         nodes, ``propagations`` line solves (line-cache hits not counted), ``probes`` trials,
         ``backtracks`` dead nodes and colours refuted at branching; ``stats.extra`` has
-        ``line_cache_hits``.
+        ``line_cache_hits``; ``solutions`` lists every solution found.
     """
     load_kernels()
     stats = Stats()

@@ -305,7 +305,8 @@ def explain(
     if replay.stopped or found.status not in (Status.SOLVED, Status.UNSOLVABLE):
         status = replay.stopped or found.status
         found = Result(status, None, found.stats, found.method, found.heuristic)
-        proof.append(f"Stopped by a limit ({status}) after {len(replay.steps)} steps.")
+        steps = len(replay.steps)
+        proof.append(f"Stopped ({status}) after {steps} steps: the rest of the grid is open.")
     else:
         proof += _uniqueness(replay, found)
     found.solutions = found.solutions[: options.solutions or 0]

@@ -1019,7 +1019,7 @@ def solve_probing(
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
         nodes, ``propagations`` line solves, ``probes`` trials, ``backtracks`` dead nodes;
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
-        :func:`search`).
+        :func:`search`); ``solutions`` lists every solution found.
     """
     load_kernels()
     stats = Stats()

@@ -40,7 +40,7 @@ from cspsolve.models.nonogram.kind import KIND
 from cspsolve.results import Status
 
 from ...fuzzing import differential
-from .colour_differential import ColourCase, blocks_match, colour_cases
+from .colour_differential import PALETTE, ColourCase, blocks, blocks_match, colour_cases
 from .colour_differential import oracle as colour_oracle
 from .differential import Case, black_and_white_cases, oracle, runs, runs_match
 
@@ -224,7 +224,7 @@ def test_explanations_of_small_puzzles_replay(case: Case) -> None:
 
 @pytest.mark.slow
 @given(black_and_white_cases())
-@differential(60)
+@differential(300)
 def test_explanations_of_every_size_replay(case: Case) -> None:
     """The differential cases: strips, lines of 65 to 200 cells, boards up to 64x64."""
     check_explanation(case, explained(case.puzzle))
@@ -481,6 +481,32 @@ def test_colour_explanations_replay(case: ColourCase) -> None:
 
 @pytest.mark.slow
 @given(colour_cases())
-@differential(100)
+@differential(300)
 def test_colour_explanations_of_every_size_replay(case: ColourCase) -> None:
     replay_colour(case, explained(case.puzzle))
+
+
+@st.composite
+def small_colour_puzzles(draw: st.DrawFn) -> ColourNonogram:
+    """Random colour puzzles up to 4x4 of one or two colours: many have several solutions."""
+    width, height = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    palette = PALETTE[: draw(st.integers(2, 3))]
+    keys = "".join(c.key for c in palette)
+    planted = draw(
+        st.lists(st.text(keys, min_size=width, max_size=width), min_size=height, max_size=height)
+    )
+    rows = tuple(blocks(row) for row in planted)
+    columns = tuple(blocks("".join(row[j] for row in planted)) for j in range(width))
+    return ColourNonogram(rows, columns, palette)
+
+
+@given(small_colour_puzzles(), st.integers(1, 5), st.sampled_from(("probing", "cpsat")))
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+def test_solutions_lists_colour_solutions(puzzle: ColourNonogram, n: int, method: str) -> None:
+    keys = "".join(c.key for c in puzzle.colours)
+    lines = ["".join(cells) for cells in itertools.product(keys, repeat=puzzle.width)]
+    fitting = [[line for line in lines if blocks(line) == clue] for clue in puzzle.rows]
+    truth = {g for g in itertools.product(*fitting) if blocks_match(puzzle, g)}
+    request = tasks.Request(method, options={"solutions": n})
+    listed = tasks.solve(KIND, puzzle, request=request).solutions
+    assert len(listed) == len(set(listed)) == min(n, len(truth)) and set(listed) <= truth
