@@ -510,3 +510,30 @@ def test_solutions_lists_colour_solutions(puzzle: ColourNonogram, n: int, method
     request = tasks.Request(method, options={"solutions": n})
     listed = tasks.solve(KIND, puzzle, request=request).solutions
     assert len(listed) == len(set(listed)) == min(n, len(truth)) and set(listed) <= truth
+
+
+def test_a_limit_stops_the_replay_with_checkable_steps() -> None:
+    """The solve runs without limits, the replay with a limit already spent: the result has
+    status limit, the steps so far replay, and the proof says what is open."""
+    from cspsolve.models.nonogram.explain import explain
+
+    rng = random.Random(5)  # a 30x30 board that line logic alone does not solve
+    planted = tuple("".join(rng.choice("#.") for _ in range(30)) for _ in range(30))
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(30))
+    puzzle = Nonogram(rows, columns)
+    probing = KIND.method("probing").run
+
+    def unlimited(puzzle: Nonogram, **given: Any) -> Any:
+        return probing(puzzle, **{**given, "limits": None})
+
+    explanation = explain(
+        puzzle, run=unlimited, method="probing", heuristic=None,
+        options=KIND.options(), limits=Limits(time_limit=1e-3),
+        picture=lambda grid, caption, marks: None,  # type: ignore[arg-type,return-value]
+        draw=str,
+    )  # fmt: skip
+    assert explanation.result.status is Status.LIMIT
+    assert "open" in " ".join(explanation.proof)
+    known = replay(puzzle, explanation)
+    assert any(v is None for row in known for v in row)
