@@ -133,7 +133,7 @@ def solve(
         (proven, e.g. contradictory clues), ``limit`` or ``cancelled``. ``proof["unique"]``
         when ``max_solutions >= 2`` (``None`` if a limit stopped the second solve);
         ``stats.extra`` holds ``conflicts`` and ``branches`` (summed over solves) and
-        ``solutions``. Method ``"cpsat"``.
+        ``solutions``, the count of those listed in ``solutions``. Method ``"cpsat"``.
 
     Raises
     ------
@@ -169,6 +169,8 @@ def solve(
     solutions, stopped = enumerate_solutions(
         model, budget, max_solutions=max_solutions, read=read, exclude=exclude, workers=workers
     )
-    return Result.from_solutions(
+    found = Result.from_solutions(
         budget.finish(), "cpsat", solutions, max_solutions=max_solutions, stopped=stopped
     )
+    found.solutions = solutions
+    return found

@@ -1,11 +1,15 @@
-"""The ``nonogram`` kind: its table of methods (:mod:`.solver`), options, files and pictures."""
+"""The ``nonogram`` kind: its table of methods (:mod:`.solver`), options, files, pictures and
+explanations (:mod:`.explain`)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from cspsolve import tasks
 from cspsolve.csp.gac import StopPropagationError
+from cspsolve.explain import Explanation
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Budget, Limits
 from cspsolve.render import Scene, labelled_grid
@@ -28,7 +32,7 @@ from .solver import (
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["KIND", "analyze", "line_logic", "solve", "verify"]
+__all__ = ["KIND", "analyze", "explain", "line_logic", "picture", "solve", "verify"]
 
 SMALL = 225
 """Most cells ``cspsolve compare`` gives python-constraint (it takes minutes beyond 15x15)."""
@@ -253,18 +257,27 @@ def _labels(puzzle: Puzzle) -> tuple[list[list[str]], list[list[str]]]:
     return [list(map(str, c)) for c in puzzle.rows], [list(map(str, c)) for c in puzzle.columns]
 
 
+UNDECIDED = "?"
+"""The character of an undecided cell in a partial grid (an explanation's states)."""
+UNDECIDED_INK = "#c8c8c8"
+"""The colour of an undecided cell in pictures."""
+
+
 def _inks(puzzle: Puzzle) -> dict[str, str]:
     """Each grid character's colour: a colour puzzle's ``#rrggbb``, else ``#`` black and ``.``
-    white."""
+    white; :data:`UNDECIDED` grey."""
     if isinstance(puzzle, ColourNonogram):
-        return {c.key: c.rgb for c in puzzle.colours}
-    return {"#": "black", ".": "white"}
+        inks = {c.key: c.rgb for c in puzzle.colours}
+    else:
+        inks = {"#": "black", ".": "white"}
+    return {**inks, UNDECIDED: UNDECIDED_INK}
 
 
 def draw(puzzle: Puzzle, solution: Grid) -> str:
     """The solved grid with its clues: ``██`` filled, `` ·`` empty (wider for long clues); in
     a colour puzzle each block in its colour (ANSI 24-bit colour codes, which the command line
-    shows on a terminal and drops when its output is piped)."""
+    shows on a terminal and drops when its output is piped). A partial grid's undecided cells
+    (:data:`UNDECIDED`) are drawn as `` ?``."""
     rows, columns = _labels(puzzle)
     longest = max((len(n) for clue in columns for n in clue), default=1)
     width = max(2, longest + 1)
@@ -273,28 +286,61 @@ def draw(puzzle: Puzzle, solution: Grid) -> str:
         inks = {
             key: "\x1b[38;2;{};{};{}m{}\x1b[0m".format(*bytes.fromhex(rgb[1:]), filled)
             for key, rgb in _inks(puzzle).items()
+            if key != UNDECIDED
         }
         inks[puzzle.key(0)] = empty
-        cells = [[inks[ch] for ch in row] for row in solution]
     else:
-        cells = [[filled if ch == "#" else empty for ch in row] for row in solution]
+        inks = {"#": filled, ".": empty}
+    inks[UNDECIDED] = UNDECIDED.rjust(width)
+    cells = [[inks[ch] for ch in row] for row in solution]
     return labelled_grid(cells, row_labels=rows, column_labels=columns, cell_width=width)
 
 
-def scenes(puzzle: Puzzle, solution: Grid) -> list[Scene]:
-    """One picture: the solved grid in the puzzle's colours, its clues left of the rows and
-    stacked above the columns."""
+def picture(
+    puzzle: Puzzle, grid: Grid, caption: str, marks: Iterable[tuple[int, int]] = ()
+) -> Scene:
+    """A (partial) grid in the puzzle's colours, its clues left of the rows and stacked above
+    the columns, ``marks`` ringed."""
     inks = _inks(puzzle)
-    fills = tuple(tuple(inks[ch] for ch in row) for row in solution)
+    fills = tuple(tuple(inks[ch] for ch in row) for row in grid)
     rows, columns = _labels(puzzle)
-    return [
-        Scene(
-            fills,
-            row_labels=tuple(" ".join(clue) for clue in rows),
-            column_labels=tuple("\n".join(clue) for clue in columns),
-            caption=puzzle.title,
-        )
-    ]
+    return Scene(
+        fills,
+        marks=frozenset(marks),
+        row_labels=tuple(" ".join(clue) for clue in rows),
+        column_labels=tuple("\n".join(clue) for clue in columns),
+        caption=caption,
+    )
+
+
+def scenes(puzzle: Puzzle, solution: Grid) -> list[Scene]:
+    """One picture: the solved grid (:func:`picture`) captioned with the puzzle's title."""
+    return [picture(puzzle, solution, puzzle.title)]
+
+
+def explain(
+    puzzle: Puzzle,
+    *,
+    method: str | None,
+    heuristic: str | None,
+    options: NonogramOptions,
+    limits: Limits | None,
+) -> Explanation:
+    """Explain the answer to a nonogram step by step (:mod:`.explain`), solved first by
+    ``method`` (default ``probing``)."""
+    from .explain import explain as explain_steps
+
+    name = method or "probing"
+    return explain_steps(
+        puzzle,
+        run=KIND.method(name).run,
+        method=name,
+        heuristic=heuristic,
+        options=options,
+        limits=limits,
+        picture=functools.partial(picture, puzzle),
+        draw=functools.partial(draw, puzzle),
+    )
 
 
 def constraint_graph(puzzle: Puzzle) -> nx.Graph:
@@ -337,6 +383,7 @@ KIND = Kind(
     describe=describe,
     draw=draw,
     scenes=scenes,
+    explain=explain,
     analyze=analyze,
     constraint_graph=constraint_graph,
     blank=empty_grid,

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 from cspsolve.csp import Assignment, gac_astar, mac
 from cspsolve.csp.gac import propagate
+from cspsolve.errors import OptionError
 from cspsolve.kind import Runner, option
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
@@ -69,13 +70,20 @@ class NonogramOptions:
     """The nonogram kind's options."""
 
     unique: bool = option("also decide whether the solution is unique.", default=False)
+    solutions: int | None = option(
+        "list up to N solutions (methods probing and cpsat; N >= 2 also decides uniqueness)."
+    )
 
 
 Puzzle = Nonogram | ColourNonogram
 """A black-and-white or a colour nonogram."""
 
 Solve = Callable[[Puzzle, Limits | None, int], Result[Grid]]
-"""A solver given the puzzle, the limits and how many solutions to look for (1 or 2)."""
+"""A solver given the puzzle, the limits and how many solutions to look for (1 or 2 to solve or
+decide uniqueness, up to :attr:`NonogramOptions.solutions` to list them)."""
+
+LISTING = ("probing", "cpsat")
+"""The methods that list several solutions (:attr:`NonogramOptions.solutions`)."""
 
 
 def sum_mismatch(puzzle: Puzzle) -> str:
@@ -105,9 +113,20 @@ def black_and_white_only(puzzle: Puzzle) -> str | None:
     return None
 
 
-def _method(solve: Solve, *, refutes_totals: bool = False) -> Runner:
+def wanted(options: NonogramOptions) -> int:
+    """How many solutions the options ask a method to look for: ``solutions`` (at least 2 with
+    ``unique``), else 2 to decide uniqueness or 1."""
+    return max(options.solutions or 1, 2 if options.unique else 1)
+
+
+def _method(solve: Solve, *, refutes_totals: bool = False, lists: bool = False) -> Runner:
     """The runner of ``solve``: uniqueness as the options ask, the totals checked first
-    (unless the solver refutes them itself), an unsolvable puzzle's reason in the message."""
+    (unless the solver refutes them itself), an unsolvable puzzle's reason in the message.
+
+    ``lists``: ``solve`` returns every solution it found in :attr:`Result.solutions`, which the
+    runner keeps when the options ask for ``solutions`` (and drops otherwise); a runner that
+    does not list refuses that option.
+    """
 
     def run(
         puzzle: Puzzle,
@@ -117,15 +136,20 @@ def _method(solve: Solve, *, refutes_totals: bool = False) -> Runner:
         options: NonogramOptions,
         limits: Limits | None,
     ) -> Result[Grid]:
+        if options.solutions is not None and not lists:
+            listing = " and ".join(LISTING)
+            raise OptionError(f"solutions: only the methods {listing} list solutions")
         mismatch = sum_mismatch(puzzle)
         if mismatch and not refutes_totals:
             result: Result[Grid] = Result(Status.UNSOLVABLE, None, Stats())
         else:
-            result = solve(puzzle, limits, 2 if options.unique else 1)
+            result = solve(puzzle, limits, wanted(options))
         if result.status is Status.UNSOLVABLE:
             result.message = mismatch or "no grid satisfies every clue"
-            if options.unique:
+            if wanted(options) >= 2:
                 result.proof["unique"] = False
+        if options.solutions is None:
+            result.solutions = []
         result.proof.setdefault("unique", None)
         return result
 
@@ -180,7 +204,7 @@ def python_line_logic(
     Result of Grid or None
         As :meth:`cspsolve.results.Result.from_solutions` for method ``"probing"``: ``SOLVED``
         (unique, when ``max_solutions >= 2``) or ``UNSOLVABLE``; ``stats.propagations`` counts
-        the revisions. ``None`` when cells remain undecided.
+        the revisions; ``solutions`` lists the solution. ``None`` when cells remain undecided.
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
@@ -192,9 +216,11 @@ def python_line_logic(
             return None
         assignment = {v: domains[v].value() for v in csp.variables}
         solutions.append(grid_from_assignment(puzzle, assignment))
-    return Result.from_solutions(
+    decided = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=None
     )
+    decided.solutions = solutions
+    return decided
 
 
 QUICK_CELLS = 1024
@@ -229,8 +255,9 @@ def python_mac(
     Returns
     -------
     Result of Grid or None
-        MAC's result (:func:`cspsolve.csp.mac`) as a grid, or ``None`` when it stopped at the
-        node or time allowance.
+        MAC's result (:func:`cspsolve.csp.mac`) as a grid, its solution in ``solutions``, or
+        ``None`` when it stopped at the node or time allowance or found several solutions
+        (MAC's result keeps only the first, and the compiled search lists them).
     """
     limits = limits or Limits()
     given = limits.time_limit
@@ -238,9 +265,11 @@ def python_mac(
     most = nodes if limits.max_nodes is None else min(nodes, limits.max_nodes)
     quick = dataclasses.replace(limits, time_limit=seconds, max_nodes=most)
     found = mac(build_csp(puzzle), limits=quick, max_solutions=max_solutions)
-    if found.status is Status.LIMIT:
+    if found.status is Status.LIMIT or found.stats.extra["solutions"] > 1:
         return None
-    return found.map(functools.partial(grid_from_assignment, puzzle))
+    grid = found.map(functools.partial(grid_from_assignment, puzzle))
+    grid.solutions = [] if grid.solution is None else [grid.solution]
+    return grid
 
 
 def _quick_nodes(puzzle: Nonogram) -> int:
@@ -290,8 +319,8 @@ def _python_constraint(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Re
     return solve_python_constraint(puzzle, limits=limits, max_solutions=wanted)
 
 
-probing = _method(_probing)
+probing = _method(_probing, lists=True)
 gac_astar_method = _method(_engine(gac_astar))
 mac_method = _method(_engine(mac))
-cpsat = _method(_cpsat, refutes_totals=True)
+cpsat = _method(_cpsat, refutes_totals=True, lists=True)
 python_constraint = _method(_python_constraint)

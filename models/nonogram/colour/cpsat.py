@@ -165,6 +165,8 @@ def solve(
     solutions, stopped = enumerate_solutions(
         model, budget, max_solutions=max_solutions, read=read, exclude=exclude, workers=workers
     )
-    return Result.from_solutions(
+    found = Result.from_solutions(
         budget.finish(), "cpsat", solutions, max_solutions=max_solutions, stopped=stopped
     )
+    found.solutions = solutions
+    return found

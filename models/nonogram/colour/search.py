@@ -587,7 +587,7 @@ def solve_colour(
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
         nodes, ``propagations`` line solves (line-cache hits not counted), ``probes`` trials,
         ``backtracks`` dead nodes and colours refuted at branching; ``stats.extra`` has
-        ``line_cache_hits``.
+        ``line_cache_hits``; ``solutions`` lists every solution found.
     """
     load_kernels()
     stats = Stats()
@@ -596,6 +596,8 @@ def solve_colour(
     network = Network.build(puzzle)
     with budget.alarm(functools.partial(probing.raise_stop, network.counters)):
         solutions, stopped = search(network, keys, budget, max_solutions=max_solutions)
-    return Result.from_solutions(
+    found = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )
+    found.solutions = solutions
+    return found

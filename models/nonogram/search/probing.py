@@ -1019,7 +1019,7 @@ def solve_probing(
         As :meth:`cspsolve.results.Result.from_solutions`; ``stats.expanded`` counts probed
         nodes, ``propagations`` line solves, ``probes`` trials, ``backtracks`` dead nodes;
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
-        :func:`search`).
+        :func:`search`); ``solutions`` lists every solution found.
     """
     load_kernels()
     stats = Stats()
@@ -1027,6 +1027,8 @@ def solve_probing(
     network = Network.build(puzzle)
     with budget.alarm(functools.partial(raise_stop, network.counters)):
         solutions, stopped = search(network, budget, max_solutions=max_solutions, seed=seed)
-    return Result.from_solutions(
+    found = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped
     )
+    found.solutions = solutions
+    return found

@@ -1,0 +1,340 @@
+"""Explanations of nonograms: the deductions in order, a grade, uniqueness.
+
+The puzzle is first solved by the method asked for (``probing`` by default), asked for at least
+two solutions so that uniqueness is decided. The deductions are then replayed from the empty
+grid by compiled kernels (:mod:`.black` for black-and-white puzzles, :mod:`.colour` for colour
+ones), each cell narrowed step by step:
+
+1. *line logic* on a worklist of dirty lines, each visit by the exact line solver; a visit
+   that decides something is a ``line`` step;
+2. when line logic stalls, *probes* (depth 1): each undecided cell, from where the last probe
+   left off, is given each of its values in turn and line logic run on a copy of the grid; an
+   assumption that leaves some line with no placement is a ``probe`` step ruling that value
+   out, with the line visits that the conflict rests on as its chain; line logic goes on;
+3. when a whole sweep of probes finds nothing, a ``guess``: a cell takes the value it has in
+   the solution found by the search, the cell whose trial with that value decided the most
+   (the guess that helps most); line logic and probes go on under it. A guess that follows
+   the solution never needs undoing: the search's own backtracking, which found that solution
+   and decided uniqueness, is summed up by its node count.
+
+The grade (``summary["grade"]``) is the deepest reasoning the replay needed: ``"line logic"``
+(line logic alone), ``"probing"`` (probes of depth 1 too), ``"search"`` (a guess; the summary's
+``nodes`` is then the search's node count). Uniqueness: when no guess was needed the deductions
+decided every cell, so the solution is unique; otherwise the search decided it, and a second
+solution is shown as a last ``second`` step.
+
+Rules and their data keys (``Step.data``; cells are ``[row, column]``, 0-based; in black and
+white a value is 1 filled or 0 empty, in colour a colour's index, 0 the background):
+
+``line``
+    ``axis`` (``"row"`` or ``"column"``), ``index`` (0-based), ``clue`` (black and white: a
+    list of int; colour: ``[length, colour]`` pairs) and, in black and white, ``fixed`` (list
+    of ``[row, column, value]``): every placement of the clue that agrees with the cells known
+    before the step gives these cells these values; in colour ``narrowed`` (list of ``[row,
+    column, colours]``): the colours some such placement gives the cell, fewer than it had.
+``probe``
+    ``cell``, ``assumed`` (the value tried), ``chain`` (line visits, each a dict of ``axis``,
+    ``index``, ``clue`` and ``fixed`` or ``narrowed`` as a ``line`` step's, checked on the grid
+    with the assumption), ``conflict`` (``axis``, ``index``, ``clue`` of the line then left
+    with no placement) and ``fixed`` (``[[row, column, 1 - assumed]]``) or ``narrowed`` (the
+    cell's colours without ``assumed``).
+``guess``
+    ``cell``, ``value``, ``depth`` (the guesses so far, this one included).
+``contradiction``
+    ``axis``, ``index``, ``clue``: no placement of the clue agrees with the known cells, so
+    the clues have no solution (it follows from line logic and probes alone).
+``second``
+    ``grid`` (rows of the solution's characters) a second solution and ``cells`` the
+    ``[row, column]`` where it differs from the first (the last step; its state is the second
+    grid, those cells marked).
+
+A state (``Step.state``) is ``(codes, marks)``: the grid's cell masks, row by row, as bytes, and
+the cells the step decided.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from cspsolve.explain import Explanation, Step
+from cspsolve.kind import Runner
+from cspsolve.limits import Budget, Limits
+from cspsolve.render import Scene
+from cspsolve.results import Result, Stats, Status
+
+from ..board import Grid, Nonogram
+from ..colour.board import ColourNonogram
+from ..solver import LISTING, NonogramOptions
+from .black import BlackBoard
+from .colour import ColourBoard
+from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED, Board, place, slice_chain
+
+__all__ = ["GRADES", "State", "explain", "load_kernels"]
+
+GRADES = ("line logic", "probing", "search")
+"""The grades, easiest first (see the module docstring)."""
+
+State = tuple[bytes, tuple[tuple[int, int], ...]]
+"""A drawn state: the cell masks row by row, and the cells to mark."""
+
+Puzzle = Nonogram | ColourNonogram
+
+
+class _Replay:
+    """The deductions replayed on a board, as steps (see the module docstring)."""
+
+    def __init__(self, board: Board, budget: Budget) -> None:
+        self.board = board
+        self.budget = budget
+        self.steps: list[Step] = []
+        self.guesses = 0
+        self.probes = 0
+        self.conflict = False
+        self.stopped: Status | None = None
+        height, width = board.size
+        self.needed = np.zeros(height + width, np.uint8)
+        self.keep = np.zeros(0, np.uint8)
+
+    def _state(self, marks: Iterable[list[Any]]) -> State:
+        return self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
+
+    def _halted(self) -> None:
+        self.stopped = self.budget.interrupted() or Status.LIMIT
+
+    def line_logic(self, lines: Iterable[int]) -> bool:
+        """Line logic from ``lines`` to a fixpoint, a ``line`` step per visit that decides
+        something (and a ``contradiction`` step). False when it stops short (a conflict or
+        the limit)."""
+        board = self.board
+        before = board.codes.copy()
+        verdict, entries = board.propagate(lines)
+        after, board.codes = board.codes, before  # replayed visit by visit, for the states
+        for line, cells in board.visits(entries):
+            board.apply(cells)
+            data = {**board.names[line], board.key: cells}
+            text = f"{board.titles[line]}: line logic {board.fixes(data)}"
+            self.steps.append(Step("line", text, data, self._state(cells)))
+        board.codes = after
+        if verdict == STOPPED:
+            self._halted()
+        elif verdict == CONFLICT:
+            line = int(entries[-1, 0])
+            text = f"{board.titles[line]}: no placement of the clue fits the known cells"
+            self.steps.append(Step("contradiction", text, dict(board.names[line]), self._state([])))
+            self.conflict = True
+        return verdict == FIXPOINT
+
+    def probe(self, start: int) -> tuple[int, int]:
+        """Sweep probes from cell ``start``; on a failed assumption add its ``probe`` step and
+        return ``(cell, value)``; else ``(NONE, best cell)`` or ``(HALTED, 0)``."""
+        board = self.board
+        cell, value = board.sweep(start)
+        if cell < 0:
+            if cell == HALTED:
+                self._halted()
+            return cell, value
+        verdict, entries = board.trial(cell, value)
+        if verdict != CONFLICT:
+            self._halted()
+            return HALTED, 0
+        if len(self.keep) < len(entries):
+            self.keep = np.zeros(len(entries), np.uint8)
+        keep = self.keep[: len(entries)]
+        slice_chain(entries, len(entries), board.size[0], self.needed, keep)
+        kept = entries[keep == 1]
+        chain = [{**board.names[line], board.key: cells} for line, cells in board.visits(kept)]
+        conflict = int(entries[-1, 0])
+        decided, words = board.exclude(cell, value)
+        row, col = divmod(cell, board.size[1])
+        text = (
+            f"probe {place(row, col)}: if {board.word(value)}, line logic ({len(chain)} lines) "
+            f"leaves {board.titles[conflict]} no placement, so it is {words}"
+        )
+        data = {
+            "cell": [row, col],
+            "assumed": value,
+            "chain": chain,
+            "conflict": dict(board.names[conflict]),
+            board.key: decided,
+        }
+        self.steps.append(Step("probe", text, data, self._state(decided)))
+        self.probes += 1
+        return cell, value
+
+    def guess(self, cell: int, solution: Any) -> None:
+        """Give ``cell`` its value in ``solution``, as a ``guess`` step."""
+        board = self.board
+        row, col = divmod(cell, board.size[1])
+        value = board.value(solution, cell)
+        self.guesses += 1
+        board.assign(cell, value)
+        text = f"guess {place(row, col)} {board.word(value)} (probes stall; depth {self.guesses})"
+        data = {"cell": [row, col], "value": value, "depth": self.guesses}
+        self.steps.append(Step("guess", text, data, self._state([[row, col]])))
+
+    def run(self, solution: Any) -> None:
+        """Deduce from the empty grid until every cell is decided, a contradiction, a stall
+        without a solution to follow, or the limit."""
+        board = self.board
+        height, width = board.size
+        board.aim(solution)
+        lines: Iterable[int] = range(height + width)
+        start = 0
+        while self.line_logic(lines) and board.open():
+            self.stopped = self.budget.exhausted()
+            if self.stopped:
+                return
+            cell, _ = found = self.probe(start)
+            if cell == HALTED:
+                return
+            if cell == NONE:
+                if solution is None:
+                    return
+                cell = found[1]
+                self.guess(cell, solution)
+            start = (cell + 1) % (height * width)
+            lines = (cell // width, height + cell % width)
+
+    def grade(self) -> str:
+        """The deepest reasoning used (:data:`GRADES`)."""
+        return GRADES[2] if self.guesses else GRADES[1] if self.probes else GRADES[0]
+
+
+def _solver_options(options: NonogramOptions, method: str) -> NonogramOptions:
+    """The options the solver runs with: at least two solutions looked for, listed when the
+    method lists them (the second one is shown)."""
+    if method in LISTING:
+        return dataclasses.replace(options, solutions=max(options.solutions or 2, 2))
+    return dataclasses.replace(options, unique=True)
+
+
+def _differences(first: Grid, second: Grid) -> list[list[int]]:
+    return [
+        [r, c]
+        for r, (a, b) in enumerate(zip(first, second, strict=True))
+        for c, (x, y) in enumerate(zip(a, b, strict=True))
+        if x != y
+    ]
+
+
+def _uniqueness(replay: _Replay, found: Result[Grid]) -> list[str]:
+    """The proof sentences on uniqueness (or unsolvability), adding a ``second`` step."""
+    unique = found.proof.get("unique")
+    if found.status is Status.UNSOLVABLE:
+        if replay.conflict:
+            return ["The clues have no solution: the contradiction follows from the deductions."]
+        if found.stats.expanded:
+            nodes = found.stats.expanded
+            return [f"The clues have no solution: the search ({nodes} nodes) found none."]
+        return [f"The clues have no solution: {found.message}."]
+    assert found.solution is not None
+    if not replay.guesses:
+        found.proof["unique"] = True
+        return ["The solution is unique: the deductions decided every cell without a guess."]
+    if unique:
+        return [
+            f"The solution is unique: the search ({found.stats.expanded} nodes) found no "
+            "other, so no guess's other values lead to a solution."
+        ]
+    if unique is None:
+        return ["Uniqueness is open: a limit stopped the search for a second solution."]
+    others = [s for s in found.solutions if s != found.solution]
+    if not others:
+        return ["The solution is not unique (the method does not show the second one)."]
+    second = others[0]
+    cells = _differences(found.solution, second)
+    where = ", ".join(place(r, c) for r, c in cells[:12]) + (", ..." if len(cells) > 12 else "")
+    text = f"a second solution differs in {len(cells)} cells: {where}"
+    state = (replay.board.encode(second).tobytes(), tuple((r, c) for r, c in cells))
+    replay.steps.append(Step("second", text, {"grid": list(second), "cells": cells}, state))
+    return [f"The solution is not unique: {text} (the last step)."]
+
+
+def explain(
+    puzzle: Puzzle,
+    *,
+    run: Runner,
+    method: str,
+    heuristic: str | None,
+    options: NonogramOptions,
+    limits: Limits | None,
+    picture: Callable[[Grid, str, Iterable[tuple[int, int]]], Scene],
+    draw: Callable[[Grid], str],
+) -> Explanation:
+    """Explain a nonogram (see the module docstring).
+
+    Parameters
+    ----------
+    puzzle : Nonogram or ColourNonogram
+        The clues.
+    run : Runner
+        The method that solves it first; ``method`` is its name.
+    heuristic : str or None
+        Passed to ``run``.
+    options : NonogramOptions
+        The user's options; the explanation's result lists solutions only when they ask.
+    limits : Limits, optional
+        Shared by the solve and the replay; when they stop the replay the result has status
+        ``limit`` and the steps found so far.
+    picture, draw : callable
+        Draw a (partial) grid, ``?`` for an undecided cell: as a picture with a caption and
+        marked cells, and as text.
+
+    Returns
+    -------
+    Explanation
+        Its result is the solver's, ``stats.seconds`` the whole time; the summary has
+        ``grade``, ``steps``, ``probes``, ``guesses`` and, for the grade ``search``, ``nodes``.
+    """
+    load_kernels()
+    budget = (limits or Limits()).start(Stats())
+    solving = _solver_options(options, method)
+    found = run(puzzle, heuristic=heuristic, options=solving, limits=limits)
+    board: Board = ColourBoard(puzzle) if isinstance(puzzle, ColourNonogram) else BlackBoard(puzzle)
+    start: State = (board.codes.tobytes(), ())
+    replay = _Replay(board, budget)
+    proof: list[str] = []
+    if found.status in (Status.SOLVED, Status.UNSOLVABLE):
+        with budget.alarm(board.ring):
+            replay.run(found.solution)
+    if replay.stopped or found.status not in (Status.SOLVED, Status.UNSOLVABLE):
+        status = replay.stopped or found.status
+        found = Result(status, None, found.stats, found.method, found.heuristic)
+        steps = len(replay.steps)
+        proof.append(f"Stopped ({status}) after {steps} steps: the rest of the grid is open.")
+    else:
+        proof += _uniqueness(replay, found)
+    found.solutions = found.solutions[: options.solutions or 0]
+    found.stats.seconds = budget.finish().seconds
+    summary: dict[str, Any] = {
+        "grade": replay.grade(),
+        "steps": len(replay.steps),
+        "probes": replay.probes,
+        "guesses": replay.guesses,
+    }
+    if replay.guesses:
+        summary["nodes"] = found.stats.expanded
+
+    def scene(state: State, caption: str) -> Scene:
+        return picture(board.rows(state[0]), caption, state[1])
+
+    def drawn(state: State) -> str:
+        return draw(board.rows(state[0]))
+
+    return Explanation("nonogram", found, replay.steps, proof, summary, start, scene, drawn)
+
+
+@functools.cache
+def load_kernels() -> None:
+    """Compile (or load) the replay's kernels before a clock starts."""
+    from .black import warm as warm_black
+    from .colour import warm as warm_colour
+
+    warm_black()
+    warm_colour()
+    slice_chain(np.zeros((1, 3), np.int64), 1, 1, np.zeros(2, np.uint8), np.zeros(1, np.uint8))

@@ -1,0 +1,539 @@
+"""Nonogram explanations replayed by a checker written here, and the ``solutions`` option.
+
+The checker knows nothing of the library's line solvers: :func:`possible` finds, by its own
+recursion over the placements of a clue, which values each cell of a partial line can take.
+Every step is replayed on the checker's own grid:
+
+- ``line``: every cell it fixes was unknown and takes that value in every placement that fits
+  the cells known before the step;
+- ``probe``: on a copy with the assumed value, every visit of the chain is checked as a
+  ``line`` step and the conflict line must have no placement; then the cell takes the other
+  value;
+- ``guess``: the cell was unknown; it takes the guessed value (the replay then goes on under it);
+- ``contradiction``: the line has no placement, and no guess came before;
+- ``second``: a grid that matches the clues and differs from the solution exactly there.
+
+The replay must end in the result's solution (every cell decided), or in a contradiction or the
+search's word for an unsolvable puzzle; the grade and the uniqueness claim are checked against
+the steps and the tests' oracles (:mod:`.oracles`, brute force and the block model).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cspsolve import tasks
+from cspsolve.explain import Explanation
+from cspsolve.limits import Limits
+from cspsolve.models.nonogram.board import Nonogram
+from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.kind import KIND
+from cspsolve.results import Status
+
+from ...fuzzing import differential
+from .colour_differential import PALETTE, ColourCase, blocks, blocks_match, colour_cases
+from .colour_differential import oracle as colour_oracle
+from .differential import Case, black_and_white_cases, oracle, runs, runs_match
+
+Known = list[list[int | None]]
+
+KEYS = {
+    "line": {"axis", "index", "clue", "fixed"},
+    "probe": {"cell", "assumed", "chain", "conflict", "fixed"},
+    "guess": {"cell", "value", "depth"},
+    "contradiction": {"axis", "index", "clue"},
+    "second": {"grid", "cells"},
+}
+"""The documented data keys of each rule."""
+
+
+def possible(clue: Sequence[int], known: Sequence[int | None]) -> list[set[int]] | None:
+    """The values each cell can take in some placement of ``clue`` that fits ``known`` (None:
+    unknown), by a recursion over placements memoised on (cell, block); None when no
+    placement fits."""
+    n, k = len(known), len(clue)
+
+    @functools.cache
+    def rest(i: int, j: int) -> tuple[int, int] | None:
+        """Masks (may be filled, may be empty) of cells i.. holding blocks j.., or None."""
+        if i >= n:
+            return (0, 0) if j == k else None
+        filled = empty = 0
+        ok = False
+        if known[i] != 1:  # cell i empty
+            after = rest(i + 1, j)
+            if after is not None:
+                ok = True
+                filled, empty = after[0], after[1] | 1 << i
+        if j < k:
+            end = i + clue[j]
+            fits = end <= n and all(known[x] != 0 for x in range(i, end))
+            if fits and (end == n or known[end] != 1):
+                after = rest(end + 1, j + 1) if end < n else ((0, 0) if j + 1 == k else None)
+                if after is not None:
+                    ok = True
+                    block = ((1 << end) - 1) ^ ((1 << i) - 1)
+                    gap = 1 << end if end < n else 0
+                    filled |= after[0] | block
+                    empty |= after[1] | gap
+        return (filled, empty) if ok else None
+
+    masks = rest(0, 0)
+    if masks is None:
+        return None
+    return [{v for v, mask in ((1, masks[0]), (0, masks[1])) if mask >> x & 1} for x in range(n)]
+
+
+def line_cells(puzzle: Nonogram, axis: str, index: int) -> tuple[Sequence[int], list[Any]]:
+    """A line's clue and its cells ``(row, column)``."""
+    if axis == "row":
+        return puzzle.rows[index], [(index, c) for c in range(puzzle.width)]
+    return puzzle.columns[index], [(r, index) for r in range(puzzle.height)]
+
+
+def check_line(puzzle: Nonogram, known: Known, data: dict[str, Any]) -> None:
+    """A line visit: its fixed cells are forced by every placement; then they are set."""
+    clue, cells = line_cells(puzzle, data["axis"], data["index"])
+    assert list(clue) == data["clue"]
+    values = possible(clue, [known[r][c] for r, c in cells])
+    assert values is not None, f"{data}: the line has no placement"
+    assert data["fixed"], "a line step fixes something"
+    for r, c, v in data["fixed"]:
+        assert (r, c) in cells and known[r][c] is None, f"{data}: ({r}, {c}) not open in line"
+        assert values[cells.index((r, c))] == {v}, f"{data}: ({r}, {c}) not forced to {v}"
+        known[r][c] = v
+
+
+def has_no_placement(puzzle: Nonogram, known: Known, data: dict[str, Any]) -> bool:
+    clue, cells = line_cells(puzzle, data["axis"], data["index"])
+    return possible(clue, [known[r][c] for r, c in cells]) is None
+
+
+def replay(puzzle: Nonogram, explanation: Explanation) -> Known:
+    """Check every step on the checker's own grid (see the module docstring); the grid at the
+    end (before a ``second`` step)."""
+    known: Known = [[None] * puzzle.width for _ in range(puzzle.height)]
+    guesses = 0
+    result = explanation.result
+    for number, step in enumerate(explanation.steps):
+        data = dict(step.data)
+        assert set(data) == KEYS[step.rule], step
+        json.dumps(data)
+        if step.rule == "line":
+            check_line(puzzle, known, data)
+        elif step.rule == "probe":
+            (r, c), assumed = data["cell"], data["assumed"]
+            assert known[r][c] is None and data["fixed"] == [[r, c, 1 - assumed]]
+            trial = [row[:] for row in known]
+            trial[r][c] = assumed
+            for visit in data["chain"]:
+                check_line(puzzle, trial, visit)
+            assert has_no_placement(puzzle, trial, data["conflict"]), step
+            known[r][c] = 1 - assumed
+        elif step.rule == "guess":
+            (r, c), value = data["cell"], data["value"]
+            guesses += 1
+            assert known[r][c] is None and data["depth"] == guesses
+            known[r][c] = value
+        elif step.rule == "contradiction":
+            assert has_no_placement(puzzle, known, data) and not guesses
+            assert result.status is Status.UNSOLVABLE
+            assert number == len(explanation.steps) - 1
+        else:
+            assert step.rule == "second" and number == len(explanation.steps) - 1
+            second = tuple(data["grid"])
+            assert runs_match(puzzle, second) and result.solution is not None
+            differ = [
+                [r, c]
+                for r in range(puzzle.height)
+                for c in range(puzzle.width)
+                if second[r][c] != result.solution[r][c]
+            ]
+            assert differ and differ == data["cells"]
+    return known
+
+
+def grid_of(known: Known) -> tuple[str, ...]:
+    return tuple("".join("?" if v is None else "#" if v else "." for v in row) for row in known)
+
+
+def check_explanation(case: Case, explanation: Explanation) -> None:
+    """Replay the steps, then check the end, the grade and uniqueness against the oracle."""
+    puzzle, result = case.puzzle, explanation.result
+    known = replay(puzzle, explanation)
+    rules = [s.rule for s in explanation.steps]
+    grade = explanation.summary["grade"]
+    expected = "search" if "guess" in rules else "probing" if "probe" in rules else "line logic"
+    assert grade == expected
+    assert explanation.summary["guesses"] == rules.count("guess")
+    assert explanation.summary["probes"] == rules.count("probe")
+    truth = oracle(case)
+    if result.status is Status.SOLVED:
+        assert result.solution is not None and runs_match(puzzle, result.solution)
+        assert grid_of(known) == result.solution
+        assert truth.solvable is not False
+        unique = result.proof["unique"]
+        if truth.unique is not None:
+            assert unique == truth.unique
+        assert ("second" in rules) == (unique is False)
+        if "guess" not in rules:
+            assert unique is True  # the deductions alone fixed every cell
+    else:
+        assert result.status is Status.UNSOLVABLE, result.status
+        assert case.changed and truth.solvable is not True
+        assert "guess" not in rules and "second" not in rules
+        assert rules[-1:] == ["contradiction"] or "no solution" in " ".join(explanation.proof)
+
+
+def explained(puzzle: Nonogram, **options: Any) -> Explanation:
+    request = tasks.Request(options=options)
+    return tasks.explain(KIND, puzzle, request=request, limits=Limits(time_limit=60.0))
+
+
+@st.composite
+def small_cases(draw: st.DrawFn) -> Case:
+    """Random puzzles up to 10x10, some with a clue changed (as the differential cases)."""
+    width, height = draw(st.integers(1, 10)), draw(st.integers(1, 10))
+    density = draw(st.floats(0.0, 1.0))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    planted = tuple(
+        "".join("#" if rng.random() < density else "." for _ in range(width)) for _ in range(height)
+    )
+    rows = [runs(row) for row in planted]
+    columns = [runs("".join(row[j] for row in planted)) for j in range(width)]
+    changed = draw(st.booleans())
+    if changed:
+        rows[0] = (rng.randint(1, width),)
+    return Case(Nonogram(tuple(rows), tuple(columns)), planted, changed)
+
+
+@given(small_cases())
+@differential(60)
+def test_explanations_of_small_puzzles_replay(case: Case) -> None:
+    check_explanation(case, explained(case.puzzle))
+
+
+@pytest.mark.slow
+@given(black_and_white_cases())
+@differential(300)
+def test_explanations_of_every_size_replay(case: Case) -> None:
+    """The differential cases: strips, lines of 65 to 200 cells, boards up to 64x64."""
+    check_explanation(case, explained(case.puzzle))
+
+
+def test_long_lines_and_a_big_board_replay() -> None:
+    """Lines over 64 cells (several words a line in the fast solver) and a 30x30 board."""
+    rng = random.Random(7)
+    for width, height, density in ((90, 3, 0.6), (2, 130, 0.5), (30, 30, 0.6), (70, 12, 0.7)):
+        planted = tuple(
+            "".join("#" if rng.random() < density else "." for _ in range(width))
+            for _ in range(height)
+        )
+        rows = tuple(runs(row) for row in planted)
+        columns = tuple(runs("".join(row[j] for row in planted)) for j in range(width))
+        case = Case(Nonogram(rows, columns), planted, False)
+        check_explanation(case, explained(case.puzzle))
+
+
+def test_crossed_diagonals_need_a_guess_and_show_the_second_solution() -> None:
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
+    explanation = explained(puzzle)
+    check_explanation(Case(puzzle, ("#.", ".#"), False), explanation)
+    assert explanation.summary["grade"] == "search"
+    assert explanation.steps[-1].rule == "second"
+    assert explanation.result.proof["unique"] is False
+
+
+def test_a_probe_is_needed_and_graded() -> None:
+    """A 5x5 puzzle where line logic stalls after four steps and probes finish it."""
+    planted = (".#...", "...##", "...#.", "#..#.", ".##.#")
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(5))
+    puzzle = Nonogram(rows, columns)
+    explanation = explained(puzzle)
+    check_explanation(Case(puzzle, planted, False), explanation)
+    assert explanation.summary["grade"] == "probing"
+    assert explanation.result.proof["unique"] is True
+
+
+def test_json_lines_parse_with_the_documented_keys() -> None:
+    puzzle = Nonogram(rows=((2,), (1, 1), (2,)), columns=((1, 1), (1, 1), (1,)))
+    explanation = explained(puzzle)
+    records = [json.loads(line) for line in explanation.jsonl(KIND.encode).splitlines()]
+    steps, summary = records[:-1], records[-1]
+    assert len(steps) == len(explanation.steps) > 0
+    for number, record in enumerate(steps, 1):
+        assert record["type"] == "step" and record["step"] == number
+        assert {"rule", "text"} | KEYS[record["rule"]] == set(record) - {"type", "step"}
+    assert summary["type"] == "summary" and summary["explanation"]["grade"] in (
+        "line logic",
+        "probing",
+        "search",
+    )
+
+
+def test_frames_and_text_draw_every_state() -> None:
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
+    explanation = explained(puzzle)
+    frames = explanation.frames()
+    assert len(frames) == len(explanation.steps) + 1
+    second = frames[-1][1]
+    assert second.marks == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert "?" in explanation.text(frames=True)
+
+
+def test_the_time_limit_holds_on_a_hard_board() -> None:
+    rng = random.Random(3)
+    planted = tuple("".join(rng.choice("#.") for _ in range(60)) for _ in range(60))
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(60))
+    puzzle = Nonogram(rows, columns)
+    limit = 0.5
+    explanation = tasks.explain(KIND, puzzle, limits=Limits(time_limit=limit))
+    result = explanation.result
+    assert result.stats.seconds <= limit + 0.5
+    if result.status is Status.LIMIT:
+        assert any("limit" in sentence for sentence in explanation.proof)
+        replay(puzzle, explanation)
+    else:
+        check_explanation(Case(puzzle, planted, False), explanation)
+
+
+def every_solution(puzzle: Nonogram) -> set[tuple[str, ...]]:
+    """Every grid of ``puzzle``: the products of rows matching their clues, columns checked."""
+    lines = ["".join(cells) for cells in itertools.product(".#", repeat=puzzle.width)]
+    fitting = [[line for line in lines if runs(line) == clue] for clue in puzzle.rows]
+    return {grid for grid in itertools.product(*fitting) if runs_match(puzzle, grid)}
+
+
+@st.composite
+def ambiguous(draw: st.DrawFn) -> Nonogram:
+    """Sparse random puzzles up to 6x6: many have several solutions."""
+    width, height = draw(st.integers(2, 6)), draw(st.integers(2, 6))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    planted = [
+        "".join("#" if rng.random() < 0.3 else "." for _ in range(width)) for _ in range(height)
+    ]
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(width))
+    return Nonogram(rows, columns)
+
+
+@given(ambiguous(), st.integers(1, 6), st.sampled_from(("probing", "cpsat")))
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+def test_solutions_lists_up_to_n_distinct_solutions(puzzle: Nonogram, n: int, method: str) -> None:
+    truth = every_solution(puzzle)
+    request = tasks.Request(method, options={"solutions": n})
+    result = tasks.solve(KIND, puzzle, request=request)
+    listed = result.solutions
+    assert len(listed) == len(set(listed)) == min(n, len(truth))
+    assert set(listed) <= truth
+    assert listed[0] == result.solution
+    assert result.stats.extra["solutions"] == len(listed)
+    if n >= 2:
+        assert result.proof["unique"] == (len(truth) == 1)
+    json.dumps(result.to_json(KIND.encode))
+
+
+def test_solutions_is_refused_by_methods_that_do_not_list() -> None:
+    from cspsolve.errors import OptionError
+
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
+    with pytest.raises(OptionError, match="solutions"):
+        tasks.solve(KIND, puzzle, request=tasks.Request("mac", options={"solutions": 2}))
+
+
+def test_solutions_not_asked_lists_nothing() -> None:
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
+    result = tasks.solve(KIND, puzzle, request=tasks.Request(options={"unique": True}))
+    assert result.solutions == [] and "solutions" not in result.to_json(KIND.encode)
+
+
+def test_an_explanation_lists_the_solutions_asked_for() -> None:
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
+    truth = every_solution(puzzle)
+    assert explained(puzzle).result.solutions == []
+    for n in (1, 2, 3):
+        listed = explained(puzzle, solutions=n).result.solutions
+        assert len(listed) == min(n, len(truth)) and set(listed) <= truth
+
+
+def possible_colours(
+    clue: Sequence[Sequence[int]], known: Sequence[set[int]]
+) -> list[set[int]] | None:
+    """The colours each cell can take in some placement of the colour ``clue`` (``(length,
+    colour)`` blocks; two blocks of one colour need a background cell between them) that fits
+    ``known`` (each cell's colours left), by a recursion memoised on (cell, block); None when
+    no placement fits. A cell's colours are packed in 32 bits of one integer."""
+    n, k = len(known), len(clue)
+
+    def bit(x: int, colour: int) -> int:
+        return 1 << (32 * x + colour)
+
+    @functools.cache
+    def rest(i: int, j: int) -> int | None:
+        """Colours of cells i.. holding blocks j.. (block j may start at i), or None."""
+        if i >= n:
+            return 0 if j == k and i == n else None
+        found: int | None = None
+        if 0 in known[i]:
+            after = rest(i + 1, j)
+            if after is not None:
+                found = after | bit(i, 0)
+        if j < k:
+            length, colour = clue[j]
+            end = i + length
+            if end <= n and all(colour in known[x] for x in range(i, end)):
+                block = sum(bit(x, colour) for x in range(i, end))
+                gap = j + 1 < k and clue[j + 1][1] == colour
+                if gap:
+                    after = rest(end + 1, j + 1) if end < n and 0 in known[end] else None
+                    after = None if after is None else after | bit(end, 0)
+                else:
+                    after = rest(end, j + 1)
+                if after is not None:
+                    found = (found or 0) | after | block
+        return found
+
+    packed = rest(0, 0)
+    if packed is None:
+        return None
+    return [{c for c in range(32) if packed >> (32 * x + c) & 1} for x in range(n)]
+
+
+def colour_cells(puzzle: ColourNonogram, axis: str, index: int) -> tuple[Any, list[Any]]:
+    if axis == "row":
+        return puzzle.rows[index], [(index, c) for c in range(puzzle.width)]
+    return puzzle.columns[index], [(r, index) for r in range(puzzle.height)]
+
+
+def check_colour_line(puzzle: ColourNonogram, known: list[list[set[int]]], data: Any) -> None:
+    """A colour line visit: each cell it narrows keeps exactly the colours some placement
+    gives it, fewer than it had; then they are narrowed."""
+    clue, cells = colour_cells(puzzle, data["axis"], data["index"])
+    assert [list(b) for b in clue] == data["clue"]
+    values = possible_colours(clue, [known[r][c] for r, c in cells])
+    assert values is not None and data["narrowed"], data
+    for r, c, colours in data["narrowed"]:
+        assert set(colours) == values[cells.index((r, c))] < known[r][c], (data, r, c)
+        known[r][c] = set(colours)
+
+
+def replay_colour(case: ColourCase, explanation: Explanation) -> None:
+    """The colour checker: every step replayed (see the module docstring), the end checked."""
+    puzzle, result = case.puzzle, explanation.result
+    every = set(range(len(puzzle.colours)))
+    known = [[set(every) for _ in range(puzzle.width)] for _ in range(puzzle.height)]
+    guesses = 0
+    for number, step in enumerate(explanation.steps):
+        data = dict(step.data)
+        json.dumps(data)
+        if step.rule == "line":
+            check_colour_line(puzzle, known, data)
+        elif step.rule == "probe":
+            (r, c), assumed = data["cell"], data["assumed"]
+            trial = [[set(s) for s in row] for row in known]
+            trial[r][c] = {assumed}
+            for visit in data["chain"]:
+                check_colour_line(puzzle, trial, visit)
+            clue, cells = colour_cells(puzzle, data["conflict"]["axis"], data["conflict"]["index"])
+            assert possible_colours(clue, [trial[y][x] for y, x in cells]) is None
+            assert assumed in known[r][c]
+            known[r][c] = known[r][c] - {assumed}
+            assert data["narrowed"] == [[r, c, sorted(known[r][c])]]
+        elif step.rule == "guess":
+            (r, c), value = data["cell"], data["value"]
+            guesses += 1
+            assert len(known[r][c]) > 1 and value in known[r][c] and data["depth"] == guesses
+            known[r][c] = {value}
+        elif step.rule == "contradiction":
+            clue, cells = colour_cells(puzzle, data["axis"], data["index"])
+            assert possible_colours(clue, [known[y][x] for y, x in cells]) is None
+            assert not guesses and result.status is Status.UNSOLVABLE
+        else:
+            assert step.rule == "second" and number == len(explanation.steps) - 1
+            assert blocks_match(puzzle, tuple(data["grid"])) and result.proof["unique"] is False
+    truth = colour_oracle(case)
+    if result.status is Status.SOLVED:
+        assert result.solution is not None and blocks_match(puzzle, result.solution)
+        keys = [c.key for c in puzzle.colours]
+        assert [[{keys.index(ch)} for ch in row] for row in result.solution] == known
+        if truth.unique is not None:
+            assert result.proof["unique"] == truth.unique
+    else:
+        assert result.status is Status.UNSOLVABLE and case.changed and truth.solvable is not True
+
+
+@given(colour_cases())
+@differential(25)
+def test_colour_explanations_replay(case: ColourCase) -> None:
+    replay_colour(case, explained(case.puzzle))
+
+
+@pytest.mark.slow
+@given(colour_cases())
+@differential(300)
+def test_colour_explanations_of_every_size_replay(case: ColourCase) -> None:
+    replay_colour(case, explained(case.puzzle))
+
+
+@st.composite
+def small_colour_puzzles(draw: st.DrawFn) -> ColourNonogram:
+    """Random colour puzzles up to 4x4 of one or two colours: many have several solutions."""
+    width, height = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    palette = PALETTE[: draw(st.integers(2, 3))]
+    keys = "".join(c.key for c in palette)
+    planted = draw(
+        st.lists(st.text(keys, min_size=width, max_size=width), min_size=height, max_size=height)
+    )
+    rows = tuple(blocks(row) for row in planted)
+    columns = tuple(blocks("".join(row[j] for row in planted)) for j in range(width))
+    return ColourNonogram(rows, columns, palette)
+
+
+@given(small_colour_puzzles(), st.integers(1, 5), st.sampled_from(("probing", "cpsat")))
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+def test_solutions_lists_colour_solutions(puzzle: ColourNonogram, n: int, method: str) -> None:
+    keys = "".join(c.key for c in puzzle.colours)
+    lines = ["".join(cells) for cells in itertools.product(keys, repeat=puzzle.width)]
+    fitting = [[line for line in lines if blocks(line) == clue] for clue in puzzle.rows]
+    truth = {g for g in itertools.product(*fitting) if blocks_match(puzzle, g)}
+    request = tasks.Request(method, options={"solutions": n})
+    listed = tasks.solve(KIND, puzzle, request=request).solutions
+    assert len(listed) == len(set(listed)) == min(n, len(truth)) and set(listed) <= truth
+
+
+def test_a_limit_stops_the_replay_with_checkable_steps() -> None:
+    """The solve runs without limits, the replay with a limit already spent: the result has
+    status limit, the steps so far replay, and the proof says what is open."""
+    from cspsolve.models.nonogram.explain import explain
+
+    rng = random.Random(5)  # a 30x30 board that line logic alone does not solve
+    planted = tuple("".join(rng.choice("#.") for _ in range(30)) for _ in range(30))
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(30))
+    puzzle = Nonogram(rows, columns)
+    probing = KIND.method("probing").run
+
+    def unlimited(puzzle: Nonogram, **given: Any) -> Any:
+        return probing(puzzle, **{**given, "limits": None})
+
+    explanation = explain(
+        puzzle, run=unlimited, method="probing", heuristic=None,
+        options=KIND.options(), limits=Limits(time_limit=1e-3),
+        picture=lambda grid, caption, marks: None,  # type: ignore[arg-type,return-value]
+        draw=str,
+    )  # fmt: skip
+    assert explanation.result.status is Status.LIMIT
+    assert "open" in " ".join(explanation.proof)
+    known = replay(puzzle, explanation)
+    assert any(v is None for row in known for v in row)
