@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from cspsolve import tasks
 from cspsolve.csp.gac import StopPropagationError
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Budget, Limits
 from cspsolve.render import Scene, labelled_grid

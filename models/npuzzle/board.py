@@ -16,6 +16,7 @@ from cspsolve.render import plural
 
 __all__ = [
     "MOVES",
+    "Plan",
     "Puzzle",
     "Tiles",
     "apply",
@@ -28,6 +29,9 @@ __all__ = [
 
 Tiles = tuple[int, ...]
 """A board's tiles in row-major order, ``0`` for the blank."""
+
+Plan = list[str]
+"""A plan: the directions the blank moves (``"U"``, ``"D"``, ``"L"``, ``"R"``)."""
 
 MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 """Move name → (row, column) step of the blank."""

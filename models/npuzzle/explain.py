@@ -41,11 +41,13 @@ from collections.abc import Callable
 from typing import Any
 
 from cspsolve import plans
-from cspsolve.explain import Explanation, Step
+from cspsolve.explanation import Explanation, Step
+from cspsolve.kind import Kind
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import MOVES, Puzzle, Tiles, apply, solvability
+from .pictures import picture, text
 from .search import SlidingTileProblem
 from .search import heuristic as make_heuristic
 
@@ -80,13 +82,14 @@ _SLIDES = {"U": "down", "D": "up", "L": "right", "R": "left"}
 def explain(
     puzzle: Puzzle,
     *,
+    kind: Kind,
     method: str | None,
     heuristic: str | None,
     options: Any,
     limits: Limits | None,
 ) -> Explanation:
-    """The explanation of ``puzzle``'s plan (module text) by ``method`` (``None``: the kind's
-    default) with ``heuristic``, within ``limits``.
+    """The explanation of ``puzzle``'s plan (module text) by ``method`` of ``kind`` (``None``:
+    the kind's default) with ``heuristic``, within ``limits``.
 
     Raises
     ------
@@ -95,12 +98,10 @@ def explain(
     """
     from cspsolve.tasks import Request, choose
 
-    from .kind import KIND, picture, text
-
-    chosen, h_name = choose(KIND, puzzle, request=Request(method, heuristic))
+    chosen, h_name = choose(kind, puzzle, request=Request(method, heuristic))
     ok, why = solvability(puzzle)
     if ok:
-        searched = _search(puzzle, chosen.name, h_name, options, limits)
+        searched = _search(kind, puzzle, chosen.name, h_name, options, limits)
     else:
         result: Result[list[str]] = Result(Status.UNSOLVABLE, None, Stats(), message=why)
         result.method, result.heuristic = chosen.name, h_name
@@ -200,16 +201,19 @@ def _step(puzzle: Puzzle, move: str, before: Tiles, after: Tiles, row: plans.Pla
 
 
 def _search(
-    puzzle: Puzzle, method: str, heuristic: str | None, options: Any, limits: Limits | None
+    kind: Kind,
+    puzzle: Puzzle,
+    method: str,
+    heuristic: str | None,
+    options: Any,
+    limits: Limits | None,
 ) -> plans.Searched:
     """Run ``method`` counting what its proof rests on (module text)."""
-    from .kind import KIND
-
     weighted = getattr(options, "w", None) not in (None, 1)
     if method == "tile-idastar" and not weighted:
-        return _recounted(puzzle, heuristic, options, limits)
+        return _recounted(kind, puzzle, heuristic, options, limits)
     if method not in COUNTED:
-        result = KIND.method(method).run(
+        result = kind.method(method).run(
             puzzle, heuristic=heuristic, options=options, limits=limits
         )
         result.method, result.heuristic = method, heuristic
@@ -265,17 +269,15 @@ RECOUNT_FACTOR = 30.0
 
 
 def _recounted(
-    puzzle: Puzzle, heuristic: str | None, options: Any, limits: Limits | None
+    kind: Kind, puzzle: Puzzle, heuristic: str | None, options: Any, limits: Limits | None
 ) -> plans.Searched:
     """The compiled IDA* (``tile-idastar``), then the engine's IDA* with the same heuristic to
     count the nodes per f-limit, within :data:`RECOUNT_SECONDS` or :data:`RECOUNT_FACTOR`
     times the compiled run's time (and twice its nodes, and the limits). When the recount ends
     in time it is the explanation's run; otherwise the compiled run's first and last f-limit
     and its total count are the proof."""
-    from .kind import KIND
-
     budget = (limits or Limits()).start(Stats())
-    compiled = KIND.method("tile-idastar").run(
+    compiled = kind.method("tile-idastar").run(
         puzzle, heuristic=heuristic, options=options, limits=budget.rest()
     )
     compiled.method, compiled.heuristic = "tile-idastar", heuristic

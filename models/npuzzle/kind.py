@@ -24,15 +24,16 @@ from typing import Any
 
 from cspsolve import tasks
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
-from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import Puzzle, apply, check, solvability
+from .board import Plan, Puzzle, check, solvability
+from .explain import explain
 from .formats import read, select, sniff, write
 from .partitions import PARTITIONS
+from .pictures import draw, scenes
 
 __all__ = ["KIND", "WEIGHT", "SlidingTileOptions", "analyze"]
 
@@ -42,8 +43,6 @@ COMPILED = ("pdb", "manhattan")
 """The heuristics of the compiled IDA*."""
 WEIGHT = 2.0
 """Weight of ``weighted-astar`` (plans cost at most twice the optimum)."""
-
-Plan = list[str]
 
 WEIGHTED = ("tile-idastar", "weighted-astar")
 """The methods that take a weight."""
@@ -329,56 +328,9 @@ def describe(puzzle: Puzzle) -> str:
     return f"{size} ({puzzle.cells - 1}-puzzle)" if puzzle.rows == puzzle.cols else size
 
 
-def text(puzzle: Puzzle, tiles: tuple[int, ...]) -> list[str]:
-    """The board's rows as text, ``.`` for the blank."""
-    width = len(str(puzzle.cells - 1))
-    return [
-        " ".join(
-            str(t).rjust(width) if t else ".".rjust(width)
-            for t in tiles[r * puzzle.cols :][: puzzle.cols]
-        )
-        for r in range(puzzle.rows)
-    ]
-
-
-def draw(puzzle: Puzzle, solution: Plan) -> str:
-    """The start and the goal side by side, then the moves of the blank."""
-    start, goal = text(puzzle, puzzle.start), text(puzzle, puzzle.goal)
-    lines = [
-        f"{a}   {'->' if i == puzzle.rows // 2 else '  '}   {b}"
-        for i, (a, b) in enumerate(zip(start, goal, strict=True))
-    ]
-    moves = " ".join(solution) if solution else "(already solved)"
-    count = f"{plural(len(solution), 'move')}"
-    return "\n".join([*lines, f"{count} of the blank: {moves}"])
-
-
-def picture(puzzle: Puzzle, tiles: tuple[int, ...], caption: str) -> Scene:
-    """A board of ``puzzle``: the tiles as numbered cells, the blank white."""
-    rows = [tiles[r * puzzle.cols : (r + 1) * puzzle.cols] for r in range(puzzle.rows)]
-    fills = tuple(tuple("white" if t == 0 else "#f2d08a" for t in row) for row in rows)
-    texts = tuple(tuple(str(t) if t else "" for t in row) for row in rows)
-    return Scene(fills, texts, caption=caption)
-
-
-def scenes(puzzle: Puzzle, solution: Plan) -> list[Scene]:
-    """One picture per board along the plan: the start, then the board after every move."""
-    boards = [puzzle.start]
-    for move in solution:
-        boards.append(apply(puzzle, boards[-1], move=move))
-    return [
-        picture(
-            puzzle, tiles, "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}"
-        )
-        for k, tiles in enumerate(boards)
-    ]
-
-
 def _explain(puzzle: Puzzle, **how: Any) -> Explanation:
-    """The plan explained move by move (:mod:`.explain`)."""
-    from .explain import explain
-
-    return explain(puzzle, **how)
+    """The plan explained move by move (:mod:`.explain`) by this kind's methods."""
+    return explain(puzzle, kind=KIND, **how)
 
 
 KIND = Kind(

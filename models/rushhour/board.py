@@ -18,7 +18,17 @@ from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 from cspsolve.render import plural
 
-__all__ = ["Board", "Move", "Piece", "RowError", "check", "drawn_board", "merged", "replay"]
+__all__ = [
+    "Board",
+    "Move",
+    "Piece",
+    "RowError",
+    "check",
+    "drawn_board",
+    "merged",
+    "replay",
+    "walled_in",
+]
 
 _MOVE = re.compile(r"([A-Za-z0-9_]+)([+-])([0-9]+)")
 
@@ -365,3 +375,21 @@ def check(board: Board, moves: Sequence[Move]) -> list[str]:
         count = f"{plural(len(moves), 'move')}"
         return [f"after {count} the red car {board.red} is not at the exit"]
     return []
+
+
+def walled_in(board: Board) -> str | None:
+    """Why the red car can never reach the exit, whatever the other pieces do; else None.
+
+    A wall, or a horizontal piece, in the red car's row between it and the exit stays there for
+    good: walls never move, and a horizontal piece slides only along that row and cannot pass
+    the red car (the "blocking" heuristic of :mod:`.search` is infinite on every position).
+    """
+    red = board.pieces[board.red_index]
+    ahead = range(red.col + red.length, board.size)
+    for piece in board.pieces:
+        if piece.horizontal and piece.row == red.row and piece.col in ahead:
+            return f"no plan: {piece.name} lies between the red car and the exit and never leaves"
+    walls = sorted(c for r, c in board.walls if r == red.row and c in ahead)
+    if walls:
+        return f"no plan: a wall (column {walls[0] + 1}) stands between the red car and the exit"
+    return None

@@ -44,11 +44,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve import plans
-from cspsolve.explain import Explanation, Step
+from cspsolve.explanation import Explanation, Step
+from cspsolve.kind import Kind
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-from .board import Board, Move, Piece, merged, replay
+from .board import Board, Move, Piece, merged, replay, walled_in
+from .pictures import picture, text
 from .search import RushHourProblem
 from .search import heuristic as make_heuristic
 
@@ -63,13 +65,14 @@ SHOWN_HEURISTIC = "blockers"
 def explain(
     board: Board,
     *,
+    kind: Kind,
     method: str | None,
     heuristic: str | None,
     options: Any,
     limits: Limits | None,
 ) -> Explanation:
-    """The explanation of ``board``'s plan (module text) by ``method`` (``None``: the kind's
-    default) with ``heuristic``, under ``options.metric``, within ``limits``.
+    """The explanation of ``board``'s plan (module text) by ``method`` of ``kind`` (``None``:
+    the kind's default) with ``heuristic``, under ``options.metric``, within ``limits``.
 
     Raises
     ------
@@ -78,17 +81,15 @@ def explain(
     """
     from cspsolve.tasks import Request, choose
 
-    from .kind import KIND, _walled_in, picture, text
-
-    chosen, h_name = choose(KIND, board, request=Request(method, heuristic))
+    chosen, h_name = choose(kind, board, request=Request(method, heuristic))
     metric = options.cost
-    walled = _walled_in(board)
+    walled = walled_in(board)
     if walled is not None:
         searched = plans.Searched(
             Result(Status.UNSOLVABLE, None, Stats(), message=walled), "the wall check", claim=walled
         )
     else:
-        searched = _search(board, chosen.name, h_name, options, limits)
+        searched = _search(kind, board, chosen.name, h_name, options, limits)
     searched.result.method, searched.result.heuristic = chosen.name, h_name
     shown = h_name or SHOWN_HEURISTIC
     estimate = _estimate(board, metric, shown)
@@ -163,7 +164,12 @@ def _step(move: Move, position: Board, row: plans.PlanRow) -> Step:
 
 
 def _search(
-    board: Board, method: str, heuristic: str | None, options: Any, limits: Limits | None
+    kind: Kind,
+    board: Board,
+    method: str,
+    heuristic: str | None,
+    options: Any,
+    limits: Limits | None,
 ) -> plans.Searched:
     """Run ``method`` counting what its proof rests on (module text)."""
     metric = options.cost
@@ -174,9 +180,7 @@ def _search(
         return _deepening(board, metric, heuristic, limits, breadth_first=False)
     if method in ENGINE:
         return _engine(board, method, heuristic, metric, limits)
-    from .kind import KIND
-
-    result = KIND.method(method).run(board, heuristic=heuristic, options=options, limits=limits)
+    result = kind.method(method).run(board, heuristic=heuristic, options=options, limits=limits)
     claim = ""
     if method == "cpsat" and result.status is Status.OPTIMAL:
         cost = plans.spelled(result.stats.cost)

@@ -31,14 +31,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
-from cspsolve.render import Scene, plural
+from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import Board, Move, check, merged, replay
+from .board import Board, Move, check, merged, walled_in
+from .explain import explain
 from .formats import read, select, sniff, write
+from .pictures import draw, scenes
 from .quick import QUICK_EXPANSIONS, Outcome, breadth_first, fits
 from .search import HEURISTICS, METRICS
 
@@ -50,12 +52,6 @@ _COMPILED_HEURISTICS = (DEFAULT_HEURISTIC, "union", "blocking", "zero")
 _UNSOLVABLE_HORIZON = 60
 """Largest cluster whose unsolvability verify asks CP-SAT to confirm (horizon = states - 1);
 beyond, the breadth-first search of the whole cluster is the proof."""
-
-_PALETTE = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94",
-)  # fmt: skip
-_RED = "#d62728"
 
 
 @dataclass(frozen=True)
@@ -73,31 +69,13 @@ class RushHourOptions:
         return self.metric or "moves"
 
 
-def _walled_in(board: Board) -> str | None:
-    """Why the red car can never reach the exit, whatever the other pieces do; else None.
-
-    A wall, or a horizontal piece, in the red car's row between it and the exit stays there for
-    good: walls never move, and a horizontal piece slides only along that row and cannot pass
-    the red car (the "blocking" heuristic of :mod:`.search` is infinite on every position).
-    """
-    red = board.pieces[board.red_index]
-    ahead = range(red.col + red.length, board.size)
-    for piece in board.pieces:
-        if piece.horizontal and piece.row == red.row and piece.col in ahead:
-            return f"no plan: {piece.name} lies between the red car and the exit and never leaves"
-    walls = sorted(c for r, c in board.walls if r == red.row and c in ahead)
-    if walls:
-        return f"no plan: a wall (column {walls[0] + 1}) stands between the red car and the exit"
-    return None
-
-
 def _open(run: Runner) -> Runner:
     """``run``, after :func:`_walled_in`: a walled-in red car is answered at once."""
 
     def checked(
         board: Board, /, *, heuristic: str | None, options: Any, limits: Limits | None
     ) -> Result[list[Move]]:
-        blocked = _walled_in(board)
+        blocked = walled_in(board)
         if blocked is not None:
             return Result(Status.UNSOLVABLE, None, Stats(), message=blocked)
         return run(board, heuristic=heuristic, options=options, limits=limits)
@@ -408,55 +386,9 @@ def describe(board: Board) -> str:
     return text + (f", {plural(walls, 'wall')}" if walls else "")
 
 
-def text(board: Board) -> list[str]:
-    """The position's rows as text: names, ``.`` empty, ``x`` a wall, ``>`` the exit."""
-    width = max(len(p.name) for p in board.pieces)
-    rows = []
-    for r, row in enumerate(board.grid()):
-        cells = " ".join((name or ".").ljust(width) for name in row)
-        rows.append(cells + (" >" if r == board.exit_row else ""))
-    return rows
-
-
-def draw(board: Board, solution: list[Move]) -> str:
-    """The start board (``.`` empty, ``x`` wall, ``>`` the exit) and the moves, in lines of 12."""
-    lines = text(board)
-    words = [str(m) for m in solution]
-    lines.append(f"{plural(len(words), 'move')}:" if words else "already solved")
-    lines += ["  " + " ".join(words[k : k + 12]) for k in range(0, len(words), 12)]
-    return "\n".join(lines)
-
-
-def picture(position: Board, caption: str) -> Scene:
-    """A position: pieces as coloured cells with their names (the colours follow the order of
-    the pieces, the red car red), the exit marked on the right of its row."""
-    colours = {
-        p.name: _RED if p.name == position.red else _PALETTE[i % len(_PALETTE)]
-        for i, p in enumerate(position.pieces)
-    }
-    exit_side = frozenset({(position.exit_row, position.size - 1, "E")})
-    grid = position.grid()
-    fills = tuple(
-        tuple("black" if n == "x" else colours[n] if n else "white" for n in row) for row in grid
-    )
-    texts = tuple(tuple("" if n == "x" else n for n in row) for row in grid)
-    where = f"exit right of row {position.exit_row + 1}"
-    return Scene(fills, texts, walls=exit_side, caption=f"{caption} ({where})")
-
-
-def scenes(board: Board, solution: list[Move]) -> list[Scene]:
-    """One picture per position from the start (:func:`picture`)."""
-    return [
-        picture(position, "start" if k == 0 else f"move {k} of {len(solution)}: {solution[k - 1]}")
-        for k, position in enumerate(replay(board, solution))
-    ]
-
-
 def _explain(board: Board, **how: Any) -> Explanation:
-    """The plan explained move by move (:mod:`.explain`)."""
-    from .explain import explain
-
-    return explain(board, **how)
+    """The plan explained move by move (:mod:`.explain`) by this kind's methods."""
+    return explain(board, kind=KIND, **how)
 
 
 KIND = Kind(

@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from cspsolve.explain import Explanation, Step
+from cspsolve.explanation import Explanation, Step
 from cspsolve.kind import Runner
 from cspsolve.limits import Budget, Limits
 from cspsolve.render import Scene

@@ -32,7 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import tasks
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Nonogram
 from cspsolve.models.nonogram.colour.board import ColourNonogram

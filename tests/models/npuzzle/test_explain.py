@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 
 from cspsolve import tasks
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle.board import Puzzle
 from cspsolve.models.npuzzle.kind import KIND
@@ -234,8 +234,12 @@ def test_explain_keeps_within_the_time_limit() -> None:
         )
         result = explanation.result
         assert result.stats.seconds <= LIMIT + MARGIN
-        assert result.status is Status.LIMIT and explanation.steps == []
-        assert "limit" in " ".join(explanation.proof).lower()
+        if result.status is Status.LIMIT:
+            assert explanation.steps == []
+            assert "limit" in " ".join(explanation.proof).lower()
+        else:  # the compiled search can finish Korf's first within the limit
+            assert result.status is Status.OPTIMAL and len(explanation.steps) == 57
+            replayed(explanation, puzzle, best=57)
 
 
 def test_explain_keeps_within_the_node_limit() -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import Board, Piece, kind
+from cspsolve.models.rushhour.board import walled_in
 from cspsolve.models.rushhour.search import METRICS
 from cspsolve.results import Status
 from cspsolve.tasks import Request
@@ -71,7 +72,7 @@ def small_boards(draw: st.DrawFn) -> Board:
             pieces.append(piece)
             taken.update(body)
     drawn = Board(size, tuple(pieces), frozenset(walls), "A")
-    assume(kind._walled_in(drawn) is None)
+    assume(walled_in(drawn) is None)
     graph = differential.Graph(drawn)
     assume(differential.bfs(graph, [graph.start()], size, MOST_POSITIONS) is not None)
     return drawn

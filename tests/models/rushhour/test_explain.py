@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 
 from cspsolve import tasks
-from cspsolve.explain import Explanation
+from cspsolve.explanation import Explanation
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour.board import Board
 from cspsolve.models.rushhour.kind import KIND
