@@ -121,8 +121,8 @@ class Explanation:
             if snapshots and step.state is not None:
                 lines += [self._drawn(step.state), ""]
         lines += self.proof
-        if self.summary:
-            lines.append(", ".join(f"{k}: {_plain(v)}" for k, v in self.summary.items()))
+        if self.facts():
+            lines.append(", ".join(self.facts()))
         return "\n".join(lines)
 
     def _drawn(self, state: Any) -> str:
@@ -191,7 +191,26 @@ class Explanation:
     def notes(self) -> list[str]:
         """The proof sentences, then the summary facts as ``name: value`` lines (what the
         player shows below the board)."""
-        return [*self.proof, *(f"{k}: {_plain(v)}" for k, v in self.summary.items())]
+        return [*self.proof, *self.facts()]
+
+    def facts(self) -> list[str]:
+        """The summary's single values as ``name: value`` (lists, tables and unknown values
+        are left to the JSON summary).
+
+        Examples
+        --------
+        >>> from cspsolve.results import Result, Status
+        >>> why = Explanation("x", Result(Status.SOLVED), [])
+        >>> why.summary = {"grade": "easy", "counts": [[1, 2]], "bound": None, "cost": 3.0}
+        >>> why.summary["proven"] = False
+        >>> why.facts()
+        ['grade: easy', 'cost: 3', 'proven: False']
+        """
+        return [
+            f"{name}: {value:g}" if isinstance(value, float) else f"{name}: {value}"
+            for name, value in self.summary.items()
+            if isinstance(value, str | int | float)  # bools too
+        ]
 
     def __str__(self) -> str:
         return self.text()
@@ -221,10 +240,3 @@ class Explanation:
         from cspsolve.render import write_image
 
         write_image([scene for _, scene in self.frames()], path)
-
-
-def _plain(value: Any) -> str:
-    """A summary value for people: numbers and words as they are, the rest as JSON."""
-    if isinstance(value, str | int | float | bool) or value is None:
-        return str(value)
-    return json.dumps(value)
