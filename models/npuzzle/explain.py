@@ -17,12 +17,8 @@ The h column is the heuristic the method searched with; an uninformed method (``
 ``overestimates`` lists the steps where it does not (empty).
 
 The proof uses what the run counted (:data:`cspsolve.search.Tally`): nodes expanded per f-value
-(``astar``), per f-limit (``idastar``), per depth (``bfs``, ``iddfs``). The compiled
-``tile-idastar`` keeps no count per f-limit: without a weight, its plan is recounted by the
-engine's ``idastar`` with the same heuristic (and partition), which expands the same f-limits,
-within :data:`RECOUNT_SECONDS` or :data:`RECOUNT_FACTOR` times the compiled run's time; that
-run is then the one explained (the result names it). When the recount does not end in time,
-the compiled run is explained by its first and last f-limit and its total count.
+(``astar``), per f-limit (``idastar``, and the compiled ``tile-idastar``: its ``tally``),
+per depth (``bfs``, ``iddfs``).
 ``weighted-astar``, weighted ``tile-idastar``, ``greedy`` and ``dfs`` prove no optimum. An
 unsolvable board is proven so by the parity rule (:func:`.board.solvability`), without a
 search.
@@ -211,7 +207,7 @@ def _search(
     """Run ``method`` counting what its proof rests on (module text)."""
     weighted = getattr(options, "w", None) not in (None, 1)
     if method == "tile-idastar" and not weighted:
-        return _recounted(kind, puzzle, heuristic, options, limits)
+        return _compiled(puzzle, heuristic, options, limits)
     if method not in COUNTED:
         result = kind.method(method).run(
             puzzle, heuristic=heuristic, options=options, limits=limits
@@ -261,53 +257,15 @@ def _counted(
     return plans.Searched(result, NAMES[method], COUNTED[method], tally, heuristic=h)
 
 
-RECOUNT_SECONDS = 10.0
-"""Seconds the engine's IDA* may always take to count the nodes per f-limit of a plan the
-compiled IDA* found (beside :data:`RECOUNT_FACTOR` times the compiled run's own time)."""
-RECOUNT_FACTOR = 30.0
-"""The engine's IDA* may take this many times the compiled run's time to recount it."""
-
-
-def _recounted(
-    kind: Kind, puzzle: Puzzle, heuristic: str | None, options: Any, limits: Limits | None
+def _compiled(
+    puzzle: Puzzle, heuristic: str | None, options: Any, limits: Limits | None
 ) -> plans.Searched:
-    """The compiled IDA* (``tile-idastar``), then the engine's IDA* with the same heuristic to
-    count the nodes per f-limit, within :data:`RECOUNT_SECONDS` or :data:`RECOUNT_FACTOR`
-    times the compiled run's time (and twice its nodes, and the limits). When the recount ends
-    in time it is the explanation's run; otherwise the compiled run's first and last f-limit
-    and its total count are the proof."""
-    budget = (limits or Limits()).start(Stats())
-    compiled = kind.method("tile-idastar").run(
-        puzzle, heuristic=heuristic, options=options, limits=budget.rest()
-    )
-    compiled.method, compiled.heuristic = "tile-idastar", heuristic
-    if compiled.status is not Status.OPTIMAL:
-        return plans.Searched(compiled, NAMES["tile-idastar"])
-    rest = budget.rest()
-    seconds = max(RECOUNT_SECONDS, RECOUNT_FACTOR * compiled.stats.seconds)
-    nodes = 2 * compiled.stats.expanded + 10_000
-    cap = Limits(
-        seconds if rest.time_limit is None else min(seconds, rest.time_limit),
-        nodes if rest.max_nodes is None else min(nodes, rest.max_nodes),
-        rest.cancel,
-    )
-    recount = _counted(puzzle, "idastar", heuristic, options, cap)
-    if recount.result.status is Status.OPTIMAL:
-        recount.claim = (
-            f"The compiled IDA* found a plan of {plans.amount(compiled.stats.cost, 'moves')} "
-            f"({compiled.stats.expanded:,} nodes) but counts no nodes per f-limit, so the "
-            f"engine's IDA* searched again with the same heuristic ({heuristic}), counting them."
-        )
-        return recount
-    cost = compiled.stats.cost
-    first = compiled.stats.extra.get("initial_h", 0)
-    iterations = int(compiled.stats.extra.get("iterations", 0))
-    claim = (
-        f"The compiled IDA* raised its f-limit from h = {plans.spelled(first)} at the start to "
-        f"{plans.spelled(cost)} in {iterations} iterations, expanding "
-        f"{compiled.stats.expanded:,} nodes in all (it keeps no count per limit). No plan is "
-        f"shorter than {plans.amount(cost, 'moves')}: each f-limit below "
-        f"{plans.spelled(cost)} was searched in full without reaching the goal, and h is "
-        "admissible."
-    )
-    return plans.Searched(compiled, NAMES["tile-idastar"], claim=claim)
+    """The compiled IDA* (``tile-idastar``, unweighted), counting the nodes per f-limit."""
+    from .fastida import solve
+
+    assert heuristic is not None
+    tally: dict[float, int] = {}
+    partition = getattr(options, "partition", None)
+    result = solve(puzzle, heuristic, limits=limits, partition=partition, tally=tally)
+    result.method, result.heuristic = "tile-idastar", heuristic
+    return plans.Searched(result, NAMES["tile-idastar"], "f-limit", tally)

@@ -34,6 +34,7 @@ from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.pacing import Pace
 from cspsolve.results import Result, Stats, Status
+from cspsolve.search import Tally
 
 from . import pdb
 from .board import MOVES, Puzzle, solvability
@@ -61,6 +62,7 @@ def solve(
     limits: Limits | None = None,
     partition: str | None = None,
     weight: Fraction | float = 1,
+    tally: Tally | None = None,
 ) -> Result[list[str]]:
     """Solve a solvable puzzle with the compiled IDA*: optimally, or within ``weight`` times
     the optimum.
@@ -77,6 +79,10 @@ def solve(
     weight : Fraction or float
         ``w >= 1``, a float read as the decimal it prints as; above 1, weighted IDA* on
         ``f = g + w h`` (in integers: the denominator of ``w`` must be at most 10^6).
+    tally : dict, optional
+        Filled with the nodes expanded per f-limit (in ``g_weight * f`` units, the f-limit
+        itself when ``weight`` is 1), as the engine's :func:`cspsolve.search.idastar` does:
+        what a proof of optimality rests on. Its counts add up to ``stats.expanded``.
 
     Returns
     -------
@@ -139,6 +145,7 @@ def solve(
     iterations = 1
     adjacent = adjacency(puzzle.rows, puzzle.cols)
     pace = Pace(budget, first=1 << 12, largest=1 << 22)
+    started_at = 0  # expansions before the current iteration
     while True:
         chunk = pace.chunk()
         code = ida_iteration(
@@ -170,6 +177,8 @@ def solve(
         stats.expanded = int(counters[1]) + iterations
         stats.max_frontier = max(stats.max_frontier, int(depth[0]))
         stats.extra["iterations"] = iterations
+        if tally is not None:
+            tally[float(bound)] = stats.expanded - started_at
         if code == 1:
             d = int(depth[0])
             result.solution = _moves([int(c) for c in stack[: d + 1, 1]], puzzle.cols)
@@ -184,6 +193,7 @@ def solve(
             counters[2] = _NO_BOUND
             stack[0, 0] = 0
             iterations += 1
+            started_at = stats.expanded
             while bound // g_weight + 2 > len(stack):
                 stack = np.vstack([stack, np.zeros_like(stack)])
 
