@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
+from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
 from cspsolve.render import plural
@@ -18,7 +19,6 @@ from cspsolve.results import Result, Stats, Status
 
 from .board import VARIANTS, LightsOut, Presses, check, coordinates
 from .budget import LimitError, ticker
-from .explain import explain
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
 
@@ -242,6 +242,14 @@ def no_presses(puzzle: LightsOut) -> Presses:
     return (0,) * puzzle.rows
 
 
+def _explain(puzzle: LightsOut, **how: Any) -> Explanation:
+    """The answer explained step by step (:mod:`.explain`; imported on first use: it needs the
+    algebra)."""
+    from .explain import explain
+
+    return explain(puzzle, **how)
+
+
 KIND = Kind(
     name="lightsout",
     title="Lights Out",
@@ -262,6 +270,6 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     prepare=prepare,
-    explain=explain,
+    explain=_explain,
     blank=no_presses,
 )

@@ -30,7 +30,6 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import Plan, Puzzle, check, solvability
-from .explain import explain
 from .formats import read, select, sniff, write
 from .partitions import PARTITIONS
 from .pictures import draw, scenes
@@ -329,7 +328,10 @@ def describe(puzzle: Puzzle) -> str:
 
 
 def _explain(puzzle: Puzzle, **how: Any) -> Explanation:
-    """The plan explained move by move (:mod:`.explain`) by this kind's methods."""
+    """The plan explained move by move (:mod:`.explain`, imported on first use) by this
+    kind's methods."""
+    from .explain import explain
+
     return explain(puzzle, kind=KIND, **how)
 
 

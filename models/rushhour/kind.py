@@ -38,7 +38,6 @@ from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
 
 from .board import Board, Move, check, merged, walled_in
-from .explain import explain
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
 from .quick import QUICK_EXPANSIONS, Outcome, breadth_first, fits
@@ -387,7 +386,10 @@ def describe(board: Board) -> str:
 
 
 def _explain(board: Board, **how: Any) -> Explanation:
-    """The plan explained move by move (:mod:`.explain`) by this kind's methods."""
+    """The plan explained move by move (:mod:`.explain`, imported on first use) by this
+    kind's methods."""
+    from .explain import explain
+
     return explain(board, kind=KIND, **how)
 
 
