@@ -76,8 +76,15 @@ from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED, Board, place, sli
 
 __all__ = ["GRADES", "State", "explain", "load_kernels"]
 
-GRADES = ("line logic", "probing", "search")
+GRADES = ("line logic", "probing", "deeper probes", "search")
 """The grades, easiest first (see the module docstring)."""
+
+DEEP_CELLS = 8
+"""Probes of depth 2 are tried, after a sweep of probes found nothing, on this many cells of
+the best scores (both values each)."""
+BRANCH_STEPS = 30
+"""A branch the search tries first and the solution does not take is shown when it ends in a
+contradiction within this many steps."""
 
 State = tuple[bytes, tuple[tuple[int, int], ...]]
 """A drawn state: the cell masks row by row, and the cells to mark."""
@@ -93,7 +100,11 @@ class _Replay:
         self.budget = budget
         self.steps: list[Step] = []
         self.guesses = 0
+        self.held = 0
+        """The guesses in force (not undone by a ``backtrack``)."""
         self.probes = 0
+        self.deeper = 0
+        self.backtracks = 0
         self.conflict = False
         self.stopped: Status | None = None
         height, width = board.size
@@ -105,6 +116,11 @@ class _Replay:
 
     def _halted(self) -> None:
         self.stopped = self.budget.interrupted() or Status.LIMIT
+
+    def _lines(self, cell: int) -> tuple[int, int]:
+        """The row and the column of ``cell`` (row-major), as line numbers."""
+        height, width = self.board.size
+        return cell // width, height + cell % width
 
     def line_logic(self, lines: Iterable[int]) -> bool:
         """Line logic from ``lines`` to a fixpoint, a ``line`` step per visit that decides
@@ -131,7 +147,7 @@ class _Replay:
 
     def probe(self, start: int) -> tuple[int, int]:
         """Sweep probes from cell ``start``; on a failed assumption add its ``probe`` step and
-        return ``(cell, value)``; else ``(NONE, best cell)`` or ``(HALTED, 0)``."""
+        return ``(cell, value)``; else ``(NONE, 0)`` or ``(HALTED, 0)``."""
         board = self.board
         cell, value = board.sweep(start)
         if cell < 0:
@@ -158,6 +174,7 @@ class _Replay:
         data = {
             "cell": [row, col],
             "assumed": value,
+            "depth": 1,
             "chain": chain,
             "conflict": dict(board.names[conflict]),
             board.key: decided,
@@ -166,43 +183,178 @@ class _Replay:
         self.probes += 1
         return cell, value
 
-    def guess(self, cell: int, solution: Any) -> None:
-        """Give ``cell`` its value in ``solution``, as a ``guess`` step."""
+    def deduce(self, cell: int, *, limit: int) -> None:
+        """Line logic from ``cell``'s lines and probes of depth 1, from the cell after it, as
+        steps, until a contradiction, a stall, every cell decided, the limit, or more than
+        ``limit`` steps past those there were."""
+        board = self.board
+        lines: Iterable[int] = self._lines(cell)
+        start = cell
+        mark = len(self.steps)
+        while len(self.steps) - mark <= limit and self.line_logic(lines) and board.open():
+            self.stopped = self.budget.exhausted()
+            if self.stopped:
+                return
+            found, _ = self.probe((start + 1) % (board.size[0] * board.size[1]))
+            if found < 0:
+                return
+            start, lines = found, self._lines(found)
+
+    def _undo(self, codes: Any, mark: int, counts: tuple[int, int, int]) -> list[Step]:
+        """Restore the grid ``codes`` and the step counts; the steps taken since ``mark``."""
+        taken = self.steps[mark:]
+        del self.steps[mark:]
+        self.board.codes = codes
+        self.probes, self.guesses, self.held = counts
+        self.conflict = False
+        return taken
+
+    def deep_probe(self) -> int:
+        """After a sweep of probes found nothing: probes of depth 2 on the best cells of the
+        sweep; the first that fails is a ``probe`` step of depth 2 (the cell is returned),
+        else :data:`.NONE` (or :data:`.HALTED`)."""
+        board = self.board
+        for cell in board.candidates(DEEP_CELLS):
+            for value in board.values(cell):
+                failed = board.deep(cell, value)
+                if failed == HALTED:
+                    self._halted()
+                    return HALTED
+                if failed:  # the sweep's grid is spent: no further tries this time
+                    return cell if self._deep_step(cell, value) else self._halted_or_none()
+        return NONE
+
+    def _halted_or_none(self) -> int:
+        return HALTED if self.stopped else NONE
+
+    def _deep_step(self, cell: int, value: int) -> bool:
+        """The ``probe`` step of depth 2 ruling ``value`` out of ``cell``: the assumption's line
+        logic and probes replayed as its chain, up to the contradiction. False (no step) when
+        the replay stops before it."""
+        board = self.board
+        codes, mark = board.codes.copy(), len(self.steps)
+        counts = (self.probes, self.guesses, self.held)
+        board.assign(cell, value)
+        self.deduce(cell, limit=4 * board.size[0] * board.size[1])
+        conflicted = self.conflict
+        taken = self._undo(codes, mark, counts)
+        if not conflicted or self.stopped:
+            return False
+        chain = [{"rule": step.rule, **step.data} for step in taken[:-1]]
+        inner = sum(step.rule == "probe" for step in taken)
+        conflict = dict(taken[-1].data)
+        decided, words = board.exclude(cell, value)
+        row, col = divmod(cell, board.size[1])
+        line = board.names.index(conflict)
+        text = (
+            f"probe {place(row, col)} at depth 2: if {board.word(value)}, line logic and "
+            f"{inner} probes ({len(chain)} steps) leave {board.titles[line]} no placement, "
+            f"so it is {words}"
+        )
+        data = {
+            "cell": [row, col],
+            "assumed": value,
+            "depth": 2,
+            "chain": chain,
+            "conflict": conflict,
+            board.key: decided,
+        }
+        self.steps.append(Step("probe", text, data, self._state(decided)))
+        self.probes += 1
+        self.deeper += 1
+        return True
+
+    def guess(self, cell: int, value: int, note: str) -> None:
+        """Give ``cell`` the value ``value``, as a ``guess`` step (``note`` says why)."""
         board = self.board
         row, col = divmod(cell, board.size[1])
-        value = board.value(solution, cell)
         self.guesses += 1
+        self.held += 1
         board.assign(cell, value)
-        text = f"guess {place(row, col)} {board.word(value)} (probes stall; depth {self.guesses})"
-        data = {"cell": [row, col], "value": value, "depth": self.guesses}
+        text = (
+            f"guess {place(row, col)} {board.word(value)} (probes stall; depth {self.held}{note})"
+        )
+        data = {"cell": [row, col], "value": value, "depth": self.held}
         self.steps.append(Step("guess", text, data, self._state([[row, col]])))
+
+    def branch(self, choice: tuple[int, int], solution: Any) -> int:
+        """After probes of both depths found nothing: branch where the search would, on the
+        best cell of the sweep, its value first (``choice``, :meth:`Board.branching`). When
+        that value is
+        not the solution's, its branch is followed: refuted within :data:`BRANCH_STEPS` steps
+        it is shown, with a ``backtrack`` step; else the guess follows ``solution``. The cell
+        is returned (:data:`.HALTED` when the limit stopped the replay)."""
+        board = self.board
+        cell, first = choice
+        value = board.value(solution, cell)
+        note = ""
+        if first != value:
+            if self.refute(cell, first):
+                return HALTED if self.stopped else cell
+            note = (
+                f"; {board.word(first)}, tried first, is not refuted within {BRANCH_STEPS} "
+                "steps: the guess follows the solution the search found"
+            )
+        self.guess(cell, value, note)
+        return cell
+
+    def refute(self, cell: int, value: int) -> bool:
+        """Guess ``value`` at ``cell`` and deduce under it: when a contradiction comes within
+        :data:`BRANCH_STEPS` steps, keep them and add the ``backtrack`` step (True); else
+        take them back (False). True too when the limit stops the replay."""
+        board = self.board
+        codes, mark = board.codes.copy(), len(self.steps)
+        counts = (self.probes, self.guesses, self.held)
+        self.guess(cell, value, "; the search's first choice")
+        self.deduce(cell, limit=BRANCH_STEPS)
+        if self.stopped:
+            return True
+        if not self.conflict or len(self.steps) - mark > BRANCH_STEPS + 1:
+            self._undo(codes, mark, counts)
+            return False
+        undone = [[int(r), int(c)] for r, c in zip(*np.nonzero(board.codes != codes), strict=True)]
+        self.conflict = False
+        self.held -= 1
+        board.codes = codes
+        decided, words = board.exclude(cell, value)
+        row, col = divmod(cell, board.size[1])
+        text = (
+            f"backtrack: the guess at {place(row, col)} fails, {len(undone)} cells are undone "
+            f"and it is {words} (depth {self.held})"
+        )
+        data = {"cell": [row, col], "undone": undone, board.key: decided, "depth": self.held}
+        self.steps.append(Step("backtrack", text, data, self._state(decided)))
+        self.backtracks += 1
+        return True
 
     def run(self, solution: Any) -> None:
         """Deduce from the empty grid until every cell is decided, a contradiction, a stall
         without a solution to follow, or the limit."""
         board = self.board
         height, width = board.size
-        board.aim(solution)
         lines: Iterable[int] = range(height + width)
         start = 0
         while self.line_logic(lines) and board.open():
             self.stopped = self.budget.exhausted()
             if self.stopped:
                 return
-            cell, _ = found = self.probe(start)
+            cell, _ = self.probe(start)
+            if cell == NONE:
+                choice = board.branching()
+                cell = self.deep_probe()
+                if cell == NONE:
+                    if solution is None:
+                        return
+                    cell = self.branch(choice, solution)
             if cell == HALTED:
                 return
-            if cell == NONE:
-                if solution is None:
-                    return
-                cell = found[1]
-                self.guess(cell, solution)
             start = (cell + 1) % (height * width)
-            lines = (cell // width, height + cell % width)
+            lines = self._lines(cell)
 
     def grade(self) -> str:
         """The deepest reasoning used (:data:`GRADES`)."""
-        return GRADES[2] if self.guesses else GRADES[1] if self.probes else GRADES[0]
+        used = (True, self.probes, self.deeper, self.guesses)
+        return GRADES[max(i for i, u in enumerate(used) if u)]
 
 
 def _solver_options(options: NonogramOptions, method: str) -> NonogramOptions:
@@ -233,9 +385,9 @@ def _uniqueness(replay: _Replay, found: Result[Grid]) -> list[str]:
             return [f"The clues have no solution: the search ({nodes} nodes) found none."]
         return [f"The clues have no solution: {found.message}."]
     assert found.solution is not None
-    if not replay.guesses:
+    if not replay.held:
         found.proof["unique"] = True
-        return ["The solution is unique: the deductions decided every cell without a guess."]
+        return ["The solution is unique: the deductions decided every cell (no guess holds)."]
     if unique:
         return [
             f"The solution is unique: the search ({found.stats.expanded} nodes) found no "
@@ -315,7 +467,9 @@ def explain(
         "grade": replay.grade(),
         "steps": len(replay.steps),
         "probes": replay.probes,
+        "deeper probes": replay.deeper,
         "guesses": replay.guesses,
+        "backtracks": replay.backtracks,
     }
     if replay.guesses:
         summary["nodes"] = found.stats.expanded

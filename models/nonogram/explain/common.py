@@ -90,7 +90,26 @@ class Board(Protocol):
 
     def sweep(self, start: int) -> tuple[int, int]:
         """Probe from cell ``start``: ``(cell, value)`` of a failed assumption, else
-        ``(NONE, best cell)`` or ``(HALTED, 0)``."""
+        ``(NONE, 0)`` (every cell scored, see :meth:`branching`) or ``(HALTED, 0)``."""
+        ...
+
+    def branching(self) -> tuple[int, int]:
+        """After a sweep that found nothing: the cell of the best score (its trials decide the
+        most) and the value whose trial decides the most there, the one a search tries first."""
+        ...
+
+    def candidates(self, count: int) -> list[int]:
+        """After a sweep that found nothing: up to ``count`` cells of the best scores, best
+        first."""
+        ...
+
+    def values(self, cell: int) -> tuple[int, ...]:
+        """The values ``cell`` may still take."""
+        ...
+
+    def deep(self, cell: int, value: int) -> int:
+        """After a sweep that found nothing: whether assuming ``value`` at ``cell`` fails under
+        line logic and probes of depth 1 to their fixpoint (1, else 0), or ``HALTED``."""
         ...
 
     def trial(self, cell: int, value: int) -> tuple[int, Any]:
@@ -123,10 +142,6 @@ class Board(Protocol):
 
     def word(self, value: int) -> str:
         """A value for people."""
-        ...
-
-    def aim(self, solution: Grid | None) -> None:
-        """Guesses follow ``solution`` (none: no guess)."""
         ...
 
     def open(self) -> bool:
