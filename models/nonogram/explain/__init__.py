@@ -7,21 +7,34 @@ ones), each cell narrowed step by step:
 
 1. *line logic* on a worklist of dirty lines, each visit by the exact line solver; a visit
    that decides something is a ``line`` step;
-2. when line logic stalls, *probes* (depth 1): each undecided cell, from where the last probe
+2. when line logic stalls, *probes* of depth 1: each undecided cell, from where the last probe
    left off, is given each of its values in turn and line logic run on a copy of the grid; an
    assumption that leaves some line with no placement is a ``probe`` step ruling that value
    out, with the line visits that the conflict rests on as its chain; line logic goes on;
-3. when a whole sweep of probes finds nothing, a ``guess``: a cell takes the value it has in
-   the solution found by the search, the cell whose trial with that value decided the most
-   (the guess that helps most); line logic and probes go on under it. A guess that follows
-   the solution never needs undoing: the search's own backtracking, which found that solution
-   and decided uniqueness, is summed up by its node count.
+3. when a whole sweep of probes finds nothing, *probes of depth 2* on the :data:`DEEP_CELLS`
+   cells of the best scores of the sweep (the cells whose two trials decide the most), each
+   value in turn: the assumption is followed by line logic and probes of depth 1 to their
+   fixpoint; one that ends in a contradiction is a ``probe`` step of depth 2 ruling the value
+   out, the line visits and probes under the assumption as its chain; line logic goes on;
+4. when those find nothing either, a ``guess``: at the cell whose trial with its value in the
+   solution found by the search decides the most (the guess that helps most), the value a
+   search tries first, the one whose trial decides the most (fail first). When the solution
+   takes that value, the guess is that value and the replay goes on under it.
+   Otherwise the replay follows the wrong branch: when line logic and probes of depth 1 under
+   it reach a contradiction within :data:`BRANCH_STEPS` steps, those steps are shown and a
+   ``backtrack`` step undoes them and rules the value out; else they are dropped and the guess
+   takes the solution's value (its text says so). A guess that follows the solution is never
+   undone: the search's own backtracking, which found that solution and decided uniqueness,
+   is summed up by its node count.
 
 The grade (``summary["grade"]``) is the deepest reasoning the replay needed: ``"line logic"``
-(line logic alone), ``"probing"`` (probes of depth 1 too), ``"search"`` (a guess; the summary's
-``nodes`` is then the search's node count). Uniqueness: when no guess was needed the deductions
-decided every cell, so the solution is unique; otherwise the search decided it, and a second
-solution is shown as a last ``second`` step.
+(line logic alone), ``"probing"`` (probes of depth 1 too), ``"deeper probes"`` (a probe of
+depth 2, no guess), ``"search"`` (a guess, even one refuted by a backtrack; the summary's
+``nodes`` is then the search's node count). The summary also counts the ``steps``, the
+``probes`` (of both depths), the ``deeper probes``, the ``guesses`` and the ``backtracks``.
+Uniqueness: when no guess holds at the end (none was made, or every one was refuted) the
+deductions decided every cell, so the solution is unique; otherwise the search decided it, and
+a second solution is shown as a last ``second`` step.
 
 Rules and their data keys (``Step.data``; cells are ``[row, column]``, 0-based; in black and
 white a value is 1 filled or 0 empty, in colour a colour's index, 0 the background):
@@ -33,16 +46,25 @@ white a value is 1 filled or 0 empty, in colour a colour's index, 0 the backgrou
     before the step gives these cells these values; in colour ``narrowed`` (list of ``[row,
     column, colours]``): the colours some such placement gives the cell, fewer than it had.
 ``probe``
-    ``cell``, ``assumed`` (the value tried), ``chain`` (line visits, each a dict of ``axis``,
-    ``index``, ``clue`` and ``fixed`` or ``narrowed`` as a ``line`` step's, checked on the grid
-    with the assumption), ``conflict`` (``axis``, ``index``, ``clue`` of the line then left
-    with no placement) and ``fixed`` (``[[row, column, 1 - assumed]]``) or ``narrowed`` (the
-    cell's colours without ``assumed``).
+    ``cell``, ``assumed`` (the value tried), ``depth`` (1 or 2), ``chain``, ``conflict``
+    (``axis``, ``index``, ``clue`` of the line then left with no placement) and ``fixed``
+    (``[[row, column, 1 - assumed]]``) or ``narrowed`` (the cell's colours without
+    ``assumed``). At depth 1 the chain's entries are line visits, each a dict of ``axis``,
+    ``index``, ``clue`` and ``fixed`` or ``narrowed`` as a ``line`` step's, checked in order on
+    the grid with the assumption. At depth 2 each entry has a ``rule``, ``"line"`` (a line
+    visit as above) or ``"probe"`` (a probe of depth 1 with its own keys), checked in order on
+    the grid with the assumption; the conflict line then has no placement.
 ``guess``
-    ``cell``, ``value``, ``depth`` (the guesses so far, this one included).
+    ``cell``, ``value``, ``depth`` (the guesses held, this one included).
 ``contradiction``
-    ``axis``, ``index``, ``clue``: no placement of the clue agrees with the known cells, so
-    the clues have no solution (it follows from line logic and probes alone).
+    ``axis``, ``index``, ``clue``: no placement of the clue agrees with the known cells. With
+    a guess held, the guess fails and a ``backtrack`` step follows; else the clues have no
+    solution (it follows from line logic and probes alone).
+``backtrack``
+    ``cell`` (the last guess held), ``undone`` (the ``[row, column]`` of every cell changed
+    since that guess, the cell included, in row-major order: they are as they were before it),
+    ``fixed`` (``[[row, column, 1 - value]]``) or ``narrowed`` (the cell's colours without the
+    guessed one), and ``depth`` (the guesses still held).
 ``second``
     ``grid`` (rows of the solution's characters) a second solution and ``cells`` the
     ``[row, column]`` where it differs from the first (the last step; its state is the second
@@ -82,9 +104,13 @@ GRADES = ("line logic", "probing", "deeper probes", "search")
 DEEP_CELLS = 8
 """Probes of depth 2 are tried, after a sweep of probes found nothing, on this many cells of
 the best scores (both values each)."""
-BRANCH_STEPS = 30
-"""A branch the search tries first and the solution does not take is shown when it ends in a
-contradiction within this many steps."""
+DEEP_SHARE = 1
+DEEP_FLOOR = 2000
+"""Probes of depth 2 spend at most ``DEEP_FLOOR + DEEP_SHARE`` times the solve's trials (its
+``stats.probes``) in trials, the replay's share of the work bounded by the solve's."""
+BRANCH_STEPS = 40
+"""A branch the search tries first and the solution does not take is shown when the search
+under it refutes it within this many steps."""
 
 State = tuple[bytes, tuple[tuple[int, int], ...]]
 """A drawn state: the cell masks row by row, and the cells to mark."""
@@ -92,27 +118,50 @@ State = tuple[bytes, tuple[tuple[int, int], ...]]
 Puzzle = Nonogram | ColourNonogram
 
 
-class _Replay:
-    """The deductions replayed on a board, as steps (see the module docstring)."""
+_QUIET: State = (b"", ())
+"""The state of the steps of a chain (never drawn)."""
 
-    def __init__(self, board: Board, budget: Budget) -> None:
+
+class _Replay:
+    """The deductions replayed on a board, as steps (see the module docstring).
+
+    Parameters
+    ----------
+    board : Board
+        The grid, empty.
+    budget : Budget
+        The run's limits.
+    allowance : int
+        The trials that probes of depth 2 may spend (see :data:`DEEP_SHARE`).
+    """
+
+    def __init__(self, board: Board, budget: Budget, allowance: int) -> None:
         self.board = board
         self.budget = budget
+        self.allowance = allowance
         self.steps: list[Step] = []
         self.guesses = 0
-        self.held = 0
-        """The guesses in force (not undone by a ``backtrack``)."""
+        self.held: list[tuple[Any, int, int]] = []
+        """The guesses in force (not undone by a ``backtrack``): the grid before each, its
+        cell and value."""
         self.probes = 0
         self.deeper = 0
         self.backtracks = 0
         self.conflict = False
+        self.quiet = False
+        """Whether the steps are a chain's: no text, no state."""
         self.stopped: Status | None = None
         height, width = board.size
         self.needed = np.zeros(height + width, np.uint8)
         self.keep = np.zeros(0, np.uint8)
 
-    def _state(self, marks: Iterable[list[Any]]) -> State:
-        return self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
+    def _add(self, rule: str, text: Callable[[], str], data: dict[str, Any], marks: Any) -> None:
+        """Append a step (its text and state only when not :attr:`quiet`)."""
+        if self.quiet:
+            self.steps.append(Step(rule, "", data, _QUIET))
+            return
+        state = self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
+        self.steps.append(Step(rule, text(), data, state))
 
     def _halted(self) -> None:
         self.stopped = self.budget.interrupted() or Status.LIMIT
@@ -121,6 +170,9 @@ class _Replay:
         """The row and the column of ``cell`` (row-major), as line numbers."""
         height, width = self.board.size
         return cell // width, height + cell % width
+
+    def _line_text(self, line: int, data: dict[str, Any]) -> str:
+        return f"{self.board.titles[line]}: line logic {self.board.fixes(data)}"
 
     def line_logic(self, lines: Iterable[int]) -> bool:
         """Line logic from ``lines`` to a fixpoint, a ``line`` step per visit that decides
@@ -131,17 +183,17 @@ class _Replay:
         verdict, entries = board.propagate(lines)
         after, board.codes = board.codes, before  # replayed visit by visit, for the states
         for line, cells in board.visits(entries):
-            board.apply(cells)
+            if not self.quiet:
+                board.apply(cells)
             data = {**board.names[line], board.key: cells}
-            text = f"{board.titles[line]}: line logic {board.fixes(data)}"
-            self.steps.append(Step("line", text, data, self._state(cells)))
+            self._add("line", functools.partial(self._line_text, line, data), data, cells)
         board.codes = after
         if verdict == STOPPED:
             self._halted()
         elif verdict == CONFLICT:
             line = int(entries[-1, 0])
             text = f"{board.titles[line]}: no placement of the clue fits the known cells"
-            self.steps.append(Step("contradiction", text, dict(board.names[line]), self._state([])))
+            self._add("contradiction", lambda: text, dict(board.names[line]), [])
             self.conflict = True
         return verdict == FIXPOINT
 
@@ -179,65 +231,66 @@ class _Replay:
             "conflict": dict(board.names[conflict]),
             board.key: decided,
         }
-        self.steps.append(Step("probe", text, data, self._state(decided)))
+        self._add("probe", lambda: text, data, decided)
         self.probes += 1
         return cell, value
 
-    def deduce(self, cell: int, *, limit: int) -> None:
-        """Line logic from ``cell``'s lines and probes of depth 1, from the cell after it, as
-        steps, until a contradiction, a stall, every cell decided, the limit, or more than
-        ``limit`` steps past those there were."""
+    def _counts(self) -> tuple[Any, int, tuple[int, int, int, int]]:
+        """What :meth:`_undo` restores: the grid, the steps, the counts and the guesses held."""
         board = self.board
-        lines: Iterable[int] = self._lines(cell)
-        start = cell
-        mark = len(self.steps)
-        while len(self.steps) - mark <= limit and self.line_logic(lines) and board.open():
-            self.stopped = self.budget.exhausted()
-            if self.stopped:
-                return
-            found, _ = self.probe((start + 1) % (board.size[0] * board.size[1]))
-            if found < 0:
-                return
-            start, lines = found, self._lines(found)
+        return (
+            board.codes.copy(),
+            len(self.steps),
+            (self.probes, self.guesses, len(self.held), self.backtracks),
+        )
 
-    def _undo(self, codes: Any, mark: int, counts: tuple[int, int, int]) -> list[Step]:
-        """Restore the grid ``codes`` and the step counts; the steps taken since ``mark``."""
+    def _undo(self, saved: tuple[Any, int, tuple[int, int, int, int]]) -> list[Step]:
+        """Restore what :meth:`_counts` saved; the steps taken since."""
+        codes, mark, (self.probes, self.guesses, held, self.backtracks) = saved
         taken = self.steps[mark:]
         del self.steps[mark:]
+        del self.held[held:]
         self.board.codes = codes
-        self.probes, self.guesses, self.held = counts
         self.conflict = False
         return taken
 
     def deep_probe(self) -> int:
         """After a sweep of probes found nothing: probes of depth 2 on the best cells of the
-        sweep; the first that fails is a ``probe`` step of depth 2 (the cell is returned),
-        else :data:`.NONE` (or :data:`.HALTED`)."""
+        sweep, while the allowance of trials lasts; the first that fails is a ``probe`` step of
+        depth 2 (its cell is returned), else :data:`.NONE` (or :data:`.HALTED`)."""
         board = self.board
         for cell in board.candidates(DEEP_CELLS):
             for value in board.values(cell):
+                if self.allowance <= 0:
+                    return NONE
+                spent = board.spent()
                 failed = board.deep(cell, value)
                 if failed == HALTED:
                     self._halted()
                     return HALTED
+                found = failed == 1 and self._deep_step(cell, value)
+                self.allowance -= board.spent() - spent
                 if failed:  # the sweep's grid is spent: no further tries this time
-                    return cell if self._deep_step(cell, value) else self._halted_or_none()
+                    return cell if found else HALTED if self.stopped else NONE
         return NONE
 
-    def _halted_or_none(self) -> int:
-        return HALTED if self.stopped else NONE
-
     def _deep_step(self, cell: int, value: int) -> bool:
-        """The ``probe`` step of depth 2 ruling ``value`` out of ``cell``: the assumption's line
-        logic and probes replayed as its chain, up to the contradiction. False (no step) when
-        the replay stops before it."""
+        """The ``probe`` step of depth 2 ruling ``value`` out of ``cell``: the line logic and
+        probes of depth 1 under the assumption, replayed to the contradiction, as its chain.
+        False (no step) when the replay stops before it."""
         board = self.board
-        codes, mark = board.codes.copy(), len(self.steps)
-        counts = (self.probes, self.guesses, self.held)
+        saved = self._counts()
         board.assign(cell, value)
-        self.deduce(cell, limit=4 * board.size[0] * board.size[1])
+        self.quiet = True
+        start, lines = cell, self._lines(cell)
+        while self.line_logic(lines) and board.open():
+            found, _ = self.probe((start + 1) % len(board.codes.flat))
+            if found < 0:
+                break
+            start, lines = found, self._lines(found)
+        self.quiet = False
         conflicted = self.conflict
-        taken = self._undo(codes, mark, counts)
+        taken = self._undo(saved)
         if not conflicted or self.stopped:
             return False
         chain = [{"rule": step.rule, **step.data} for step in taken[:-1]]
@@ -245,11 +298,10 @@ class _Replay:
         conflict = dict(taken[-1].data)
         decided, words = board.exclude(cell, value)
         row, col = divmod(cell, board.size[1])
-        line = board.names.index(conflict)
+        title = board.titles[board.names.index(conflict)]
         text = (
             f"probe {place(row, col)} at depth 2: if {board.word(value)}, line logic and "
-            f"{inner} probes ({len(chain)} steps) leave {board.titles[line]} no placement, "
-            f"so it is {words}"
+            f"{inner} probes ({len(chain)} steps) leave {title} no placement, so it is {words}"
         )
         data = {
             "cell": [row, col],
@@ -259,7 +311,7 @@ class _Replay:
             "conflict": conflict,
             board.key: decided,
         }
-        self.steps.append(Step("probe", text, data, self._state(decided)))
+        self._add("probe", lambda: text, data, decided)
         self.probes += 1
         self.deeper += 1
         return True
@@ -269,21 +321,40 @@ class _Replay:
         board = self.board
         row, col = divmod(cell, board.size[1])
         self.guesses += 1
-        self.held += 1
+        self.held.append((board.codes.copy(), cell, value))
         board.assign(cell, value)
+        depth = len(self.held)
+        text = f"guess {place(row, col)} {board.word(value)} (probes stall; depth {depth}{note})"
+        data = {"cell": [row, col], "value": value, "depth": depth}
+        self._add("guess", lambda: text, data, [[row, col]])
+
+    def backtrack(self) -> int:
+        """Undo the last guess held after a contradiction, as a ``backtrack`` step: the grid as
+        it was before the guess, the guessed value ruled out. Its cell is returned."""
+        board = self.board
+        codes, cell, value = self.held.pop()
+        changed = np.nonzero(board.codes != codes)
+        undone = [[int(r), int(c)] for r, c in zip(*changed, strict=True)]
+        self.conflict = False
+        board.codes = codes
+        decided, words = board.exclude(cell, value)
+        row, col = divmod(cell, board.size[1])
+        depth = len(self.held)
         text = (
-            f"guess {place(row, col)} {board.word(value)} (probes stall; depth {self.held}{note})"
+            f"backtrack: the guess at {place(row, col)} fails, {len(undone)} cells are undone "
+            f"and it is {words} (depth {depth})"
         )
-        data = {"cell": [row, col], "value": value, "depth": self.held}
-        self.steps.append(Step("guess", text, data, self._state([[row, col]])))
+        data = {"cell": [row, col], "undone": undone, board.key: decided, "depth": depth}
+        self._add("backtrack", lambda: text, data, decided)
+        self.backtracks += 1
+        return cell
 
     def branch(self, choice: tuple[int, int], solution: Any) -> int:
-        """After probes of both depths found nothing: branch where the search would, on the
-        best cell of the sweep, its value first (``choice``, :meth:`Board.branching`). When
-        that value is
-        not the solution's, its branch is followed: refuted within :data:`BRANCH_STEPS` steps
-        it is shown, with a ``backtrack`` step; else the guess follows ``solution``. The cell
-        is returned (:data:`.HALTED` when the limit stopped the replay)."""
+        """After probes of both depths found nothing: a guess at the cell of ``choice``
+        (:meth:`Board.branching`), its value a search tries first. When the solution does not
+        take that value its branch is searched (:meth:`refute`): refuted within
+        :data:`BRANCH_STEPS` steps it is shown; else the guess takes the solution's value. The
+        cell is returned (:data:`.HALTED` when the limit stopped the replay)."""
         board = self.board
         cell, first = choice
         value = board.value(solution, cell)
@@ -299,39 +370,42 @@ class _Replay:
         return cell
 
     def refute(self, cell: int, value: int) -> bool:
-        """Guess ``value`` at ``cell`` and deduce under it: when a contradiction comes within
-        :data:`BRANCH_STEPS` steps, keep them and add the ``backtrack`` step (True); else
-        take them back (False). True too when the limit stops the replay."""
+        """Search the branch of ``value`` at ``cell`` depth first: the guess, line logic and
+        probes of depth 1 under it, at a stall a further guess (the value a search tries
+        first), at a contradiction a ``backtrack`` of the last guess. True when the branch is
+        refuted within :data:`BRANCH_STEPS` steps (its steps kept) or the limit stops the
+        replay; else its steps are taken back (False)."""
         board = self.board
-        codes, mark = board.codes.copy(), len(self.steps)
-        counts = (self.probes, self.guesses, self.held)
+        saved = self._counts()
+        held = len(self.held)
         self.guess(cell, value, "; the search's first choice")
-        self.deduce(cell, limit=BRANCH_STEPS)
-        if self.stopped:
-            return True
-        if not self.conflict or len(self.steps) - mark > BRANCH_STEPS + 1:
-            self._undo(codes, mark, counts)
-            return False
-        undone = [[int(r), int(c)] for r, c in zip(*np.nonzero(board.codes != codes), strict=True)]
-        self.conflict = False
-        self.held -= 1
-        board.codes = codes
-        decided, words = board.exclude(cell, value)
-        row, col = divmod(cell, board.size[1])
-        text = (
-            f"backtrack: the guess at {place(row, col)} fails, {len(undone)} cells are undone "
-            f"and it is {words} (depth {self.held})"
-        )
-        data = {"cell": [row, col], "undone": undone, board.key: decided, "depth": self.held}
-        self.steps.append(Step("backtrack", text, data, self._state(decided)))
-        self.backtracks += 1
-        return True
+        start, lines = cell, self._lines(cell)
+        while len(self.steps) - saved[1] <= BRANCH_STEPS:
+            if not self.line_logic(lines):
+                if self.stopped:
+                    return True
+                start = self.backtrack()
+                if len(self.held) == held:
+                    return True
+            elif not board.open():
+                break  # a solution in this branch: not refuted
+            else:
+                start, _ = self.probe((start + 1) % len(board.codes.flat))
+                if start == HALTED:
+                    return True
+                if start == NONE:
+                    start, first = board.branching()
+                    self.guess(start, first, "; the search's first choice")
+            lines = self._lines(start)
+        self._undo(saved)
+        return False
 
     def run(self, solution: Any) -> None:
         """Deduce from the empty grid until every cell is decided, a contradiction, a stall
         without a solution to follow, or the limit."""
         board = self.board
         height, width = board.size
+        board.aim(solution)
         lines: Iterable[int] = range(height + width)
         start = 0
         while self.line_logic(lines) and board.open():
@@ -449,7 +523,7 @@ def explain(
     found = run(puzzle, heuristic=heuristic, options=solving, limits=limits)
     board: Board = ColourBoard(puzzle) if isinstance(puzzle, ColourNonogram) else BlackBoard(puzzle)
     start: State = (board.codes.tobytes(), ())
-    replay = _Replay(board, budget)
+    replay = _Replay(board, budget, DEEP_FLOOR + DEEP_SHARE * found.stats.probes)
     proof: list[str] = []
     if found.status in (Status.SOLVED, Status.UNSOLVABLE):
         with budget.alarm(board.ring):

@@ -132,7 +132,7 @@ def _logged_trial(
 @kernel()
 def _sweep(
     codes: Any, start: int, grid: Any, size: Any, clues: Any, work: Any, counters: Any,
-    trials: Any, scores: Any, best: Any,
+    trials: Any, target: Any, scores: Any, best: Any,
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round) until an assumption fails.
 
@@ -143,8 +143,9 @@ def _sweep(
     when assuming it empty does, :data:`.NONE` when none fails, or :data:`.HALTED` when the
     stop flag of ``counters`` was raised. After :data:`.NONE`, ``scores`` (float64, (H * W,))
     holds each undecided cell's score ``(fixed_empty + 1) * (fixed_filled + 1)`` (the cells
-    its two trials decide; 0 for a decided cell), and ``best`` the cell of the highest score
-    and the value whose trial decides more there (the search's branching choice, value first).
+    its two trials decide; 0 for a decided cell), and ``best`` the cell whose trial with its
+    value in ``target`` (cell codes, a solution) decided the most, and the value whose trial
+    decides more there (the one a search tries first).
     """
     height, width = size
     grid[:] = 0
@@ -173,8 +174,9 @@ def _sweep(
         if empty < 0:
             return cell * 2
         scores[cell] = (empty + 1.0) * (filled + 1.0)
-        if scores[cell] > best_score:
-            best_score = scores[cell]
+        helped = filled if target[row, col] == FILLED else empty
+        if helped > best_score:
+            best_score = helped
             best[0], best[1] = cell, 1 if filled >= empty else 0
     return NONE
 
@@ -254,6 +256,7 @@ class BlackBoard:
         self.best = np.zeros(2, np.int64)
         self.scores = np.zeros(height * width)
         self.deep_grid = self.net.unknown()
+        self.target = np.zeros(self.size, np.uint8)
         self.names: list[dict[str, Any]] = [
             *({"axis": "row", "index": i, "clue": list(c)} for i, c in enumerate(puzzle.rows)),
             *(
@@ -284,7 +287,7 @@ class BlackBoard:
         net = self.net
         found = _sweep(
             self.codes, start, self.grid, self.size, net.clues, net.work, net.counters,
-            net.trials, self.scores, self.best,
+            net.trials, self.target, self.scores, self.best,
         )  # fmt: skip
         if found < 0:
             return found, 0
@@ -371,6 +374,14 @@ class BlackBoard:
     def word(self, value: int) -> str:
         """``filled`` or ``empty``."""
         return "filled" if value else "empty"
+
+    def aim(self, solution: Grid | None) -> None:
+        """Guesses are made where the value in ``solution`` decides the most."""
+        self.target[:] = 0 if solution is None else self.encode(solution)
+
+    def spent(self) -> int:
+        """The trials run so far."""
+        return int(self.net.counters[1])
 
     def open(self) -> bool:
         """Whether some cell is undecided."""

@@ -106,8 +106,8 @@ def _logged_trial(
 
 @kernel()
 def _sweep(
-    grid: Any, start: int, clues: Any, work: Any, counters: Any, trials: Any, scores: Any,
-    best: Any,
+    grid: Any, start: int, clues: Any, work: Any, counters: Any, trials: Any, target: Any,
+    scores: Any, best: Any,
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round), each colour it may take,
     until an assumption fails (the colour solver's trials).
@@ -116,8 +116,8 @@ def _sweep(
     :data:`.HALTED` when the stop flag of ``counters`` was raised. After :data:`.NONE`,
     ``scores`` (float64, (H * W,)) holds each undecided cell's score, the product over its
     colours of the colours the trial removes plus one (0 for a decided cell), and ``best`` the
-    cell of the highest score and the colour whose trial removes the most there (the search's
-    branching choice, colour first).
+    cell whose trial with its colour in ``target`` (masks, a solution) removed the most, and
+    the colour whose trial removes the most there (the one a search tries first).
     """
     height, width = grid.shape
     cells = height * width
@@ -129,7 +129,7 @@ def _sweep(
         mask = grid[row, col]
         if not mask & (mask - np.uint32(1)):
             continue
-        score, first, most = 1.0, 0, -1
+        score, first, most, helped = 1.0, 0, -1, -1
         for colour in range(_SLOTS):
             bit = np.uint32(1) << np.uint32(colour)
             if not mask & bit:
@@ -142,9 +142,11 @@ def _sweep(
             score *= removed + 1.0
             if removed > most:
                 first, most = colour, removed
+            if target[row, col] == bit:
+                helped = removed
         scores[cell] = score
-        if score > best_score:
-            best[0], best[1], best_score = cell, first, score
+        if helped > best_score:
+            best[0], best[1], best_score = cell, first, helped
     return NONE
 
 
@@ -209,6 +211,7 @@ class ColourBoard:
         self.best = np.zeros(2, np.int64)
         self.scores = np.zeros(height * width)
         self.deep_grid = self.codes.copy()
+        self.target = np.zeros(self.size, np.uint32)
         self.names: list[dict[str, Any]] = [
             *({"axis": "row", "index": i, "clue": [list(b) for b in c]}
               for i, c in enumerate(puzzle.rows)),
@@ -237,8 +240,8 @@ class ColourBoard:
         """A sweep of probes from ``start`` (:func:`_sweep`)."""
         net = self.net
         found = _sweep(
-            self.codes, start, net.clues, net.work, net.counters, net.trials, self.scores,
-            self.best,
+            self.codes, start, net.clues, net.work, net.counters, net.trials, self.target,
+            self.scores, self.best,
         )  # fmt: skip
         return (found, 0) if found < 0 else divmod(found, _SLOTS)
 
@@ -330,6 +333,14 @@ class ColourBoard:
     def word(self, value: int) -> str:
         """The colour's name."""
         return self.puzzle.colours[value].name
+
+    def aim(self, solution: ColourGrid | None) -> None:
+        """Guesses are made where the colour in ``solution`` removes the most."""
+        self.target[:] = 0 if solution is None else self.encode(solution)
+
+    def spent(self) -> int:
+        """The trials run so far."""
+        return int(self.net.counters[1])
 
     def open(self) -> bool:
         """Whether some cell may still take several colours."""

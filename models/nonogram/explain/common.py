@@ -94,8 +94,9 @@ class Board(Protocol):
         ...
 
     def branching(self) -> tuple[int, int]:
-        """After a sweep that found nothing: the cell of the best score (its trials decide the
-        most) and the value whose trial decides the most there, the one a search tries first."""
+        """After a sweep that found nothing: the cell whose trial with its value in the solution
+        aimed at decides the most, and the value whose trial decides the most there, the one a
+        search tries first."""
         ...
 
     def candidates(self, count: int) -> list[int]:
@@ -142,6 +143,14 @@ class Board(Protocol):
 
     def word(self, value: int) -> str:
         """A value for people."""
+        ...
+
+    def aim(self, solution: Grid | None) -> None:
+        """Guesses are made where the value in ``solution`` decides the most (none: no guess)."""
+        ...
+
+    def spent(self) -> int:
+        """The trials run so far (a measure of the work done)."""
         ...
 
     def open(self) -> bool:
