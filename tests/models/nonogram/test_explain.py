@@ -30,14 +30,15 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import tasks
-from cspsolve.explanation import Explanation
+from cspsolve.explanation import Explanation, Step
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Nonogram
 from cspsolve.models.nonogram.colour.board import ColourNonogram
@@ -314,6 +315,84 @@ def test_a_probe_is_needed_and_graded() -> None:
     check_explanation(Case(puzzle, planted, False), explanation)
     assert explanation.summary["grade"] == "probing"
     assert explanation.result.proof["unique"] is True
+
+
+TAAI2011_65 = Nonogram(
+    rows=(
+        (2, 2, 1, 4, 1, 1), (1, 1, 4, 5), (1, 2, 4, 1, 2), (2, 3, 1, 1, 3, 2),
+        (2, 1, 1, 1, 2, 2, 7), (2, 1, 1, 1, 3, 1, 2), (1, 1, 2, 2, 1, 1, 1, 2), (7, 2, 1, 4),
+        (1, 1, 2, 2, 3, 3, 2), (1, 1, 3, 1, 1, 2, 1), (3, 4, 5, 2, 1), (1, 1, 2, 4, 2, 1, 1, 1),
+        (2, 1, 3, 1, 2, 1, 1, 1), (1, 1, 2, 4, 4, 1), (1, 1, 2, 1, 1, 1, 3, 1), (2, 3, 2, 4, 1),
+        (7, 1, 1, 1, 2, 1), (1, 2, 1, 1, 3, 2), (3, 4, 3, 1, 3, 2), (2, 2, 2, 1, 1, 1),
+        (1, 2, 3, 1, 5, 1), (2, 2, 2, 1, 1, 2, 2, 1), (2, 1, 2, 1, 4, 3), (1, 3, 1, 1, 1, 1, 1, 2),
+        (2, 1, 1, 2, 1, 2, 3),
+    ),
+    columns=(
+        (4, 3, 2, 1), (1, 1, 2, 2, 2, 3, 4), (1, 1, 2, 1, 1, 1, 3), (3, 2, 1, 2, 1, 2),
+        (1, 2, 1, 1, 1, 4, 1), (1, 1, 1, 3, 1, 1, 2, 1), (1, 2, 2, 1, 2, 1, 1, 1, 1),
+        (5, 1, 1, 3, 1, 6), (1, 1, 6, 3, 4), (1, 2, 1, 5, 1, 2), (7, 1, 1, 1), (2, 1, 1, 4, 1, 5),
+        (3, 1, 3, 1, 2, 1), (1, 2, 5, 2, 1, 1), (1, 1, 6, 1, 3, 1), (2, 1, 1, 1, 1, 1, 1),
+        (3, 2, 3, 1, 3), (1, 3, 2, 3, 2, 5), (5, 1, 1, 2, 1, 1, 1, 1), (2, 2, 3, 1, 4, 2),
+        (2, 1, 2, 1, 2, 2), (2, 2, 3, 5), (3, 8, 1, 3), (1, 2, 1, 2, 3), (1, 1, 1, 1, 2, 4, 2, 1),
+    ),
+)  # fmt: skip
+"""Puzzle 66 of the TAAI 2011 tournament set: probes of depth 1 stall, one of depth 2 is
+needed, and no guess."""
+
+
+def test_a_probe_of_depth_2_is_needed_and_graded() -> None:
+    explanation = explained(TAAI2011_65)
+    solution = explanation.result.solution
+    assert solution is not None
+    check_explanation(Case(TAAI2011_65, solution, False), explanation)
+    assert explanation.summary["grade"] == "deeper probes"
+    assert explanation.result.proof["unique"] is True
+    deep = [s for s in explanation.steps if s.rule == "probe" and s.data["depth"] == 2]
+    assert deep and any(e["rule"] == "probe" for s in deep for e in s.data["chain"])
+    assert "at depth 2" in deep[0].text
+
+
+def refuted_branch(puzzle: Nonogram, solution: tuple[str, ...]) -> list[Any]:
+    """The steps of line logic from the empty grid, then the branch of the first open cell's
+    value the solution does not take, searched until refuted (:meth:`_Replay.refute`)."""
+    from cspsolve.limits import Limits as Budgeted
+    from cspsolve.models.nonogram.explain import _Replay, load_kernels
+    from cspsolve.models.nonogram.explain.black import BlackBoard
+    from cspsolve.results import Stats
+
+    load_kernels()
+    board = BlackBoard(puzzle)
+    replay = _Replay(board, Budgeted().start(Stats()), 0)
+    assert replay.line_logic(range(puzzle.height + puzzle.width))
+    cell = next(i for i, code in enumerate(board.codes.flat) if code == 3)
+    row, col = divmod(cell, puzzle.width)
+    assert replay.refute(cell, int(solution[row][col] == "."))
+    return replay.steps
+
+
+def test_a_refuted_branch_is_shown_and_backtracked() -> None:
+    """The search's wrong branch: a guess, the deductions under it, the contradiction and the
+    backtrack, which the checker replays (restoring its grid); a tampered ``undone`` fails."""
+    planted = (".#...", "...##", "...#.", "#..#.", ".##.#")
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(5))
+    puzzle = Nonogram(rows, columns)
+    steps = refuted_branch(puzzle, planted)
+    rules = [s.rule for s in steps]
+    assert "guess" in rules and rules[-2:] == ["contradiction", "backtrack"]
+    assert steps[-1].data["depth"] == 0 and steps[-1].data["undone"]
+    result = explained(puzzle).result
+    shown = SimpleNamespace(steps=steps, result=result)
+    known, held = replay(puzzle, cast(Explanation, shown))
+    assert held == 0
+    (r, c), value = steps[-1].data["cell"], steps[-1].data["fixed"][0][2]
+    assert known[r][c] == value == (planted[r][c] == "#")
+    tampered = [
+        *steps[:-1],
+        Step("backtrack", "", {**steps[-1].data, "undone": []}, steps[-1].state),
+    ]
+    with pytest.raises(AssertionError):
+        replay(puzzle, cast(Explanation, SimpleNamespace(steps=tampered, result=result)))
 
 
 def test_json_lines_parse_with_the_documented_keys() -> None:
