@@ -355,16 +355,16 @@ def test_a_probe_of_depth_2_is_needed_and_graded() -> None:
 def refuted_branch(puzzle: Nonogram, solution: tuple[str, ...]) -> list[Any]:
     """The steps of line logic from the empty grid, then the branch of the first open cell's
     value the solution does not take, searched until refuted (:meth:`_Replay.refute`)."""
-    from cspsolve.limits import Limits as Budgeted
     from cspsolve.models.nonogram.explain import _Replay, load_kernels
     from cspsolve.models.nonogram.explain.black import BlackBoard
+    from cspsolve.models.nonogram.lines.cells import UNKNOWN
     from cspsolve.results import Stats
 
     load_kernels()
     board = BlackBoard(puzzle)
-    replay = _Replay(board, Budgeted().start(Stats()), 0)
+    replay = _Replay(board, Limits().start(Stats()), 0)
     assert replay.line_logic(range(puzzle.height + puzzle.width))
-    cell = next(i for i, code in enumerate(board.codes.flat) if code == 3)
+    cell = next(i for i, code in enumerate(board.codes.flat) if code == UNKNOWN)
     row, col = divmod(cell, puzzle.width)
     assert replay.refute(cell, int(solution[row][col] == "."))
     return replay.steps
