@@ -15,14 +15,18 @@ ones), each cell narrowed step by step:
    cells of the best scores of the sweep (the cells whose two trials decide the most), each
    value in turn: the assumption is followed by line logic and probes of depth 1 to their
    fixpoint; one that ends in a contradiction is a ``probe`` step of depth 2 ruling the value
-   out, the line visits and probes under the assumption as its chain; line logic goes on;
+   out, the line visits and probes under the assumption as its chain; line logic goes on.
+   Their trials are bounded by :data:`DEEP_FLOOR` plus :data:`DEEP_SHARE` times the solve's
+   (its ``stats.probes``): once spent, stalls go straight to a guess;
 4. when those find nothing either, a ``guess``: at the cell whose trial with its value in the
    solution found by the search decides the most (the guess that helps most), the value a
    search tries first, the one whose trial decides the most (fail first). When the solution
    takes that value, the guess is that value and the replay goes on under it.
-   Otherwise the replay follows the wrong branch: when line logic and probes of depth 1 under
-   it reach a contradiction within :data:`BRANCH_STEPS` steps, those steps are shown and a
-   ``backtrack`` step undoes them and rules the value out; else they are dropped and the guess
+   Otherwise the replay searches that wrong branch depth first as a search would: line logic
+   and probes of depth 1 under the guess, a further guess at a stall (again the value whose
+   trial decides the most), and at a contradiction a ``backtrack`` step that undoes the last
+   guess held and rules its value out. When the branch is refuted (its guess backtracked) in
+   :data:`BRANCH_STEPS` steps at most, those steps are shown; else they are dropped and the guess
    takes the solution's value (its text says so). A guess that follows the solution is never
    undone: the search's own backtracking, which found that solution and decided uniqueness,
    is summed up by its node count.
@@ -108,9 +112,9 @@ DEEP_SHARE = 1
 DEEP_FLOOR = 2000
 """Probes of depth 2 spend at most ``DEEP_FLOOR + DEEP_SHARE`` times the solve's trials (its
 ``stats.probes``) in trials, the replay's share of the work bounded by the solve's."""
-BRANCH_STEPS = 40
+BRANCH_STEPS = 60
 """A branch the search tries first and the solution does not take is shown when the search
-under it refutes it within this many steps."""
+under it refutes it in this many steps at most, its guess and its backtrack included."""
 
 State = tuple[bytes, tuple[tuple[int, int], ...]]
 """A drawn state: the cell masks row by row, and the cells to mark."""
@@ -301,7 +305,8 @@ class _Replay:
         title = board.titles[board.names.index(conflict)]
         text = (
             f"probe {place(row, col)} at depth 2: if {board.word(value)}, line logic and "
-            f"{inner} probes ({len(chain)} steps) leave {title} no placement, so it is {words}"
+            f"{inner} probe{'s' * (inner != 1)} ({len(chain)} steps) leave {title} no "
+            f"placement, so it is {words}"
         )
         data = {
             "cell": [row, col],
@@ -373,7 +378,7 @@ class _Replay:
         """Search the branch of ``value`` at ``cell`` depth first: the guess, line logic and
         probes of depth 1 under it, at a stall a further guess (the value a search tries
         first), at a contradiction a ``backtrack`` of the last guess. True when the branch is
-        refuted within :data:`BRANCH_STEPS` steps (its steps kept) or the limit stops the
+        refuted in :data:`BRANCH_STEPS` steps at most (its steps kept) or the limit stops the
         replay; else its steps are taken back (False)."""
         board = self.board
         saved = self._counts()
@@ -385,8 +390,8 @@ class _Replay:
                 if self.stopped:
                     return True
                 start = self.backtrack()
-                if len(self.held) == held:
-                    return True
+                if len(self.held) == held and len(self.steps) - saved[1] <= BRANCH_STEPS:
+                    return True  # else the loop ends: refuted, but in too many steps
             elif not board.open():
                 break  # a solution in this branch: not refuted
             else:
