@@ -357,53 +357,56 @@ class _Replay:
     def branch(self, choice: tuple[int, int], solution: Any) -> int:
         """After probes of both depths found nothing: a guess at the cell of ``choice``
         (:meth:`Board.branching`), its value a search tries first. When the solution does not
-        take that value its branch is searched (:meth:`refute`): refuted within
-        :data:`BRANCH_STEPS` steps it is shown; else the guess takes the solution's value. The
-        cell is returned (:data:`.HALTED` when the limit stopped the replay)."""
+        take that value its branch is searched (:meth:`refute`): refuted in
+        :data:`BRANCH_STEPS` steps at most it is shown; else the guess takes the solution's
+        value, its text saying why. The cell is returned (:data:`.HALTED` when the limit
+        stopped the replay)."""
         board = self.board
         cell, first = choice
         value = board.value(solution, cell)
         note = ""
         if first != value:
-            if self.refute(cell, first):
+            why = self.refute(cell, first)
+            if why is None:
                 return HALTED if self.stopped else cell
             note = (
-                f"; {board.word(first)}, tried first, is not refuted within {BRANCH_STEPS} "
-                "steps: the guess follows the solution the search found"
+                f"; {board.word(first)}, tried first, {why}: the guess follows the solution found"
             )
         self.guess(cell, value, note)
         return cell
 
-    def refute(self, cell: int, value: int) -> bool:
+    def refute(self, cell: int, value: int) -> str | None:
         """Search the branch of ``value`` at ``cell`` depth first: the guess, line logic and
         probes of depth 1 under it, at a stall a further guess (the value a search tries
-        first), at a contradiction a ``backtrack`` of the last guess. True when the branch is
+        first), at a contradiction a ``backtrack`` of the last guess. None when the branch is
         refuted in :data:`BRANCH_STEPS` steps at most (its steps kept) or the limit stops the
-        replay; else its steps are taken back (False)."""
+        replay; else its steps are taken back and the words say why."""
         board = self.board
         saved = self._counts()
         held = len(self.held)
         self.guess(cell, value, "; the search's first choice")
         start, lines = cell, self._lines(cell)
+        why = f"is not refuted in {BRANCH_STEPS} steps"
         while len(self.steps) - saved[1] <= BRANCH_STEPS:
             if not self.line_logic(lines):
                 if self.stopped:
-                    return True
+                    return None
                 start = self.backtrack()
                 if len(self.held) == held and len(self.steps) - saved[1] <= BRANCH_STEPS:
-                    return True  # else the loop ends: refuted, but in too many steps
+                    return None  # else the loop ends: refuted, but in too many steps
             elif not board.open():
-                break  # a solution in this branch: not refuted
+                why = "leads to another solution"
+                break
             else:
                 start, _ = self.probe((start + 1) % len(board.codes.flat))
                 if start == HALTED:
-                    return True
+                    return None
                 if start == NONE:
                     start, first = board.branching()
                     self.guess(start, first, "; the search's first choice")
             lines = self._lines(start)
         self._undo(saved)
-        return False
+        return why
 
     def run(self, solution: Any) -> None:
         """Deduce from the empty grid until every cell is decided, a contradiction, a stall

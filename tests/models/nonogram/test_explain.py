@@ -366,7 +366,7 @@ def refuted_branch(puzzle: Nonogram, solution: tuple[str, ...]) -> list[Any]:
     assert replay.line_logic(range(puzzle.height + puzzle.width))
     cell = next(i for i, code in enumerate(board.codes.flat) if code == UNKNOWN)
     row, col = divmod(cell, puzzle.width)
-    assert replay.refute(cell, int(solution[row][col] == "."))
+    assert replay.refute(cell, int(solution[row][col] == ".")) is None
     return replay.steps
 
 
