@@ -7,21 +7,38 @@ ones), each cell narrowed step by step:
 
 1. *line logic* on a worklist of dirty lines, each visit by the exact line solver; a visit
    that decides something is a ``line`` step;
-2. when line logic stalls, *probes* (depth 1): each undecided cell, from where the last probe
+2. when line logic stalls, *probes* of depth 1: each undecided cell, from where the last probe
    left off, is given each of its values in turn and line logic run on a copy of the grid; an
    assumption that leaves some line with no placement is a ``probe`` step ruling that value
    out, with the line visits that the conflict rests on as its chain; line logic goes on;
-3. when a whole sweep of probes finds nothing, a ``guess``: a cell takes the value it has in
-   the solution found by the search, the cell whose trial with that value decided the most
-   (the guess that helps most); line logic and probes go on under it. A guess that follows
-   the solution never needs undoing: the search's own backtracking, which found that solution
-   and decided uniqueness, is summed up by its node count.
+3. when a whole sweep of probes finds nothing, *probes of depth 2* on the :data:`DEEP_CELLS`
+   cells of the best scores of the sweep (the cells whose two trials decide the most), each
+   value in turn: the assumption is followed by line logic and probes of depth 1 to their
+   fixpoint; one that ends in a contradiction is a ``probe`` step of depth 2 ruling the value
+   out, the line visits and probes under the assumption as its chain; line logic goes on.
+   Their trials are bounded by :data:`DEEP_FLOOR` plus :data:`DEEP_SHARE` times the solve's
+   (its ``stats.probes``): once spent, stalls go straight to a guess;
+4. when those find nothing either, a ``guess``: at the cell whose trial with its value in the
+   solution found by the search decides the most (the guess that helps most), the value a
+   search tries first, the one whose trial decides the most (fail first). When the solution
+   takes that value, the guess is that value and the replay goes on under it.
+   Otherwise the replay searches that wrong branch depth first as a search would: line logic
+   and probes of depth 1 under the guess, a further guess at a stall (again the value whose
+   trial decides the most), and at a contradiction a ``backtrack`` step that undoes the last
+   guess held and rules its value out. When the branch is refuted (its guess backtracked) in
+   :data:`BRANCH_STEPS` steps at most, those steps are shown; else they are dropped and the guess
+   takes the solution's value (its text says so). A guess that follows the solution is never
+   undone: the search's own backtracking, which found that solution and decided uniqueness,
+   is summed up by its node count.
 
 The grade (``summary["grade"]``) is the deepest reasoning the replay needed: ``"line logic"``
-(line logic alone), ``"probing"`` (probes of depth 1 too), ``"search"`` (a guess; the summary's
-``nodes`` is then the search's node count). Uniqueness: when no guess was needed the deductions
-decided every cell, so the solution is unique; otherwise the search decided it, and a second
-solution is shown as a last ``second`` step.
+(line logic alone), ``"probing"`` (probes of depth 1 too), ``"deeper probes"`` (a probe of
+depth 2, no guess), ``"search"`` (a guess, even one refuted by a backtrack; the summary's
+``nodes`` is then the search's node count). The summary also counts the ``steps``, the
+``probes`` (of both depths), the ``deeper probes``, the ``guesses`` and the ``backtracks``.
+Uniqueness: when no guess holds at the end (none was made, or every one was refuted) the
+deductions decided every cell, so the solution is unique; otherwise the search decided it, and
+a second solution is shown as a last ``second`` step.
 
 Rules and their data keys (``Step.data``; cells are ``[row, column]``, 0-based; in black and
 white a value is 1 filled or 0 empty, in colour a colour's index, 0 the background):
@@ -33,16 +50,25 @@ white a value is 1 filled or 0 empty, in colour a colour's index, 0 the backgrou
     before the step gives these cells these values; in colour ``narrowed`` (list of ``[row,
     column, colours]``): the colours some such placement gives the cell, fewer than it had.
 ``probe``
-    ``cell``, ``assumed`` (the value tried), ``chain`` (line visits, each a dict of ``axis``,
-    ``index``, ``clue`` and ``fixed`` or ``narrowed`` as a ``line`` step's, checked on the grid
-    with the assumption), ``conflict`` (``axis``, ``index``, ``clue`` of the line then left
-    with no placement) and ``fixed`` (``[[row, column, 1 - assumed]]``) or ``narrowed`` (the
-    cell's colours without ``assumed``).
+    ``cell``, ``assumed`` (the value tried), ``depth`` (1 or 2), ``chain``, ``conflict``
+    (``axis``, ``index``, ``clue`` of the line then left with no placement) and ``fixed``
+    (``[[row, column, 1 - assumed]]``) or ``narrowed`` (the cell's colours without
+    ``assumed``). At depth 1 the chain's entries are line visits, each a dict of ``axis``,
+    ``index``, ``clue`` and ``fixed`` or ``narrowed`` as a ``line`` step's, checked in order on
+    the grid with the assumption. At depth 2 each entry has a ``rule``, ``"line"`` (a line
+    visit as above) or ``"probe"`` (a probe of depth 1 with its own keys), checked in order on
+    the grid with the assumption; the conflict line then has no placement.
 ``guess``
-    ``cell``, ``value``, ``depth`` (the guesses so far, this one included).
+    ``cell``, ``value``, ``depth`` (the guesses held, this one included).
 ``contradiction``
-    ``axis``, ``index``, ``clue``: no placement of the clue agrees with the known cells, so
-    the clues have no solution (it follows from line logic and probes alone).
+    ``axis``, ``index``, ``clue``: no placement of the clue agrees with the known cells. With
+    a guess held, the guess fails and a ``backtrack`` step follows; else the clues have no
+    solution (it follows from line logic and probes alone).
+``backtrack``
+    ``cell`` (the last guess held), ``undone`` (the ``[row, column]`` of every cell changed
+    since that guess, the cell included, in row-major order: they are as they were before it),
+    ``fixed`` (``[[row, column, 1 - value]]``) or ``narrowed`` (the cell's colours without the
+    guessed one), and ``depth`` (the guesses still held).
 ``second``
     ``grid`` (rows of the solution's characters) a second solution and ``cells`` the
     ``[row, column]`` where it differs from the first (the last step; its state is the second
@@ -76,8 +102,19 @@ from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED, Board, place, sli
 
 __all__ = ["GRADES", "State", "explain", "load_kernels"]
 
-GRADES = ("line logic", "probing", "search")
+GRADES = ("line logic", "probing", "deeper probes", "search")
 """The grades, easiest first (see the module docstring)."""
+
+DEEP_CELLS = 8
+"""Probes of depth 2 are tried, after a sweep of probes found nothing, on this many cells of
+the best scores (both values each)."""
+DEEP_SHARE = 1
+DEEP_FLOOR = 2000
+"""Probes of depth 2 spend at most ``DEEP_FLOOR + DEEP_SHARE`` times the solve's trials (its
+``stats.probes``) in trials, the replay's share of the work bounded by the solve's."""
+BRANCH_STEPS = 60
+"""A branch the search tries first and the solution does not take is shown when the search
+under it refutes it in this many steps at most, its guess and its backtrack included."""
 
 State = tuple[bytes, tuple[tuple[int, int], ...]]
 """A drawn state: the cell masks row by row, and the cells to mark."""
@@ -85,26 +122,61 @@ State = tuple[bytes, tuple[tuple[int, int], ...]]
 Puzzle = Nonogram | ColourNonogram
 
 
-class _Replay:
-    """The deductions replayed on a board, as steps (see the module docstring)."""
+_QUIET: State = (b"", ())
+"""The state of the steps of a chain (never drawn)."""
 
-    def __init__(self, board: Board, budget: Budget) -> None:
+
+class _Replay:
+    """The deductions replayed on a board, as steps (see the module docstring).
+
+    Parameters
+    ----------
+    board : Board
+        The grid, empty.
+    budget : Budget
+        The run's limits.
+    allowance : int
+        The trials that probes of depth 2 may spend (see :data:`DEEP_SHARE`).
+    """
+
+    def __init__(self, board: Board, budget: Budget, allowance: int) -> None:
         self.board = board
         self.budget = budget
+        self.allowance = allowance
         self.steps: list[Step] = []
         self.guesses = 0
+        self.held: list[tuple[Any, int, int]] = []
+        """The guesses in force (not undone by a ``backtrack``): the grid before each, its
+        cell and value."""
         self.probes = 0
+        self.deeper = 0
+        self.backtracks = 0
         self.conflict = False
+        self.quiet = False
+        """Whether the steps are a chain's: no text, no state."""
         self.stopped: Status | None = None
         height, width = board.size
         self.needed = np.zeros(height + width, np.uint8)
         self.keep = np.zeros(0, np.uint8)
 
-    def _state(self, marks: Iterable[list[Any]]) -> State:
-        return self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
+    def _add(self, rule: str, text: Callable[[], str], data: dict[str, Any], marks: Any) -> None:
+        """Append a step (its text and state only when not :attr:`quiet`)."""
+        if self.quiet:
+            self.steps.append(Step(rule, "", data, _QUIET))
+            return
+        state = self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
+        self.steps.append(Step(rule, text(), data, state))
 
     def _halted(self) -> None:
         self.stopped = self.budget.interrupted() or Status.LIMIT
+
+    def _lines(self, cell: int) -> tuple[int, int]:
+        """The row and the column of ``cell`` (row-major), as line numbers."""
+        height, width = self.board.size
+        return cell // width, height + cell % width
+
+    def _line_text(self, line: int, data: dict[str, Any]) -> str:
+        return f"{self.board.titles[line]}: line logic {self.board.fixes(data)}"
 
     def line_logic(self, lines: Iterable[int]) -> bool:
         """Line logic from ``lines`` to a fixpoint, a ``line`` step per visit that decides
@@ -115,23 +187,23 @@ class _Replay:
         verdict, entries = board.propagate(lines)
         after, board.codes = board.codes, before  # replayed visit by visit, for the states
         for line, cells in board.visits(entries):
-            board.apply(cells)
+            if not self.quiet:
+                board.apply(cells)
             data = {**board.names[line], board.key: cells}
-            text = f"{board.titles[line]}: line logic {board.fixes(data)}"
-            self.steps.append(Step("line", text, data, self._state(cells)))
+            self._add("line", functools.partial(self._line_text, line, data), data, cells)
         board.codes = after
         if verdict == STOPPED:
             self._halted()
         elif verdict == CONFLICT:
             line = int(entries[-1, 0])
             text = f"{board.titles[line]}: no placement of the clue fits the known cells"
-            self.steps.append(Step("contradiction", text, dict(board.names[line]), self._state([])))
+            self._add("contradiction", lambda: text, dict(board.names[line]), [])
             self.conflict = True
         return verdict == FIXPOINT
 
     def probe(self, start: int) -> tuple[int, int]:
         """Sweep probes from cell ``start``; on a failed assumption add its ``probe`` step and
-        return ``(cell, value)``; else ``(NONE, best cell)`` or ``(HALTED, 0)``."""
+        return ``(cell, value)``; else ``(NONE, 0)`` or ``(HALTED, 0)``."""
         board = self.board
         cell, value = board.sweep(start)
         if cell < 0:
@@ -158,24 +230,183 @@ class _Replay:
         data = {
             "cell": [row, col],
             "assumed": value,
+            "depth": 1,
             "chain": chain,
             "conflict": dict(board.names[conflict]),
             board.key: decided,
         }
-        self.steps.append(Step("probe", text, data, self._state(decided)))
+        self._add("probe", lambda: text, data, decided)
         self.probes += 1
         return cell, value
 
-    def guess(self, cell: int, solution: Any) -> None:
-        """Give ``cell`` its value in ``solution``, as a ``guess`` step."""
+    def _counts(self) -> tuple[Any, int, tuple[int, int, int, int]]:
+        """What :meth:`_undo` restores: the grid, the steps, the counts and the guesses held."""
+        board = self.board
+        return (
+            board.codes.copy(),
+            len(self.steps),
+            (self.probes, self.guesses, len(self.held), self.backtracks),
+        )
+
+    def _undo(self, saved: tuple[Any, int, tuple[int, int, int, int]]) -> list[Step]:
+        """Restore what :meth:`_counts` saved; the steps taken since."""
+        codes, mark, (self.probes, self.guesses, held, self.backtracks) = saved
+        taken = self.steps[mark:]
+        del self.steps[mark:]
+        del self.held[held:]
+        self.board.codes = codes
+        self.conflict = False
+        return taken
+
+    def deep_probe(self) -> int:
+        """After a sweep of probes found nothing: probes of depth 2 on the best cells of the
+        sweep, while the allowance of trials lasts; the first that fails is a ``probe`` step of
+        depth 2 (its cell is returned), else :data:`.NONE` (or :data:`.HALTED`)."""
+        board = self.board
+        for cell in board.candidates(DEEP_CELLS):
+            for value in board.values(cell):
+                if self.allowance <= 0:
+                    return NONE
+                spent = board.spent()
+                failed = board.deep(cell, value)
+                if failed == HALTED:
+                    self._halted()
+                    return HALTED
+                found = failed == 1 and self._deep_step(cell, value)
+                self.allowance -= board.spent() - spent
+                if failed:  # the sweep's grid is spent: no further tries this time
+                    return cell if found else HALTED if self.stopped else NONE
+        return NONE
+
+    def _deep_step(self, cell: int, value: int) -> bool:
+        """The ``probe`` step of depth 2 ruling ``value`` out of ``cell``: the line logic and
+        probes of depth 1 under the assumption, replayed to the contradiction, as its chain.
+        False (no step) when the replay stops before it."""
+        board = self.board
+        saved = self._counts()
+        board.assign(cell, value)
+        self.quiet = True
+        start, lines = cell, self._lines(cell)
+        while self.line_logic(lines) and board.open():
+            found, _ = self.probe((start + 1) % len(board.codes.flat))
+            if found < 0:
+                break
+            start, lines = found, self._lines(found)
+        self.quiet = False
+        conflicted = self.conflict
+        taken = self._undo(saved)
+        if not conflicted or self.stopped:
+            return False
+        chain = [{"rule": step.rule, **step.data} for step in taken[:-1]]
+        inner = sum(step.rule == "probe" for step in taken)
+        conflict = dict(taken[-1].data)
+        decided, words = board.exclude(cell, value)
+        row, col = divmod(cell, board.size[1])
+        title = board.titles[board.names.index(conflict)]
+        text = (
+            f"probe {place(row, col)} at depth 2: if {board.word(value)}, line logic and "
+            f"{inner} probe{'s' * (inner != 1)} ({len(chain)} steps) leave {title} no "
+            f"placement, so it is {words}"
+        )
+        data = {
+            "cell": [row, col],
+            "assumed": value,
+            "depth": 2,
+            "chain": chain,
+            "conflict": conflict,
+            board.key: decided,
+        }
+        self._add("probe", lambda: text, data, decided)
+        self.probes += 1
+        self.deeper += 1
+        return True
+
+    def guess(self, cell: int, value: int, note: str) -> None:
+        """Give ``cell`` the value ``value``, as a ``guess`` step (``note`` says why)."""
         board = self.board
         row, col = divmod(cell, board.size[1])
-        value = board.value(solution, cell)
         self.guesses += 1
+        self.held.append((board.codes.copy(), cell, value))
         board.assign(cell, value)
-        text = f"guess {place(row, col)} {board.word(value)} (probes stall; depth {self.guesses})"
-        data = {"cell": [row, col], "value": value, "depth": self.guesses}
-        self.steps.append(Step("guess", text, data, self._state([[row, col]])))
+        depth = len(self.held)
+        text = f"guess {place(row, col)} {board.word(value)} (probes stall; depth {depth}{note})"
+        data = {"cell": [row, col], "value": value, "depth": depth}
+        self._add("guess", lambda: text, data, [[row, col]])
+
+    def backtrack(self) -> int:
+        """Undo the last guess held after a contradiction, as a ``backtrack`` step: the grid as
+        it was before the guess, the guessed value ruled out. Its cell is returned."""
+        board = self.board
+        codes, cell, value = self.held.pop()
+        changed = np.nonzero(board.codes != codes)
+        undone = [[int(r), int(c)] for r, c in zip(*changed, strict=True)]
+        self.conflict = False
+        board.codes = codes
+        decided, words = board.exclude(cell, value)
+        row, col = divmod(cell, board.size[1])
+        depth = len(self.held)
+        text = (
+            f"backtrack: the guess at {place(row, col)} fails, {len(undone)} cells are undone "
+            f"and it is {words} (depth {depth})"
+        )
+        data = {"cell": [row, col], "undone": undone, board.key: decided, "depth": depth}
+        self._add("backtrack", lambda: text, data, decided)
+        self.backtracks += 1
+        return cell
+
+    def branch(self, choice: tuple[int, int], solution: Any) -> int:
+        """After probes of both depths found nothing: a guess at the cell of ``choice``
+        (:meth:`Board.branching`), its value a search tries first. When the solution does not
+        take that value its branch is searched (:meth:`refute`): refuted in
+        :data:`BRANCH_STEPS` steps at most it is shown; else the guess takes the solution's
+        value, its text saying why. The cell is returned (:data:`.HALTED` when the limit
+        stopped the replay)."""
+        board = self.board
+        cell, first = choice
+        value = board.value(solution, cell)
+        note = ""
+        if first != value:
+            why = self.refute(cell, first)
+            if why is None:
+                return HALTED if self.stopped else cell
+            note = (
+                f"; {board.word(first)}, tried first, {why}: the guess follows the solution found"
+            )
+        self.guess(cell, value, note)
+        return cell
+
+    def refute(self, cell: int, value: int) -> str | None:
+        """Search the branch of ``value`` at ``cell`` depth first: the guess, line logic and
+        probes of depth 1 under it, at a stall a further guess (the value a search tries
+        first), at a contradiction a ``backtrack`` of the last guess. None when the branch is
+        refuted in :data:`BRANCH_STEPS` steps at most (its steps kept) or the limit stops the
+        replay; else its steps are taken back and the words say why."""
+        board = self.board
+        saved = self._counts()
+        held = len(self.held)
+        self.guess(cell, value, "; the search's first choice")
+        start, lines = cell, self._lines(cell)
+        why = f"is not refuted in {BRANCH_STEPS} steps"
+        while len(self.steps) - saved[1] <= BRANCH_STEPS:
+            if not self.line_logic(lines):
+                if self.stopped:
+                    return None
+                start = self.backtrack()
+                if len(self.held) == held and len(self.steps) - saved[1] <= BRANCH_STEPS:
+                    return None  # else the loop ends: refuted, but in too many steps
+            elif not board.open():
+                why = "leads to another solution"
+                break
+            else:
+                start, _ = self.probe((start + 1) % len(board.codes.flat))
+                if start == HALTED:
+                    return None
+                if start == NONE:
+                    start, first = board.branching()
+                    self.guess(start, first, "; the search's first choice")
+            lines = self._lines(start)
+        self._undo(saved)
+        return why
 
     def run(self, solution: Any) -> None:
         """Deduce from the empty grid until every cell is decided, a contradiction, a stall
@@ -189,20 +420,23 @@ class _Replay:
             self.stopped = self.budget.exhausted()
             if self.stopped:
                 return
-            cell, _ = found = self.probe(start)
+            cell, _ = self.probe(start)
+            if cell == NONE:
+                choice = board.branching()
+                cell = self.deep_probe()
+                if cell == NONE:
+                    if solution is None:
+                        return
+                    cell = self.branch(choice, solution)
             if cell == HALTED:
                 return
-            if cell == NONE:
-                if solution is None:
-                    return
-                cell = found[1]
-                self.guess(cell, solution)
             start = (cell + 1) % (height * width)
-            lines = (cell // width, height + cell % width)
+            lines = self._lines(cell)
 
     def grade(self) -> str:
         """The deepest reasoning used (:data:`GRADES`)."""
-        return GRADES[2] if self.guesses else GRADES[1] if self.probes else GRADES[0]
+        used = (True, self.probes, self.deeper, self.guesses)
+        return GRADES[max(i for i, u in enumerate(used) if u)]
 
 
 def _solver_options(options: NonogramOptions, method: str) -> NonogramOptions:
@@ -233,9 +467,9 @@ def _uniqueness(replay: _Replay, found: Result[Grid]) -> list[str]:
             return [f"The clues have no solution: the search ({nodes} nodes) found none."]
         return [f"The clues have no solution: {found.message}."]
     assert found.solution is not None
-    if not replay.guesses:
+    if not replay.held:
         found.proof["unique"] = True
-        return ["The solution is unique: the deductions decided every cell without a guess."]
+        return ["The solution is unique: the deductions decided every cell (no guess holds)."]
     if unique:
         return [
             f"The solution is unique: the search ({found.stats.expanded} nodes) found no "
@@ -297,7 +531,7 @@ def explain(
     found = run(puzzle, heuristic=heuristic, options=solving, limits=limits)
     board: Board = ColourBoard(puzzle) if isinstance(puzzle, ColourNonogram) else BlackBoard(puzzle)
     start: State = (board.codes.tobytes(), ())
-    replay = _Replay(board, budget)
+    replay = _Replay(board, budget, DEEP_FLOOR + DEEP_SHARE * found.stats.probes)
     proof: list[str] = []
     if found.status in (Status.SOLVED, Status.UNSOLVABLE):
         with budget.alarm(board.ring):
@@ -315,7 +549,9 @@ def explain(
         "grade": replay.grade(),
         "steps": len(replay.steps),
         "probes": replay.probes,
+        "deeper probes": replay.deeper,
         "guesses": replay.guesses,
+        "backtracks": replay.backtracks,
     }
     if replay.guesses:
         summary["nodes"] = found.stats.expanded

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import kernel
+from .._kernels import copy, kernel
 from ..board import Grid, Nonogram
 from ..lines.bits import MAX_CELLS, settle_bits
 from ..lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
-from ..search.probing import STOP, Network, enqueue, raise_stop
+from ..search.probing import STOP, Network, _decided, enqueue, raise_stop
 from ..search.probing import _trial as trial
 from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED
 
@@ -132,7 +132,7 @@ def _logged_trial(
 @kernel()
 def _sweep(
     codes: Any, start: int, grid: Any, size: Any, clues: Any, work: Any, counters: Any,
-    trials: Any, target: Any, best: Any,
+    trials: Any, target: Any, scores: Any, best: Any,
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round) until an assumption fails.
 
@@ -141,8 +141,11 @@ def _sweep(
 
     Returns ``cell * 2 + 1`` when assuming the cell (row-major index) filled fails, ``cell * 2``
     when assuming it empty does, :data:`.NONE` when none fails, or :data:`.HALTED` when the
-    stop flag of ``counters`` was raised. ``best[0]`` is then the cell whose trial with its
-    value in ``target`` (cell codes, a solution) fixed the most cells.
+    stop flag of ``counters`` was raised. After :data:`.NONE`, ``scores`` (float64, (H * W,))
+    holds each undecided cell's score ``(fixed_empty + 1) * (fixed_filled + 1)`` (the cells
+    its two trials decide; 0 for a decided cell), and ``best`` the cell whose trial with its
+    value in ``target`` (cell codes, a solution) decided the most, and the value whose trial
+    decides more there (the one a search tries first).
     """
     height, width = size
     grid[:] = 0
@@ -153,21 +156,72 @@ def _sweep(
                 grid[plane, r, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
                 grid[plane, height + c, r >> 6] |= np.uint64(1) << np.uint64(r & 63)
     cells = height * width
-    best_score = -1
+    scores[:] = 0.0
+    best_score = -1.0
     for step in range(cells):
         cell = start + step if start + step < cells else start + step - cells
         row, col = cell // width, cell % width
         if codes[row, col] != UNKNOWN:
             continue
-        for plane in (1, 0):
-            fixed = trial(grid, trials[plane], cell, plane, size, clues, work, counters, work.read)
+        filled = trial(grid, trials[1], cell, 1, size, clues, work, counters, work.read)
+        if counters[STOP]:
+            return HALTED
+        if filled < 0:
+            return cell * 2 + 1
+        empty = trial(grid, trials[0], cell, 0, size, clues, work, counters, work.read)
+        if counters[STOP]:
+            return HALTED
+        if empty < 0:
+            return cell * 2
+        scores[cell] = (empty + 1.0) * (filled + 1.0)
+        helped = filled if target[row, col] == FILLED else empty
+        if helped > best_score:
+            best_score = helped
+            best[0], best[1] = cell, 1 if filled >= empty else 0
+    return NONE
+
+
+@kernel()
+def _deep(
+    grid: Any, deep: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
+    counters: Any, trials: Any,
+) -> int:  # fmt: skip
+    """Whether assuming ``cell`` (row-major) has ``plane``'s value (1 filled, 0 empty) in
+    ``grid`` (bit grids, at a fixpoint of probes) fails under line logic and probes of depth 1
+    to their fixpoint, on the copy ``deep``: 1 if it fails, 0 if not, :data:`.HALTED` when the
+    stop flag of ``counters`` was raised.
+
+    A probe that fails fixes its cell the other way (both failing: the assumption fails), and
+    sweeps go on until one changes nothing. Failed assumptions only multiply as cells are
+    decided, so whether the fixpoint is a contradiction does not depend on the order of the
+    probes: the replay reaches it too, in its own order.
+    """
+    height, width = size
+    failed = trial(grid, deep, cell, plane, size, clues, work, counters, work.read) < 0
+    changed = not failed
+    while changed:
+        changed = False
+        for other in range(height * width):
             if counters[STOP]:
                 return HALTED
-            if fixed < 0:
-                return cell * 2 + plane
-            if target[row, col] == (FILLED if plane else EMPTY) and fixed > best_score:
-                best[0], best_score = cell, fixed
-    return NONE
+            if _decided(deep, other // width, other % width):
+                continue
+            if trial(deep, trials[1], other, 1, size, clues, work, counters, work.read) < 0:
+                survivor = 0
+            elif trial(deep, trials[0], other, 0, size, clues, work, counters, work.read) < 0:
+                survivor = 1
+            else:
+                continue
+            if survivor == 0 and trial(
+                deep, trials[0], other, 0, size, clues, work, counters, work.read
+            ) < 0:  # fmt: skip
+                failed = True
+                break
+            copy(deep, trials[survivor])
+            changed = True
+    if counters[STOP]:
+        return HALTED
+    return 1 if failed else 0
 
 
 class BlackBoard:
@@ -199,7 +253,9 @@ class BlackBoard:
         self.grid = self.net.unknown()
         self.log = np.zeros((height * width + 1, 3), np.int64)
         self.tally = np.zeros(1, np.int64)
-        self.best = np.zeros(1, np.int64)
+        self.best = np.zeros(2, np.int64)
+        self.scores = np.zeros(height * width)
+        self.deep_grid = self.net.unknown()
         self.target = np.zeros(self.size, np.uint8)
         self.names: list[dict[str, Any]] = [
             *({"axis": "row", "index": i, "clue": list(c)} for i, c in enumerate(puzzle.rows)),
@@ -231,11 +287,32 @@ class BlackBoard:
         net = self.net
         found = _sweep(
             self.codes, start, self.grid, self.size, net.clues, net.work, net.counters,
-            net.trials, self.target, self.best,
+            net.trials, self.target, self.scores, self.best,
         )  # fmt: skip
-        if found == NONE:
-            return NONE, int(self.best[0])
-        return (HALTED, 0) if found == HALTED else (found // 2, found % 2)
+        if found < 0:
+            return found, 0
+        return found // 2, found % 2
+
+    def branching(self) -> tuple[int, int]:
+        """The best cell of the last sweep and the value to try there first."""
+        return int(self.best[0]), int(self.best[1])
+
+    def candidates(self, count: int) -> list[int]:
+        """Up to ``count`` undecided cells of the best scores of the last sweep, best first."""
+        order = np.argsort(-self.scores, kind="stable")[:count]
+        return [int(cell) for cell in order if self.scores[cell] > 0]
+
+    def values(self, cell: int) -> tuple[int, ...]:
+        """The values ``cell`` may still take."""
+        code = int(self.codes.flat[cell])
+        return tuple(v for v, bit in ((1, FILLED), (0, EMPTY)) if code & bit)
+
+    def deep(self, cell: int, value: int) -> int:
+        """Whether assuming ``value`` at ``cell`` fails with probes of depth 1 under it
+        (:func:`_deep`, on the grid of the last sweep): 1, 0 or :data:`.HALTED`."""
+        net = self.net
+        args = (self.size, net.clues, net.work, net.counters, net.trials)
+        return int(_deep(self.grid, self.deep_grid, cell, value, *args))
 
     def trial(self, cell: int, value: int) -> tuple[int, Any]:
         """The logged trial of ``value`` at ``cell`` (:func:`_logged_trial`)."""
@@ -299,8 +376,12 @@ class BlackBoard:
         return "filled" if value else "empty"
 
     def aim(self, solution: Grid | None) -> None:
-        """Guesses follow ``solution``."""
+        """Guesses are made where the value in ``solution`` decides the most."""
         self.target[:] = 0 if solution is None else self.encode(solution)
+
+    def spent(self) -> int:
+        """The trials run so far."""
+        return int(self.net.counters[1])
 
     def open(self) -> bool:
         """Whether some cell is undecided."""
@@ -328,4 +409,5 @@ def warm() -> None:
     board = BlackBoard(Nonogram(rows=((1,), (1,)), columns=((1,), (1,))))
     board.propagate(range(4))
     board.sweep(0)
+    board.deep(0, 1)
     board.trial(0, 1)

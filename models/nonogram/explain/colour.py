@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import kernel
+from .._kernels import copy, kernel
 from ..colour.board import BACKGROUND, ColourNonogram
 from ..colour.board import Grid as ColourGrid
 from ..colour.search import Network
@@ -107,24 +107,29 @@ def _logged_trial(
 @kernel()
 def _sweep(
     grid: Any, start: int, clues: Any, work: Any, counters: Any, trials: Any, target: Any,
-    best: Any,
+    scores: Any, best: Any,
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round), each colour it may take,
     until an assumption fails (the colour solver's trials).
 
     Returns ``cell * 32 + colour`` for a failed assumption, :data:`.NONE` when none fails, or
-    :data:`.HALTED` when the stop flag of ``counters`` was raised. ``best[0]`` is then the cell
-    whose trial with its colour in ``target`` (masks, a solution) removed the most colours.
+    :data:`.HALTED` when the stop flag of ``counters`` was raised. After :data:`.NONE`,
+    ``scores`` (float64, (H * W,)) holds each undecided cell's score, the product over its
+    colours of the colours the trial removes plus one (0 for a decided cell), and ``best`` the
+    cell whose trial with its colour in ``target`` (masks, a solution) removed the most, and
+    the colour whose trial removes the most there (the one a search tries first).
     """
     height, width = grid.shape
     cells = height * width
-    best_score = -1
+    scores[:] = 0.0
+    best_score = -1.0
     for step in range(cells):
         cell = start + step if start + step < cells else start + step - cells
         row, col = cell // width, cell % width
         mask = grid[row, col]
         if not mask & (mask - np.uint32(1)):
             continue
+        score, first, most, helped = 1.0, 0, -1, -1
         for colour in range(_SLOTS):
             bit = np.uint32(1) << np.uint32(colour)
             if not mask & bit:
@@ -134,9 +139,52 @@ def _sweep(
                 return HALTED
             if removed < 0:
                 return cell * _SLOTS + colour
-            if target[row, col] == bit and removed > best_score:
-                best[0], best_score = cell, removed
+            score *= removed + 1.0
+            if removed > most:
+                first, most = colour, removed
+            if target[row, col] == bit:
+                helped = removed
+        scores[cell] = score
+        if helped > best_score:
+            best[0], best[1], best_score = cell, first, helped
     return NONE
+
+
+@kernel()
+def _deep(
+    grid: Any, deep: Any, row: int, col: int, bit: Any, clues: Any, work: Any, counters: Any,
+    trials: Any,
+) -> int:  # fmt: skip
+    """Whether giving cell (``row``, ``col``) the colour ``bit`` in ``grid`` (at a fixpoint of
+    probes) fails under line logic and probes of depth 1 to their fixpoint, on the copy
+    ``deep``: 1 if it fails, 0 if not, :data:`.HALTED` when the stop flag of ``counters`` was
+    raised (as :func:`..black._deep`: a failed probe removes its colour from its cell)."""
+    height, width = grid.shape
+    failed = trial(grid, deep, row, col, bit, clues, work, counters) < 0
+    changed = not failed
+    while changed and not failed:
+        changed = False
+        for cell in range(height * width):
+            r, c = cell // width, cell % width
+            for colour in range(_SLOTS):
+                if counters[STOP]:
+                    return HALTED
+                mask = deep[r, c]
+                one = np.uint32(1) << np.uint32(colour)
+                if not mask & (mask - np.uint32(1)) or not mask & one:
+                    continue
+                if trial(deep, trials[0], r, c, one, clues, work, counters) >= 0:
+                    continue
+                if trial(deep, trials[1], r, c, mask & ~one, clues, work, counters) < 0:
+                    failed = True
+                    break
+                copy(deep, trials[1])
+                changed = True
+            if failed:
+                break
+    if counters[STOP]:
+        return HALTED
+    return 1 if failed else 0
 
 
 def _colours(mask: int) -> list[int]:
@@ -160,7 +208,9 @@ class ColourBoard:
         self.copied = self.codes.copy()
         self.log = np.zeros((height * width * len(self.keys) + 1, 3), np.int64)
         self.tally = np.zeros(1, np.int64)
-        self.best = np.zeros(1, np.int64)
+        self.best = np.zeros(2, np.int64)
+        self.scores = np.zeros(height * width)
+        self.deep_grid = self.codes.copy()
         self.target = np.zeros(self.size, np.uint32)
         self.names: list[dict[str, Any]] = [
             *({"axis": "row", "index": i, "clue": [list(b) for b in c]}
@@ -191,11 +241,31 @@ class ColourBoard:
         net = self.net
         found = _sweep(
             self.codes, start, net.clues, net.work, net.counters, net.trials, self.target,
-            self.best,
+            self.scores, self.best,
         )  # fmt: skip
-        if found == NONE:
-            return NONE, int(self.best[0])
-        return (HALTED, 0) if found == HALTED else divmod(found, _SLOTS)
+        return (found, 0) if found < 0 else divmod(found, _SLOTS)
+
+    def branching(self) -> tuple[int, int]:
+        """The best cell of the last sweep and the colour to try there first."""
+        return int(self.best[0]), int(self.best[1])
+
+    def candidates(self, count: int) -> list[int]:
+        """Up to ``count`` undecided cells of the best scores of the last sweep, best first."""
+        order = np.argsort(-self.scores, kind="stable")[:count]
+        return [int(cell) for cell in order if self.scores[cell] > 0]
+
+    def values(self, cell: int) -> tuple[int, ...]:
+        """The colours ``cell`` may still take."""
+        return tuple(_colours(int(self.codes.flat[cell])))
+
+    def deep(self, cell: int, value: int) -> int:
+        """Whether giving ``cell`` colour ``value`` fails with probes of depth 1 under it
+        (:func:`_deep`): 1, 0 or :data:`.HALTED`."""
+        row, col = divmod(cell, self.size[1])
+        net = self.net
+        bit = np.uint32(1 << value)
+        args = (net.clues, net.work, net.counters, net.trials)
+        return int(_deep(self.codes, self.deep_grid, row, col, bit, *args))
 
     def trial(self, cell: int, value: int) -> tuple[int, Any]:
         """The logged trial of colour ``value`` at ``cell`` (:func:`_logged_trial`)."""
@@ -265,8 +335,12 @@ class ColourBoard:
         return self.puzzle.colours[value].name
 
     def aim(self, solution: ColourGrid | None) -> None:
-        """Guesses follow ``solution``."""
+        """Guesses are made where the colour in ``solution`` removes the most."""
         self.target[:] = 0 if solution is None else self.encode(solution)
+
+    def spent(self) -> int:
+        """The trials run so far."""
+        return int(self.net.counters[1])
 
     def open(self) -> bool:
         """Whether some cell may still take several colours."""
@@ -301,4 +375,5 @@ def warm() -> None:
     board = ColourBoard(puzzle)
     board.propagate(range(4))
     board.sweep(0)
+    board.deep(0, 1)
     board.trial(0, 1)

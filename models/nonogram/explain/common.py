@@ -90,7 +90,27 @@ class Board(Protocol):
 
     def sweep(self, start: int) -> tuple[int, int]:
         """Probe from cell ``start``: ``(cell, value)`` of a failed assumption, else
-        ``(NONE, best cell)`` or ``(HALTED, 0)``."""
+        ``(NONE, 0)`` (every cell scored, see :meth:`branching`) or ``(HALTED, 0)``."""
+        ...
+
+    def branching(self) -> tuple[int, int]:
+        """After a sweep that found nothing: the cell whose trial with its value in the solution
+        aimed at decides the most, and the value whose trial decides the most there, the one a
+        search tries first."""
+        ...
+
+    def candidates(self, count: int) -> list[int]:
+        """After a sweep that found nothing: up to ``count`` cells of the best scores, best
+        first."""
+        ...
+
+    def values(self, cell: int) -> tuple[int, ...]:
+        """The values ``cell`` may still take."""
+        ...
+
+    def deep(self, cell: int, value: int) -> int:
+        """After a sweep that found nothing: whether assuming ``value`` at ``cell`` fails under
+        line logic and probes of depth 1 to their fixpoint (1, else 0), or ``HALTED``."""
         ...
 
     def trial(self, cell: int, value: int) -> tuple[int, Any]:
@@ -126,7 +146,11 @@ class Board(Protocol):
         ...
 
     def aim(self, solution: Grid | None) -> None:
-        """Guesses follow ``solution`` (none: no guess)."""
+        """Guesses are made where the value in ``solution`` decides the most (none: no guess)."""
+        ...
+
+    def spent(self) -> int:
+        """The trials run so far (a measure of the work done)."""
         ...
 
     def open(self) -> bool:

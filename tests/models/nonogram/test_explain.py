@@ -7,10 +7,15 @@ Every step is replayed on the checker's own grid:
 - ``line``: every cell it fixes was unknown and takes that value in every placement that fits
   the cells known before the step;
 - ``probe``: on a copy with the assumed value, every visit of the chain is checked as a
-  ``line`` step and the conflict line must have no placement; then the cell takes the other
-  value;
-- ``guess``: the cell was unknown; it takes the guessed value (the replay then goes on under it);
-- ``contradiction``: the line has no placement, and no guess came before;
+  ``line`` step (depth 1), or every entry of the chain as the ``line`` step or the ``probe`` of
+  depth 1 it names (depth 2), and the conflict line must have no placement; then the cell takes
+  the other value;
+- ``guess``: the cell was unknown; it takes the guessed value (the replay then goes on under it)
+  and the checker keeps its grid as it was;
+- ``contradiction``: the line has no placement; under a guess the next step must be a
+  ``backtrack``, with no guess held the puzzle is unsolvable and this is the last step;
+- ``backtrack``: the cells undone are exactly those that changed since the last guess held,
+  the grid is restored to what it was then, and the guessed cell takes the other value;
 - ``second``: a grid that matches the clues and differs from the solution exactly there.
 
 The replay must end in the result's solution (every cell decided), or in a contradiction or the
@@ -25,14 +30,15 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve import tasks
-from cspsolve.explanation import Explanation
+from cspsolve.explanation import Explanation, Step
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Nonogram
 from cspsolve.models.nonogram.colour.board import ColourNonogram
@@ -48,8 +54,9 @@ Known = list[list[int | None]]
 
 KEYS = {
     "line": {"axis", "index", "clue", "fixed"},
-    "probe": {"cell", "assumed", "chain", "conflict", "fixed"},
+    "probe": {"cell", "assumed", "depth", "chain", "conflict", "fixed"},
     "guess": {"cell", "value", "depth"},
+    "backtrack": {"cell", "undone", "fixed", "depth"},
     "contradiction": {"axis", "index", "clue"},
     "second": {"grid", "cells"},
 }
@@ -118,36 +125,73 @@ def has_no_placement(puzzle: Nonogram, known: Known, data: dict[str, Any]) -> bo
     return possible(clue, [known[r][c] for r, c in cells]) is None
 
 
-def replay(puzzle: Nonogram, explanation: Explanation) -> Known:
+def check_probe(puzzle: Nonogram, known: Known, data: dict[str, Any], depth: int) -> None:
+    """A probe of depth 1 or 2 (see the module docstring); then its cell takes the other value."""
+    (r, c), assumed = data["cell"], data["assumed"]
+    assert known[r][c] is None and data["fixed"] == [[r, c, 1 - assumed]]
+    assert data["depth"] == depth, data
+    trial = [row[:] for row in known]
+    trial[r][c] = assumed
+    for entry in data["chain"]:
+        if depth == 1:
+            check_line(puzzle, trial, entry)
+        elif entry["rule"] == "line":
+            check_line(puzzle, trial, {k: v for k, v in entry.items() if k != "rule"})
+        else:
+            assert entry["rule"] == "probe", entry
+            check_probe(puzzle, trial, {k: v for k, v in entry.items() if k != "rule"}, 1)
+    assert has_no_placement(puzzle, trial, data["conflict"]), data
+    known[r][c] = 1 - assumed
+
+
+def changed_cells(before: Known, after: Known) -> list[list[int]]:
+    return [
+        [r, c]
+        for r, (a, b) in enumerate(zip(before, after, strict=True))
+        for c, (x, y) in enumerate(zip(a, b, strict=True))
+        if x != y
+    ]
+
+
+def replay(puzzle: Nonogram, explanation: Explanation) -> tuple[Known, int]:
     """Check every step on the checker's own grid (see the module docstring); the grid at the
-    end (before a ``second`` step)."""
+    end (before a ``second`` step) and the guesses held then."""
     known: Known = [[None] * puzzle.width for _ in range(puzzle.height)]
-    guesses = 0
+    held: list[tuple[Known, list[int], int]] = []  # grid before each guess held, cell, value
+    refuted = False  # a contradiction under a guess: a backtrack must follow
     result = explanation.result
     for number, step in enumerate(explanation.steps):
         data = dict(step.data)
         assert set(data) == KEYS[step.rule], step
+        assert not refuted or step.rule == "backtrack", step
         json.dumps(data)
         if step.rule == "line":
             check_line(puzzle, known, data)
         elif step.rule == "probe":
-            (r, c), assumed = data["cell"], data["assumed"]
-            assert known[r][c] is None and data["fixed"] == [[r, c, 1 - assumed]]
-            trial = [row[:] for row in known]
-            trial[r][c] = assumed
-            for visit in data["chain"]:
-                check_line(puzzle, trial, visit)
-            assert has_no_placement(puzzle, trial, data["conflict"]), step
-            known[r][c] = 1 - assumed
+            assert data["depth"] in (1, 2)
+            check_probe(puzzle, known, data, data["depth"])
         elif step.rule == "guess":
             (r, c), value = data["cell"], data["value"]
-            guesses += 1
-            assert known[r][c] is None and data["depth"] == guesses
+            assert known[r][c] is None and value in (0, 1)
+            held.append(([row[:] for row in known], [r, c], value))
+            assert data["depth"] == len(held)
             known[r][c] = value
         elif step.rule == "contradiction":
-            assert has_no_placement(puzzle, known, data) and not guesses
+            assert has_no_placement(puzzle, known, data)
+            if held:
+                refuted = True
+                continue
             assert result.status is Status.UNSOLVABLE
             assert number == len(explanation.steps) - 1
+        elif step.rule == "backtrack":
+            assert refuted, step
+            refuted = False
+            before, cell, value = held.pop()
+            assert data["cell"] == cell and data["depth"] == len(held)
+            assert data["undone"] == changed_cells(before, known)
+            known = before
+            assert data["fixed"] == [[*cell, 1 - value]]
+            known[cell[0]][cell[1]] = 1 - value
         else:
             assert step.rule == "second" and number == len(explanation.steps) - 1
             second = tuple(data["grid"])
@@ -159,7 +203,8 @@ def replay(puzzle: Nonogram, explanation: Explanation) -> Known:
                 if second[r][c] != result.solution[r][c]
             ]
             assert differ and differ == data["cells"]
-    return known
+    assert not refuted or result.status is Status.LIMIT
+    return known, len(held)
 
 
 def grid_of(known: Known) -> tuple[str, ...]:
@@ -169,13 +214,20 @@ def grid_of(known: Known) -> tuple[str, ...]:
 def check_explanation(case: Case, explanation: Explanation) -> None:
     """Replay the steps, then check the end, the grade and uniqueness against the oracle."""
     puzzle, result = case.puzzle, explanation.result
-    known = replay(puzzle, explanation)
+    known, held = replay(puzzle, explanation)
     rules = [s.rule for s in explanation.steps]
-    grade = explanation.summary["grade"]
-    expected = "search" if "guess" in rules else "probing" if "probe" in rules else "line logic"
-    assert grade == expected
-    assert explanation.summary["guesses"] == rules.count("guess")
-    assert explanation.summary["probes"] == rules.count("probe")
+    deeper = sum(s.rule == "probe" and s.data["depth"] == 2 for s in explanation.steps)
+    summary = explanation.summary
+    expected = (
+        "search" if "guess" in rules
+        else "deeper probes" if deeper
+        else "probing" if "probe" in rules
+        else "line logic"
+    )  # fmt: skip
+    assert summary["grade"] == expected
+    assert summary["guesses"] == rules.count("guess")
+    assert summary["probes"] == rules.count("probe") and summary["deeper probes"] == deeper
+    assert summary["backtracks"] == rules.count("backtrack")
     truth = oracle(case)
     if result.status is Status.SOLVED:
         assert result.solution is not None and runs_match(puzzle, result.solution)
@@ -185,12 +237,12 @@ def check_explanation(case: Case, explanation: Explanation) -> None:
         if truth.unique is not None:
             assert unique == truth.unique
         assert ("second" in rules) == (unique is False)
-        if "guess" not in rules:
+        if not held:
             assert unique is True  # the deductions alone fixed every cell
     else:
         assert result.status is Status.UNSOLVABLE, result.status
         assert case.changed and truth.solvable is not True
-        assert "guess" not in rules and "second" not in rules
+        assert not held and "second" not in rules
         assert rules[-1:] == ["contradiction"] or "no solution" in " ".join(explanation.proof)
 
 
@@ -265,6 +317,84 @@ def test_a_probe_is_needed_and_graded() -> None:
     assert explanation.result.proof["unique"] is True
 
 
+TAAI2011_65 = Nonogram(
+    rows=(
+        (2, 2, 1, 4, 1, 1), (1, 1, 4, 5), (1, 2, 4, 1, 2), (2, 3, 1, 1, 3, 2),
+        (2, 1, 1, 1, 2, 2, 7), (2, 1, 1, 1, 3, 1, 2), (1, 1, 2, 2, 1, 1, 1, 2), (7, 2, 1, 4),
+        (1, 1, 2, 2, 3, 3, 2), (1, 1, 3, 1, 1, 2, 1), (3, 4, 5, 2, 1), (1, 1, 2, 4, 2, 1, 1, 1),
+        (2, 1, 3, 1, 2, 1, 1, 1), (1, 1, 2, 4, 4, 1), (1, 1, 2, 1, 1, 1, 3, 1), (2, 3, 2, 4, 1),
+        (7, 1, 1, 1, 2, 1), (1, 2, 1, 1, 3, 2), (3, 4, 3, 1, 3, 2), (2, 2, 2, 1, 1, 1),
+        (1, 2, 3, 1, 5, 1), (2, 2, 2, 1, 1, 2, 2, 1), (2, 1, 2, 1, 4, 3), (1, 3, 1, 1, 1, 1, 1, 2),
+        (2, 1, 1, 2, 1, 2, 3),
+    ),
+    columns=(
+        (4, 3, 2, 1), (1, 1, 2, 2, 2, 3, 4), (1, 1, 2, 1, 1, 1, 3), (3, 2, 1, 2, 1, 2),
+        (1, 2, 1, 1, 1, 4, 1), (1, 1, 1, 3, 1, 1, 2, 1), (1, 2, 2, 1, 2, 1, 1, 1, 1),
+        (5, 1, 1, 3, 1, 6), (1, 1, 6, 3, 4), (1, 2, 1, 5, 1, 2), (7, 1, 1, 1), (2, 1, 1, 4, 1, 5),
+        (3, 1, 3, 1, 2, 1), (1, 2, 5, 2, 1, 1), (1, 1, 6, 1, 3, 1), (2, 1, 1, 1, 1, 1, 1),
+        (3, 2, 3, 1, 3), (1, 3, 2, 3, 2, 5), (5, 1, 1, 2, 1, 1, 1, 1), (2, 2, 3, 1, 4, 2),
+        (2, 1, 2, 1, 2, 2), (2, 2, 3, 5), (3, 8, 1, 3), (1, 2, 1, 2, 3), (1, 1, 1, 1, 2, 4, 2, 1),
+    ),
+)  # fmt: skip
+"""Puzzle 66 of the TAAI 2011 tournament set: probes of depth 1 stall, one of depth 2 is
+needed, and no guess."""
+
+
+def test_a_probe_of_depth_2_is_needed_and_graded() -> None:
+    explanation = explained(TAAI2011_65)
+    solution = explanation.result.solution
+    assert solution is not None
+    check_explanation(Case(TAAI2011_65, solution, False), explanation)
+    assert explanation.summary["grade"] == "deeper probes"
+    assert explanation.result.proof["unique"] is True
+    deep = [s for s in explanation.steps if s.rule == "probe" and s.data["depth"] == 2]
+    assert deep and any(e["rule"] == "probe" for s in deep for e in s.data["chain"])
+    assert "at depth 2" in deep[0].text
+
+
+def refuted_branch(puzzle: Nonogram, solution: tuple[str, ...]) -> list[Any]:
+    """The steps of line logic from the empty grid, then the branch of the first open cell's
+    value the solution does not take, searched until refuted (:meth:`_Replay.refute`)."""
+    from cspsolve.models.nonogram.explain import _Replay, load_kernels
+    from cspsolve.models.nonogram.explain.black import BlackBoard
+    from cspsolve.models.nonogram.lines.cells import UNKNOWN
+    from cspsolve.results import Stats
+
+    load_kernels()
+    board = BlackBoard(puzzle)
+    replay = _Replay(board, Limits().start(Stats()), 0)
+    assert replay.line_logic(range(puzzle.height + puzzle.width))
+    cell = next(i for i, code in enumerate(board.codes.flat) if code == UNKNOWN)
+    row, col = divmod(cell, puzzle.width)
+    assert replay.refute(cell, int(solution[row][col] == ".")) is None
+    return replay.steps
+
+
+def test_a_refuted_branch_is_shown_and_backtracked() -> None:
+    """The search's wrong branch: a guess, the deductions under it, the contradiction and the
+    backtrack, which the checker replays (restoring its grid); a tampered ``undone`` fails."""
+    planted = (".#...", "...##", "...#.", "#..#.", ".##.#")
+    rows = tuple(runs(row) for row in planted)
+    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(5))
+    puzzle = Nonogram(rows, columns)
+    steps = refuted_branch(puzzle, planted)
+    rules = [s.rule for s in steps]
+    assert "guess" in rules and rules[-2:] == ["contradiction", "backtrack"]
+    assert steps[-1].data["depth"] == 0 and steps[-1].data["undone"]
+    result = explained(puzzle).result
+    shown = SimpleNamespace(steps=steps, result=result)
+    known, held = replay(puzzle, cast(Explanation, shown))
+    assert held == 0
+    (r, c), value = steps[-1].data["cell"], steps[-1].data["fixed"][0][2]
+    assert known[r][c] == value == (planted[r][c] == "#")
+    tampered = [
+        *steps[:-1],
+        Step("backtrack", "", {**steps[-1].data, "undone": []}, steps[-1].state),
+    ]
+    with pytest.raises(AssertionError):
+        replay(puzzle, cast(Explanation, SimpleNamespace(steps=tampered, result=result)))
+
+
 def test_json_lines_parse_with_the_documented_keys() -> None:
     puzzle = Nonogram(rows=((2,), (1, 1), (2,)), columns=((1, 1), (1, 1), (1,)))
     explanation = explained(puzzle)
@@ -277,6 +407,7 @@ def test_json_lines_parse_with_the_documented_keys() -> None:
     assert summary["type"] == "summary" and summary["explanation"]["grade"] in (
         "line logic",
         "probing",
+        "deeper probes",
         "search",
     )
 
@@ -428,37 +559,70 @@ def check_colour_line(puzzle: ColourNonogram, known: list[list[set[int]]], data:
         known[r][c] = set(colours)
 
 
+Colours = list[list[set[int]]]
+
+
+def no_colour_placement(puzzle: ColourNonogram, known: Colours, data: dict[str, Any]) -> bool:
+    clue, cells = colour_cells(puzzle, data["axis"], data["index"])
+    return possible_colours(clue, [known[y][x] for y, x in cells]) is None
+
+
+def check_colour_probe(puzzle: ColourNonogram, known: Colours, data: Any, depth: int) -> None:
+    """A colour probe of depth 1 or 2; then its cell loses the colour assumed."""
+    (r, c), assumed = data["cell"], data["assumed"]
+    assert data["depth"] == depth and assumed in known[r][c] and len(known[r][c]) > 1
+    trial = [[set(s) for s in row] for row in known]
+    trial[r][c] = {assumed}
+    for entry in data["chain"]:
+        if depth == 1 or entry["rule"] == "line":
+            check_colour_line(puzzle, trial, entry)
+        else:
+            assert entry["rule"] == "probe", entry
+            check_colour_probe(puzzle, trial, entry, 1)
+    assert no_colour_placement(puzzle, trial, data["conflict"]), data
+    known[r][c] = known[r][c] - {assumed}
+    assert data["narrowed"] == [[r, c, sorted(known[r][c])]]
+
+
 def replay_colour(case: ColourCase, explanation: Explanation) -> None:
     """The colour checker: every step replayed (see the module docstring), the end checked."""
     puzzle, result = case.puzzle, explanation.result
     every = set(range(len(puzzle.colours)))
-    known = [[set(every) for _ in range(puzzle.width)] for _ in range(puzzle.height)]
-    guesses = 0
+    known: Colours = [[set(every) for _ in range(puzzle.width)] for _ in range(puzzle.height)]
+    held: list[tuple[Colours, list[int], int]] = []
+    refuted = False
     for number, step in enumerate(explanation.steps):
         data = dict(step.data)
         json.dumps(data)
+        assert not refuted or step.rule == "backtrack", step
         if step.rule == "line":
             check_colour_line(puzzle, known, data)
         elif step.rule == "probe":
-            (r, c), assumed = data["cell"], data["assumed"]
-            trial = [[set(s) for s in row] for row in known]
-            trial[r][c] = {assumed}
-            for visit in data["chain"]:
-                check_colour_line(puzzle, trial, visit)
-            clue, cells = colour_cells(puzzle, data["conflict"]["axis"], data["conflict"]["index"])
-            assert possible_colours(clue, [trial[y][x] for y, x in cells]) is None
-            assert assumed in known[r][c]
-            known[r][c] = known[r][c] - {assumed}
-            assert data["narrowed"] == [[r, c, sorted(known[r][c])]]
+            check_colour_probe(puzzle, known, data, data["depth"])
         elif step.rule == "guess":
             (r, c), value = data["cell"], data["value"]
-            guesses += 1
-            assert len(known[r][c]) > 1 and value in known[r][c] and data["depth"] == guesses
+            assert len(known[r][c]) > 1 and value in known[r][c]
+            held.append(([[set(s) for s in row] for row in known], [r, c], value))
+            assert data["depth"] == len(held)
             known[r][c] = {value}
         elif step.rule == "contradiction":
-            clue, cells = colour_cells(puzzle, data["axis"], data["index"])
-            assert possible_colours(clue, [known[y][x] for y, x in cells]) is None
-            assert not guesses and result.status is Status.UNSOLVABLE
+            assert no_colour_placement(puzzle, known, data)
+            refuted = bool(held)
+            assert refuted or result.status is Status.UNSOLVABLE
+        elif step.rule == "backtrack":
+            assert refuted
+            refuted = False
+            before, (r, c), value = held.pop()
+            assert data["cell"] == [r, c] and data["depth"] == len(held)
+            assert data["undone"] == [
+                [y, x]
+                for y in range(puzzle.height)
+                for x in range(puzzle.width)
+                if before[y][x] != known[y][x]
+            ]
+            known = before
+            known[r][c] = known[r][c] - {value}
+            assert data["narrowed"] == [[r, c, sorted(known[r][c])]]
         else:
             assert step.rule == "second" and number == len(explanation.steps) - 1
             assert blocks_match(puzzle, tuple(data["grid"])) and result.proof["unique"] is False
@@ -535,5 +699,5 @@ def test_a_limit_stops_the_replay_with_checkable_steps() -> None:
     )  # fmt: skip
     assert explanation.result.status is Status.LIMIT
     assert "open" in " ".join(explanation.proof)
-    known = replay(puzzle, explanation)
+    known, _ = replay(puzzle, explanation)
     assert any(v is None for row in known for v in row)
