@@ -180,7 +180,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def page(request: Request) -> HTMLResponse:
         html = env.get_template("index.html").render(
-            instances=list(sources.instances()), settings=settings, kinds=registry.kinds()
+            instances=list(sources.instances()),
+            settings=settings,
+            kinds=registry.kinds(),
+            design_max=designer.MAX_SIDE,
         )
         return HTMLResponse(html)
 

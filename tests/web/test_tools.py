@@ -106,9 +106,9 @@ FIVE = (ROOT / "lightsout" / "classic-5x5.lo").read_text()
 
 
 def pressed_by_hand(rows: list[str], presses: list[list[int]], *, own: bool = True) -> list[str]:
-    """The board after ``presses``: each press toggles the cell (``own``) and its orthogonal
-    neighbours on the board."""
-    lit = [[ch == "1" for ch in row] for row in rows]
+    """The board (``1`` or ``#`` lit) after ``presses``: each press toggles the cell
+    (``own``) and its orthogonal neighbours on the board."""
+    lit = [[ch in "1#" for ch in row] for row in rows]
     for r, c in presses:
         for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
             rr, cc = r + dr, c + dc
@@ -236,11 +236,11 @@ def test_a_hint_is_a_press_of_a_minimum_solution(served: TestClient) -> None:
         job = finished(served, started(served, "hint", body))
         assert job["state"] == "done", job["error"]
         answer = job["answer"]
-        fewest = fewest_presses([row.replace("#", "1").replace(".", "0") for row in now])
+        fewest = fewest_presses(now)
         assert answer["left"] == fewest and answer["minimum"] is True
         if fewest == 0:
             assert answer["press"] is None
             break
         made.append(answer["press"])
         after = pressed_by_hand(text.split(), made)
-        assert fewest_presses([r.replace("#", "1").replace(".", "0") for r in after]) == fewest - 1
+        assert fewest_presses(after) == fewest - 1
