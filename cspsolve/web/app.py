@@ -10,9 +10,13 @@ Routes (``docs/web.md`` describes each):
   start a job (answer 202 with its id);
 - ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer;
   ``DELETE /api/jobs/ID``: cancel it;
-- ``GET /jobs/ID/player``: an explanation's step player, a page of its own.
+- ``GET /jobs/ID/player``: an explanation's step player, a page of its own;
+- ``POST /api/play``: a Lights Out grid after presses; ``POST /api/hint``: start a hint job;
+- ``POST /api/design``: start the check of a nonogram drawn; ``GET /api/design/file``: its
+  puzzle as a ``.non``, ``.nin`` or webpbn ``.xml`` file.
 
-Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message.
+Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message;
+a job refused because too many wait with HTTP 503 and ``Retry-After``.
 """
 
 from __future__ import annotations

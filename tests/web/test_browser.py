@@ -127,10 +127,11 @@ class Page:
             )
         )
 
-    def shot(self, name: str) -> Path:
-        """A screenshot of the page, also saved to ``$CSPSOLVE_SCREENSHOTS`` when set."""
+    def shot(self, name: str, css: str) -> Path:
+        """A screenshot of the page's element ``css``, also saved to ``$CSPSOLVE_SCREENSHOTS``
+        when set."""
         path = self.shots / f"web-{name}.png"
-        self.driver.save_screenshot(str(path))
+        self.one(css).screenshot(str(path))
         assert path.read_bytes().startswith(b"\x89PNG")
         if os.environ.get("CSPSOLVE_SCREENSHOTS"):
             shutil.copy(path, Path(os.environ["CSPSOLVE_SCREENSHOTS"]) / path.name)
@@ -188,7 +189,7 @@ def test_a_pasted_puzzle_is_solved_and_drawn(page: Page, kind: str) -> None:
     assert page.driver.execute_script("return arguments[0].naturalWidth", image) > 0
     if expected.stats.cost:
         assert float(page.pairs()["cost"]) == expected.stats.cost
-    page.shot(f"solve-{kind}")
+    page.shot(f"solve-{kind}", "#job")
     assert not page.severe()
 
 
@@ -206,7 +207,7 @@ def test_an_explanation_steps_with_its_board_redrawn(page: Page) -> None:
     assert page.run("explain") == "done"
     steps = [li.text for li in page.all("#answer ol > li")]
     assert len(steps) > 2
-    page.shot("explain")
+    page.shot("explain", "#job")
     solution = cspsolve.solve(puzzle_of(name)).solution
     filled = "".join(solution).count("#")
     page.driver.switch_to.frame(page.one("iframe.player"))
@@ -238,7 +239,7 @@ def test_check_gives_the_verdict_in_words_and_the_analysis(page: Page) -> None:
     assert [li.text for li in page.all("#answer ul > li")] == report.words()
     analysis = cspsolve.analyze(puzzle_of(name))
     assert page.pairs()["nullity"] == str(analysis["nullity"])
-    page.shot("check")
+    page.shot("check", "#job")
 
 
 def test_a_long_solve_is_cancelled(page: Page) -> None:
@@ -265,7 +266,7 @@ def test_bad_input_shows_one_line_next_to_it(page: Page) -> None:
     assert shown == message["error"] and "\n" not in shown and shown.startswith("pasted:")
     assert page.one("#input #input-error").is_displayed()
     assert not page.one("#run").is_displayed()
-    page.shot("bad-input")
+    page.shot("bad-input", "#input")
 
 
 def drawn(page: Page) -> list[str]:
@@ -313,7 +314,7 @@ def test_a_nonogram_is_designed(page: Page) -> None:
         for s in solutions
         if s != grid
     )
-    page.shot("design")
+    page.shot("design", "#design")
     # a cross: unique, and line logic solves it
     grid = [".#.", "###", ".#."]
     draw(page, grid)
@@ -368,7 +369,7 @@ def test_lights_out_is_played_with_hints(page: Page) -> None:
         page.one("#play-hint").click()
         page.until(lambda: page.all("#play-board button.hint"))
         if hints == 0:
-            page.shot("play")
+            page.shot("play", "#play")
         hinted = page.one("#play-board button.hint")
         r, c = map(int, hinted.get_attribute("data-cell").split(","))
         hinted.click()
