@@ -13,7 +13,8 @@ Routes (``docs/web.md`` describes each):
 - ``GET /jobs/ID/player``: an explanation's step player, a page of its own;
 - ``POST /api/play``: a Lights Out grid after presses; ``POST /api/hint``: start a hint job;
 - ``POST /api/design``: start the check of a nonogram drawn; ``GET /api/design/file``: its
-  puzzle as a ``.non``, ``.nin`` or webpbn ``.xml`` file.
+  puzzle as a ``.non``, ``.nin`` or webpbn ``.xml`` file; ``POST /api/design/image``: a
+  drawing traced from an uploaded image.
 
 Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message;
 a job refused because too many wait with HTTP 503 and ``Retry-After``.
@@ -235,6 +236,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return Response(text, media_type="text/plain; charset=utf-8",
                         headers={"content-disposition": disposition})  # fmt: skip
 
+    async def design_image(request: Request) -> Response:
+        form = await _InMemory(request, cap).parse()
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise OptionError("send the image as the form's file")
+        width = designer.side(form.get("width"), "width")
+        height = designer.side(form.get("height"), "height")
+        name = sources.uploaded_name(upload.filename)
+        data = await upload.read()
+        grid = await anyio.to_thread.run_sync(designer.traced, data, name, width, height)
+        return JSONResponse({"grid": list(grid)})
+
     async def play(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
         puzzle, presses = await anyio.to_thread.run_sync(_played, data, source)
@@ -285,6 +298,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *(Route(f"/api/{name}", action(name), methods=["POST"]) for name in ACTIONS),
         Route("/api/design", design, methods=["POST"]),
         Route("/api/design/file", design_file),
+        Route("/api/design/image", design_image, methods=["POST"]),
         Route("/api/play", play, methods=["POST"]),
         Route("/api/hint", hint, methods=["POST"]),
         Route("/api/jobs/{id}", job, methods=["GET", "DELETE"]),

@@ -10,15 +10,29 @@ nonogram kind's own writers, never to a path.
 from __future__ import annotations
 
 import importlib
+import io
+import warnings
 from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.csp.gac import StopPropagationError
-from cspsolve.errors import OptionError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Stats
 
-__all__ = ["FORMATS", "MAX_SIDE", "MAX_TITLE", "Grid", "check", "drawing", "file_of", "puzzle_of"]
+__all__ = [
+    "FORMATS",
+    "IMAGES",
+    "MAX_PIXELS",
+    "MAX_SIDE",
+    "MAX_TITLE",
+    "Grid",
+    "check",
+    "drawing",
+    "file_of",
+    "puzzle_of",
+    "traced",
+]
 
 Grid = tuple[str, ...]
 """A drawing: rows of ``#`` and ``.`` (the nonogram kind's grid)."""
@@ -28,6 +42,12 @@ MAX_SIDE = 60
 
 MAX_TITLE = 200
 """The longest title, in characters."""
+
+IMAGES = ("PNG", "GIF", "JPEG", "BMP")
+"""The image formats a drawing is traced from (the only decoders Pillow is let use)."""
+
+MAX_PIXELS = 1 << 24
+"""The most pixels of an image traced (4096 x 4096); larger ones are refused before decoding."""
 
 FORMATS = {"non": ".non", "nin": ".nin", "xml": ".xml"}
 """The files the designer writes: the ``format`` of a request → the writer's extension."""
@@ -53,6 +73,54 @@ def drawing(raw: Any) -> Grid:
         if set(row) - {"#", "."}:
             raise OptionError(f"row {number} holds other than '#' and '.'")
     return tuple(rows)
+
+
+def side(raw: Any, what: str) -> int:
+    """A width or height a request sends (a whole number from 1 to :data:`MAX_SIDE`).
+
+    Raises
+    ------
+    OptionError
+        For anything else.
+    """
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw)
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 1 <= raw <= MAX_SIDE:
+        raise OptionError(f"{what} must be a whole number from 1 to {MAX_SIDE}")
+    return raw
+
+
+def traced(data: bytes, name: str, width: int, height: int) -> Grid:
+    """A drawing of ``width`` x ``height`` cells traced from an image: the image is scaled to
+    that size (each cell the mean of the pixels it covers, transparent pixels counting as
+    white) and a cell is filled where that mean is darker than mid-grey.
+
+    Raises
+    ------
+    InputError
+        Naming the upload, when it is not a PNG, GIF, JPEG or BMP image Pillow reads, or has
+        more than :data:`MAX_PIXELS` pixels.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=IMAGES) as image:
+                pixels = image.width * image.height
+                rgba = image.convert("RGBA") if pixels <= MAX_PIXELS else None
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombWarning,
+            Image.DecompressionBombError):  # fmt: skip
+        raise InputError(name, None, "not a PNG, GIF, JPEG or BMP image") from None
+    if rgba is None:
+        raise InputError(name, None, f"the image has more than {MAX_PIXELS:,} pixels")
+    white = Image.new("RGBA", rgba.size, "white")
+    grey = Image.alpha_composite(white, rgba).convert("L")
+    cells = grey.resize((width, height), Image.Resampling.BOX)
+    return tuple(
+        "".join("#" if cells.getpixel((c, r)) < 128 else "." for c in range(width))  # type: ignore[operator]
+        for r in range(height)
+    )
 
 
 def model(name: str) -> Any:

@@ -26,7 +26,7 @@ from cspsolve.instances import ROOT
 from cspsolve.web.pool import GRACE
 
 from .conftest import serving
-from .test_tools import columns, every_solution, pressed_by_hand, runs
+from .test_tools import columns, every_solution, image_of, pressed_by_hand, runs
 
 pytestmark = pytest.mark.slow
 
@@ -344,6 +344,22 @@ def fewest_by_chasing(rows: list[str]) -> int:
             best = len(presses) if best is None else min(best, len(presses))
     assert best is not None, "unsolvable"
     return best
+
+
+def test_a_design_is_traced_from_an_image(page: Page, tmp_path: Path) -> None:
+    page.open()
+    grid = ["..##..", ".#..#.", "#....#", ".#..#.", "..##.."]
+    path = tmp_path / "ring.png"
+    path.write_bytes(image_of(grid, 12))
+    page.set("#design-width", str(len(grid[0])))
+    page.set("#design-height", str(len(grid)))
+    page.one("#design-image").send_keys(str(path))
+    page.until(lambda: drawn(page) == grid)
+    assert page.text("#design-error") == ""
+    (tmp_path / "bad.png").write_bytes(b"not an image")
+    page.one("#design-image").send_keys(str(tmp_path / "bad.png"))
+    page.until(lambda: page.text("#design-error") == "bad.png: not a PNG, GIF, JPEG or BMP image")
+    assert drawn(page) == grid
 
 
 def test_lights_out_is_played_with_hints(page: Page) -> None:

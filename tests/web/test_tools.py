@@ -1,9 +1,10 @@
-"""The nonogram designer and Lights Out play: clues and files of a drawing, the board after
-presses, checked against run lengths, solutions and press rules written here, and by brute
-force over every grid or press set of small boards."""
+"""The nonogram designer and Lights Out play: clues and files of a drawing, drawings traced
+from images, the board after presses, checked against run lengths, solutions and press rules
+written here, and by brute force over every grid or press set of small boards."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from typing import Any
@@ -98,6 +99,64 @@ def test_bad_drawings_are_one_line_errors(
     if not message.startswith("format"):
         job = plain.post("/api/design", json={**query, "grid": query["grid"].split("/")})
         assert job.status_code == 400 and message in job.json()["error"]
+
+
+# --- the designer: a drawing traced from an image ---------------------------------------------
+
+
+def image_of(grid: list[str], scale: int, fmt: str = "PNG") -> bytes:
+    """``grid`` drawn as an image, each cell ``scale`` pixels square (black filled, white
+    empty; the empty cells of a PNG transparent)."""
+    from PIL import Image, ImageDraw
+
+    mode, empty = ("RGBA", (0, 0, 0, 0)) if fmt == "PNG" else ("RGB", "white")
+    image = Image.new(mode, (len(grid[0]) * scale, len(grid) * scale), empty)
+    pen = ImageDraw.Draw(image)
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch == "#":
+                box = (c * scale, r * scale, (c + 1) * scale - 1, (r + 1) * scale - 1)
+                pen.rectangle(box, fill="black")
+    out = io.BytesIO()
+    image.save(out, fmt)
+    return out.getvalue()
+
+
+@settings(max_examples=20, deadline=None)
+@given(drawings, st.integers(1, 9), st.sampled_from(["PNG", "GIF", "BMP"]))
+def test_an_image_is_traced_cell_by_cell(grid: list[str], scale: int, fmt: str) -> None:
+    client = client_of(create_app(SETTINGS))
+    size = {"width": str(len(grid[0])), "height": str(len(grid))}
+    answer = client.post(
+        "/api/design/image", files={"file": ("x.img", image_of(grid, scale, fmt))}, data=size
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["grid"] == grid
+
+
+@pytest.mark.parametrize(
+    ("data", "size", "message"),
+    [
+        (b"GIF89a not really", {"width": "3", "height": "3"}, "a.png: not a PNG, GIF"),
+        (b"%PDF-1.4", {"width": "3", "height": "3"}, "a.png: not a PNG, GIF"),
+        (None, {"width": "3", "height": "3"}, "a.png: the image has more than 16,777,216 pixels"),
+        (b"", {"width": "0", "height": "3"}, "width must be a whole number from 1 to"),
+        (b"", {"width": "3", "height": "many"}, "height must be a whole number from 1 to"),
+    ],
+)
+def test_bad_images_are_one_line_errors(
+    plain: TestClient, data: bytes | None, size: dict[str, str], message: str
+) -> None:
+    if data is None:  # 5000 x 5000 pixels, a small file
+        from PIL import Image
+
+        out = io.BytesIO()
+        Image.new("1", (5000, 5000)).save(out, "PNG")
+        data = out.getvalue()
+    answer = plain.post("/api/design/image", files={"file": ("x\\a.png", data)}, data=size)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert message in error and "\n" not in error
 
 
 # --- Lights Out: the press rule ----------------------------------------------------------------

@@ -385,6 +385,23 @@ function designNew() {
   designShow();
 }
 
+async function designImage() {
+  const file = $("design-image").files[0];
+  if (!file) return;
+  $("design-error").textContent = "";
+  const form = new FormData();
+  form.append("file", file);
+  form.append("width", $("design-width").value);
+  form.append("height", $("design-height").value);
+  try {
+    design.rows = (await api("POST", "/api/design/image", form)).grid;
+    designShow();
+  } catch (error) {
+    $("design-error").textContent = error.message;
+  }
+  $("design-image").value = "";
+}
+
 function yesNo(value) {
   return value === true ? "yes" : value === false ? "no" : "not settled";
 }
@@ -420,6 +437,7 @@ async function init() {
   $("design-new").addEventListener("click", designNew);
   $("design-check").addEventListener("click", designCheck);
   $("design-title").addEventListener("input", designShow);
+  $("design-image").addEventListener("change", designImage);
   designNew();
 }
 
