@@ -173,6 +173,7 @@ def check(puzzle: Any, limits: Limits) -> dict[str, Any]:
         from the drawing; empty when unique) and ``other`` (that solution's rows, or ``None``).
     """
     kind = registry.get("nonogram")
+    model("search.probing").load_kernels()  # before the clock starts, as analyze does
     budget = limits.start(Stats())
     cells = puzzle.width * puzzle.height
     try:
