@@ -64,6 +64,11 @@ def resident_mib(pid: int) -> float:
     raise AssertionError(f"no VmRSS for {pid}")
 
 
+def memory(pid: int) -> tuple[float, float]:
+    """The resident memory of the server ``pid`` and of its workers together, in MiB."""
+    return resident_mib(pid), sum(map(resident_mib, children(pid)))
+
+
 async def burst(client: httpx.AsyncClient, count: int, slow: int) -> list[httpx.Response]:
     """``count`` requests at once, the first ``slow`` of them long solves."""
     asks = [("/api/solve", SLOW)] * slow + [LIGHT[i % len(LIGHT)] for i in range(count - slow)]
@@ -146,12 +151,12 @@ def test_a_burst_is_served_or_refused_and_leaves_nothing() -> None:
         pid = server.process.pid
         asyncio.run(warm(server))
         workers = children(pid)
-        before = resident_mib(pid) + sum(map(resident_mib, workers))
+        before = memory(pid)
         seen = asyncio.run(load(server))
-        first = resident_mib(pid) + sum(map(resident_mib, children(pid)))
+        first = memory(pid)
         again = asyncio.run(load(server))
         after_workers = children(pid)
-        after = resident_mib(pid) + sum(map(resident_mib, after_workers))
+        after = memory(pid)
     deadline = time.monotonic() + 10
     while (left := {p for p in after_workers | workers if Path(f"/proc/{p}").exists()}) and (
         time.monotonic() < deadline
@@ -174,13 +179,15 @@ def test_a_burst_is_served_or_refused_and_leaves_nothing() -> None:
         "probe_max_ms": round(1000 * probe[-1], 1),
         "workers_before": len(workers),
         "workers_after": len(after_workers),
-        "rss_before_mib": round(before, 1),
-        "rss_after_first_burst_mib": round(first, 1),
-        "rss_after_second_burst_mib": round(after, 1),
+        "server_workers_rss_before_mib": [round(m, 1) for m in before],
+        "after_first_round_mib": [round(m, 1) for m in first],
+        "after_second_round_mib": [round(m, 1) for m in after],
         "processes_left_after_stop": len(left),
     }
     print(json.dumps(figures))
     assert figures["probe_p95_ms"] < 200, figures
     assert after_workers == workers, "a worker was replaced or added"
-    assert after - first < 25, figures  # what the first burst took is kept, not taken again
+    # what the first round took is not taken again: the server keeps a bounded number of jobs,
+    # the workers' allocators keep what their largest search took
+    assert after[0] - first[0] < 5 and after[1] - first[1] < 25, figures
     assert not left, left
