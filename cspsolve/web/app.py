@@ -55,6 +55,10 @@ ENVELOPE = 64 << 10
 RETRY_AFTER = 5
 """Seconds a refused request (HTTP 503, too many jobs waiting) is told to wait."""
 
+READERS = 2
+"""Threads that read puzzles (and check requests) at once; more requests wait their turn, so
+that a burst of them leaves the page's light requests their share of the interpreter."""
+
 MAX_WAIT = 10.0
 """Longest ``?wait=`` of ``GET /api/jobs/ID``, in seconds."""
 
@@ -182,6 +186,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         autoescape=select_autoescape(default=True),
     )
     cap = settings.max_input_bytes + ENVELOPE
+    readers = anyio.CapacityLimiter(READERS)
+
+    async def reading(work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a thread, at most :data:`READERS` at once."""
+        return await anyio.to_thread.run_sync(work, *args, limiter=readers)
 
     async def page(request: Request) -> HTMLResponse:
         html = env.get_template("index.html").render(
@@ -201,13 +210,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def read(request: Request) -> Response:
         _, source = await _request_source(request, cap, settings)
-        found = await anyio.to_thread.run_sync(sources.read, source)
+        found = await reading(sources.read, source)
         return JSONResponse({"kind": found.kind, "name": found.name, "puzzles": found.listing()})
 
     def action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def start(request: Request) -> Response:
             data, source = await _request_source(request, cap, settings)
-            spec = await anyio.to_thread.run_sync(_spec, name, data, source, settings)
+            spec = await reading(_spec, name, data, source, settings)
             return submitted(spec)
 
         return start
@@ -245,17 +254,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         height = designer.side(form.get("height"), "height")
         name = sources.uploaded_name(upload.filename)
         data = await upload.read()
-        grid = await anyio.to_thread.run_sync(designer.traced, data, name, width, height)
+        grid = await reading(designer.traced, data, name, width, height)
         return JSONResponse({"grid": list(grid)})
 
     async def play(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
-        puzzle, presses = await anyio.to_thread.run_sync(_played, data, source)
-        return JSONResponse(await anyio.to_thread.run_sync(lights.board, puzzle, presses))
+        puzzle, presses = await reading(_played, data, source)
+        return JSONResponse(await reading(lights.board, puzzle, presses))
 
     async def hint(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
-        puzzle, presses = await anyio.to_thread.run_sync(_played, data, source)
+        puzzle, presses = await reading(_played, data, source)
         now = lights.after(puzzle, presses)
         time_limit = settings.time_limit(data.get("time_limit"))
         return submitted(Spec("hint", "lightsout", now, tasks.Request(), time_limit))
