@@ -10,9 +10,14 @@ Routes (``docs/web.md`` describes each):
   start a job (answer 202 with its id);
 - ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer;
   ``DELETE /api/jobs/ID``: cancel it;
-- ``GET /jobs/ID/player``: an explanation's step player, a page of its own.
+- ``GET /jobs/ID/player``: an explanation's step player, a page of its own;
+- ``POST /api/play``: a Lights Out grid after presses; ``POST /api/hint``: start a hint job;
+- ``POST /api/design``: start the check of a nonogram drawn; ``GET /api/design/file``: its
+  puzzle as a ``.non``, ``.nin`` or webpbn ``.xml`` file; ``POST /api/design/image``: a
+  drawing traced from an uploaded image.
 
-Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message.
+Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message;
+a job refused because too many wait with HTTP 503 and ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -36,7 +41,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cspsolve import registry, tasks
 from cspsolve.errors import CspsolveError, OptionError
+from cspsolve.web import design as designer
 from cspsolve.web import options, sources
+from cspsolve.web import play as lights
 from cspsolve.web.pool import BusyError, Pool
 from cspsolve.web.work import ACTIONS, Spec
 
@@ -44,6 +51,13 @@ __all__ = ["Settings", "create_app"]
 
 ENVELOPE = 64 << 10
 """Bytes a request may hold beyond its puzzle (the JSON or form around it)."""
+
+RETRY_AFTER = 5
+"""Seconds a refused request (HTTP 503, too many jobs waiting) is told to wait."""
+
+READERS = 2
+"""Threads that read puzzles (and check requests) at once; more requests wait their turn, so
+that a burst of them leaves the page's light requests their share of the interpreter."""
 
 MAX_WAIT = 10.0
 """Longest ``?wait=`` of ``GET /api/jobs/ID``, in seconds."""
@@ -172,10 +186,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         autoescape=select_autoescape(default=True),
     )
     cap = settings.max_input_bytes + ENVELOPE
+    readers = anyio.CapacityLimiter(READERS)
+
+    async def reading(work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a thread, at most :data:`READERS` at once."""
+        return await anyio.to_thread.run_sync(work, *args, limiter=readers)
 
     async def page(request: Request) -> HTMLResponse:
         html = env.get_template("index.html").render(
-            instances=list(sources.instances()), settings=settings, kinds=registry.kinds()
+            instances=list(sources.instances()),
+            settings=settings,
+            kinds=registry.kinds(),
+            design_max=designer.MAX_SIDE,
         )
         return HTMLResponse(html)
 
@@ -188,20 +210,64 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def read(request: Request) -> Response:
         _, source = await _request_source(request, cap, settings)
-        found = await anyio.to_thread.run_sync(sources.read, source)
+        found = await reading(sources.read, source)
         return JSONResponse({"kind": found.kind, "name": found.name, "puzzles": found.listing()})
 
     def action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def start(request: Request) -> Response:
             data, source = await _request_source(request, cap, settings)
-            spec = await anyio.to_thread.run_sync(_spec, name, data, source, settings)
-            try:
-                job = pool.submit(spec)
-            except BusyError as e:
-                return _error(str(e), 503)
-            return JSONResponse(job.to_json(), status_code=202)
+            spec = await reading(_spec, name, data, source, settings)
+            return submitted(spec)
 
         return start
+
+    def submitted(spec: Spec) -> Response:
+        """The job of ``spec`` queued (HTTP 202), or refused with 503 and a retry hint."""
+        try:
+            job = pool.submit(spec)
+        except BusyError as e:
+            answer = _error(f"the server is busy: {e}", 503)
+            answer.headers["retry-after"] = str(RETRY_AFTER)
+            return answer
+        return JSONResponse(job.to_json(), status_code=202)
+
+    async def design(request: Request) -> Response:
+        data = await _json(request)
+        puzzle = _designed(data)
+        time_limit = settings.time_limit(data.get("time_limit"))
+        return submitted(Spec("design", "nonogram", puzzle, tasks.Request(), time_limit))
+
+    async def design_file(request: Request) -> Response:
+        query = request.query_params
+        puzzle = _designed({"grid": query.get("grid", ""), "title": query.get("title")})
+        name, text = designer.file_of(puzzle, query.get("format"))
+        disposition = f'attachment; filename="{name}"'
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"content-disposition": disposition})  # fmt: skip
+
+    async def design_image(request: Request) -> Response:
+        form = await _InMemory(request, cap).parse()
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise OptionError("send the image as the form's file")
+        width = designer.side(form.get("width"), "width")
+        height = designer.side(form.get("height"), "height")
+        name = sources.uploaded_name(upload.filename)
+        data = await upload.read()
+        grid = await reading(designer.traced, data, name, width, height)
+        return JSONResponse({"grid": list(grid)})
+
+    async def play(request: Request) -> Response:
+        data, source = await _request_source(request, cap, settings)
+        puzzle, presses = await reading(_played, data, source)
+        return JSONResponse(await reading(lights.board, puzzle, presses))
+
+    async def hint(request: Request) -> Response:
+        data, source = await _request_source(request, cap, settings)
+        puzzle, presses = await reading(_played, data, source)
+        now = lights.after(puzzle, presses)
+        time_limit = settings.time_limit(data.get("time_limit"))
+        return submitted(Spec("hint", "lightsout", now, tasks.Request(), time_limit))
 
     async def job(request: Request) -> Response:
         found = pool.get(request.path_params["id"])
@@ -239,6 +305,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/instances", instances),
         Route("/api/read", read, methods=["POST"]),
         *(Route(f"/api/{name}", action(name), methods=["POST"]) for name in ACTIONS),
+        Route("/api/design", design, methods=["POST"]),
+        Route("/api/design/file", design_file),
+        Route("/api/design/image", design_image, methods=["POST"]),
+        Route("/api/play", play, methods=["POST"]),
+        Route("/api/hint", hint, methods=["POST"]),
         Route("/api/jobs/{id}", job, methods=["GET", "DELETE"]),
         Route("/jobs/{id}/player", player),
         Mount("/static", StaticFiles(packages=[("cspsolve.web", "static")]), name="static"),
@@ -313,11 +384,8 @@ async def _request_source(
             fields["time_limit"] = float(fields["time_limit"])
         data: Mapping[str, Any] = {**fields, "puzzle": fields}
     else:
-        try:
-            data = await request.json()
-        except ValueError:
-            raise OptionError("the request is not JSON") from None
-        if not isinstance(data, Mapping) or not isinstance(data.get("puzzle"), Mapping):
+        data = await _json(request)
+        if not isinstance(data.get("puzzle"), Mapping):
             raise OptionError("the request needs a puzzle object (text or instance)")
     source = sources.source_of(data["puzzle"])
     if source.text is not None and len(source.text.encode()) > settings.max_input_bytes:
@@ -326,6 +394,34 @@ async def _request_source(
             f"this server takes at most {settings.max_input_bytes:,}"
         )
     return data, source
+
+
+async def _json(request: Request) -> Mapping[str, Any]:
+    """The request's JSON object.
+
+    Raises
+    ------
+    OptionError
+        When the body is not a JSON object.
+    """
+    try:
+        data = await request.json()
+    except ValueError:
+        raise OptionError("the request is not JSON") from None
+    if not isinstance(data, Mapping):
+        raise OptionError("the request must be a JSON object")
+    return data
+
+
+def _designed(data: Mapping[str, Any]) -> Any:
+    """The nonogram of a designer's request: its ``grid`` and ``title``."""
+    return designer.puzzle_of(designer.drawing(data.get("grid")), data.get("title"))
+
+
+def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Any, lights.Presses]:
+    """The Lights Out board a request plays and the presses it lists."""
+    puzzle = lights.playable(sources.read(source).pick(_entry(data)))
+    return puzzle, lights.pressed(puzzle, data.get("presses"))
 
 
 def _entry(data: Mapping[str, Any]) -> int:

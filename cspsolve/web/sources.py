@@ -22,7 +22,17 @@ from cspsolve.errors import InputError, OptionError, UnknownKindError
 from cspsolve.inputs import decode
 from cspsolve.kind import PuzzleEntry
 
-__all__ = ["PASTED", "Read", "Source", "instances", "read", "source_of", "text_field", "uploaded"]
+__all__ = [
+    "PASTED",
+    "Read",
+    "Source",
+    "instances",
+    "read",
+    "source_of",
+    "text_field",
+    "uploaded",
+    "uploaded_name",
+]
 
 PASTED = "pasted"
 """The name pasted text goes by in error messages."""
@@ -131,9 +141,14 @@ def source_of(data: Mapping[str, Any]) -> Source:
     return Source(text, name or PASTED, kind=kind, format=fmt)
 
 
+def uploaded_name(name: str | None) -> str:
+    """The name an upload goes by in messages: its file name without any folder."""
+    return PurePosixPath((name or "").replace("\\", "/")).name or PASTED
+
+
 def uploaded(data: bytes, name: str) -> str:
     """An upload's bytes as text; InputError (naming the upload) for binary data."""
-    return decode(data, PurePosixPath(name.replace("\\", "/")).name or PASTED)
+    return decode(data, uploaded_name(name))
 
 
 def read(source: Source) -> Read:

@@ -17,7 +17,7 @@ from cspsolve.kind import Kind
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
-__all__ = ["ACTIONS", "Spec", "run"]
+__all__ = ["ACTIONS", "TOOLS", "Spec", "run"]
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 """The colour codes a kind's text drawing may hold for a terminal."""
@@ -121,6 +121,18 @@ def _explain(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
     return out
 
 
+def _design(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    from cspsolve.web.design import check
+
+    return check(spec.puzzle, limits)
+
+
+def _hint(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    from cspsolve.web.play import hint
+
+    return hint(spec.puzzle, limits)
+
+
 ACTIONS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
     "solve": _solve,
     "verify": _verify,
@@ -128,7 +140,13 @@ ACTIONS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
     "compare": _compare,
     "explain": _explain,
 }
-"""What each action of the page runs."""
+"""What each action on a puzzle runs (``POST /api/ACTION``)."""
+
+TOOLS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
+    "design": _design,
+    "hint": _hint,
+}
+"""What the designer's check (a nonogram drawn) and Lights Out's hint run."""
 
 
 def run(spec: Spec, limits: Limits) -> dict[str, Any]:
@@ -139,4 +157,4 @@ def run(spec: Spec, limits: Limits) -> dict[str, Any]:
     OptionError
         When the request does not fit the kind or the puzzle (the page shows it in one line).
     """
-    return ACTIONS[spec.action](registry.get(spec.kind), spec, limits)
+    return (ACTIONS | TOOLS)[spec.action](registry.get(spec.kind), spec, limits)

@@ -3,11 +3,15 @@ shared pool of workers, and with the example ``queens`` kind registered."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
 import sys
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,8 @@ with warnings.catch_warnings():  # starlette's notice that httpx2 will replace h
 from cspsolve import registry
 from cspsolve.web import sources
 from cspsolve.web.app import Settings, create_app
+
+from ..conftest import command
 
 HERE = Path(__file__).resolve().parent
 KINDS = HERE.parent / "kinds"
@@ -94,3 +100,52 @@ def started(client: TestClient, action: str, body: dict[str, Any]) -> dict[str, 
     answer = client.post(f"/api/{action}", json=body)
     assert answer.status_code == 202, answer.text
     return answer.json()
+
+
+@dataclass
+class Server:
+    """A ``cspsolve serve`` process: its address (``http://127.0.0.1:PORT/``) and process."""
+
+    address: str
+    process: subprocess.Popen[str]
+    errors: str = ""
+
+
+@contextlib.contextmanager
+def serving(*args: str) -> Iterator[Server]:
+    """A real server on a free port (``cspsolve serve --port 0 ARGS``), answering when yielded;
+    stopped by Ctrl-C (SIGINT) after, its stderr then in ``errors``, which must hold no
+    traceback."""
+    import httpx
+
+    environment = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
+    process = subprocess.Popen(
+        command("serve", "--port", "0", *args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("cspsolve: serving on http://127.0.0.1:"), line
+        server = Server(line.split()[3], process)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(server.address + "api/kinds", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.1)
+        yield server
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            _, errors = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    server.errors = errors
+    assert "Traceback" not in errors, errors

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import time
-
 import httpx
 import pytest
 from click.testing import CliRunner
 
 from cspsolve import cli
 
-from ..conftest import command, run
+from ..conftest import run
+from .conftest import serving
 
 
 def test_serve_help_names_its_options() -> None:
@@ -43,35 +39,8 @@ def test_listening_beyond_this_computer_warns(monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.slow
 def test_serve_on_a_free_port_serves_the_page() -> None:
-    environment = {k: v for k, v in os.environ.items() if k != "CSPSOLVE_DEBUG"}
-    server = subprocess.Popen(
-        command("serve", "--port", "0", "--workers", "1"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=environment,
-    )
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        assert line.startswith("cspsolve: serving on http://127.0.0.1:"), line
-        address = line.split()[3]
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                page = httpx.get(address, timeout=5)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the server never answered"
-                time.sleep(0.1)
+    with serving("--workers", "1") as server:
+        page = httpx.get(server.address, timeout=5)
         assert page.status_code == 200 and "cspsolve" in page.text
-        kinds = httpx.get(address + "api/kinds", timeout=5).json()
+        kinds = httpx.get(server.address + "api/kinds", timeout=5).json()
         assert "nonogram" in [k["name"] for k in kinds]
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            _, errors = server.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            raise
-    assert "Traceback" not in errors, errors

@@ -85,6 +85,8 @@ async function readPuzzle() {
       const label = p.id !== null ? `#${p.id} (line ${p.line}): ${p.describe}` : p.describe;
       entry.append(el("option", label, { value: p.index }));
     });
+    $("play-start").hidden = read.kind !== "lightsout";
+    $("play").hidden = true;
     $("read-kind").textContent = `${state.kind.title}, ${read.puzzles.length} puzzle(s)`;
     $("puzzles").hidden = false;
     fillMethods();
@@ -260,6 +262,166 @@ function show(job) {
   }
 }
 
+// --- a job that is not shown in the job section: wait for its end ---------------------------
+
+async function ended(job) {
+  let now = job;
+  while (!["done", "failed", "cancelled"].includes(now.state)) now = await api("GET", `/api/jobs/${job.id}?wait=5`);
+  if (now.state !== "done") throw new Error(now.error || now.state);
+  return now.answer;
+}
+
+// a table of cell buttons: rows of characters, each cell given a class by its character
+function board(table, rows, classes, onPress, rowLabels, columnLabels) {
+  table.replaceChildren();
+  if (columnLabels) {
+    const head = el("tr");
+    head.append(el("th"));
+    columnLabels.forEach((label) => head.append(el("th", label, { class: "clue column" })));
+    table.append(head);
+  }
+  rows.forEach((row, r) => {
+    const tr = el("tr");
+    if (rowLabels) tr.append(el("th", rowLabels[r], { class: "clue" }));
+    [...row].forEach((ch, c) => {
+      const cell = el("button", null, { type: "button", class: classes[ch] || "", "data-cell": `${r},${c}`, "aria-label": `row ${r + 1}, column ${c + 1}` });
+      if (ch === "x") cell.disabled = true;
+      else cell.addEventListener("click", () => onPress(r, c));
+      const td = el("td");
+      td.append(cell);
+      tr.append(td);
+    });
+    table.append(tr);
+  });
+}
+
+function mark(table, cells, name) {
+  table.querySelectorAll("." + name).forEach((b) => b.classList.remove(name));
+  cells.forEach(([r, c]) => table.querySelector(`[data-cell="${r},${c}"]`).classList.add(name));
+}
+
+// --- playing Lights Out ----------------------------------------------------------------------
+
+const play = { presses: [] };
+
+function playBody() {
+  return { puzzle: state.source, entry: Number($("entry").value || 0), presses: play.presses, time_limit: null };
+}
+
+async function playShow() {
+  $("play-error").textContent = "";
+  try {
+    const now = await api("POST", "/api/play", playBody());
+    board($("play-board"), now.rows, { "#": "lit", ".": "off", x: "hole" }, pressCell);
+    mark($("play-board"), now.pressed, "pressed");
+    $("play-status").textContent = now.solved
+      ? `solved in ${play.presses.length} presses`
+      : `${now.lit} lights on, ${play.presses.length} presses made`;
+  } catch (error) {
+    $("play-error").textContent = error.message;
+  }
+}
+
+function pressCell(r, c) {
+  play.presses.push([r, c]);
+  playShow();
+}
+
+async function playStart() {
+  play.presses = [];
+  $("play").hidden = false;
+  await playShow();
+}
+
+async function playHint() {
+  $("play-error").textContent = "";
+  $("play-status").textContent = "looking for a minimum solution";
+  try {
+    const hint = await ended(await api("POST", "/api/hint", playBody()));
+    if (hint.press === null) {
+      $("play-status").textContent = hint.status === "unsolvable" ? "no presses turn every light off" : `no hint (${hint.status})`;
+      return;
+    }
+    mark($("play-board"), [hint.press], "hint");
+    const [r, c] = hint.press;
+    const best = hint.minimum ? "a minimum solution" : "a solution";
+    $("play-status").textContent = `press row ${r + 1}, column ${c + 1}: ${best} from here has ${hint.left} presses`;
+  } catch (error) {
+    $("play-error").textContent = error.message;
+  }
+}
+
+// --- designing a nonogram --------------------------------------------------------------------
+
+const design = { rows: [] };
+
+function runs(line) {
+  const out = line.split(".").filter(Boolean).map((run) => run.length);
+  return out.length ? out : [0];
+}
+
+function designShow() {
+  const rows = design.rows;
+  const columns = [...rows[0]].map((_, c) => rows.map((row) => row[c]).join(""));
+  board($("design-board"), rows, { "#": "filled", ".": "empty" }, designPress,
+    rows.map((row) => runs(row).join(" ")), columns.map((column) => runs(column).join("\n")));
+  const query = new URLSearchParams({ grid: rows.join("/"), title: $("design-title").value });
+  ["non", "nin", "xml"].forEach((fmt) => {
+    query.set("format", fmt);
+    $(`design-${fmt}`).href = `/api/design/file?${query}`;
+  });
+  $("design-status").textContent = "";
+}
+
+function designPress(r, c) {
+  const row = design.rows[r];
+  design.rows[r] = row.slice(0, c) + (row[c] === "#" ? "." : "#") + row.slice(c + 1);
+  designShow();
+}
+
+function designNew() {
+  const size = (id) => Math.min(Math.max(Number($(id).value) || 1, 1), Number($(id).max));
+  design.rows = Array.from({ length: size("design-height") }, () => ".".repeat(size("design-width")));
+  designShow();
+}
+
+async function designImage() {
+  const file = $("design-image").files[0];
+  if (!file) return;
+  $("design-error").textContent = "";
+  const form = new FormData();
+  form.append("file", file);
+  form.append("width", $("design-width").value);
+  form.append("height", $("design-height").value);
+  try {
+    design.rows = (await api("POST", "/api/design/image", form)).grid;
+    designShow();
+  } catch (error) {
+    $("design-error").textContent = error.message;
+  }
+  $("design-image").value = "";
+}
+
+function yesNo(value) {
+  return value === true ? "yes" : value === false ? "no" : "not settled";
+}
+
+async function designCheck() {
+  $("design-error").textContent = "";
+  $("design-status").textContent = "checking";
+  try {
+    const body = { grid: design.rows, title: $("design-title").value, time_limit: null };
+    const a = await ended(await api("POST", "/api/design", body));
+    mark($("design-board"), a.differ, "differ");
+    const fixed = a.fixed_by_line_logic === null ? "" : ` (it fixes ${a.fixed_by_line_logic} of ${a.cells} cells)`;
+    const other = a.differ.length ? `; another solution differs in the ${a.differ.length} cells marked` : "";
+    $("design-status").textContent = `line logic solves it: ${yesNo(a.line_solvable)}${fixed}; unique: ${yesNo(a.unique)}${other}`;
+  } catch (error) {
+    $("design-error").textContent = error.message;
+    $("design-status").textContent = "";
+  }
+}
+
 // --- start -----------------------------------------------------------------------------------
 
 async function init() {
@@ -269,6 +431,14 @@ async function init() {
   $("read").addEventListener("click", readPuzzle);
   $("method").addEventListener("change", fillHeuristics);
   $("cancel").addEventListener("click", cancel);
+  $("play-start").addEventListener("click", playStart);
+  $("play-hint").addEventListener("click", playHint);
+  $("play-reset").addEventListener("click", playStart);
+  $("design-new").addEventListener("click", designNew);
+  $("design-check").addEventListener("click", designCheck);
+  $("design-title").addEventListener("input", designShow);
+  $("design-image").addEventListener("change", designImage);
+  designNew();
 }
 
 document.addEventListener("DOMContentLoaded", init);

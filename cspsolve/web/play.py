@@ -1,0 +1,126 @@
+"""Playing Lights Out on the page: the board after the presses made, and a hint.
+
+The page sends the puzzle and the presses made so far (``[row, column]`` pairs, in order; a
+cell pressed twice is as if not pressed, since presses commute and undo themselves). The board
+is the puzzle's lights after them, by the kind's press rule
+(:func:`cspsolve.models.lightsout.board.apply`). A hint (a job in a worker) is one press of a
+minimum solution of the board as it now is, found by the algebra method.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from cspsolve import registry, tasks
+from cspsolve.errors import OptionError
+from cspsolve.limits import Limits
+
+__all__ = ["MAX_PRESSES", "MAX_SIDE", "Presses", "after", "board", "hint", "playable", "pressed"]
+
+Presses = tuple[int, ...]
+"""A press set as the kind holds it: packed rows, bit ``c`` of row ``r`` pressing (r, c)."""
+
+
+def _board() -> Any:
+    """The Lights Out kind's board module (its class, press rule and cell lists)."""
+    return importlib.import_module("cspsolve.models.lightsout.board")
+
+
+MAX_SIDE = 40
+"""The most rows, and columns, of a board played on the page."""
+
+MAX_PRESSES = 10_000
+"""The most presses one request may list."""
+
+
+def playable(puzzle: Any) -> Any:
+    """``puzzle`` when it is a Lights Out grid small enough to play on the page.
+
+    Raises
+    ------
+    OptionError
+        For another kind of puzzle, a graph board or a board over :data:`MAX_SIDE`.
+    """
+    if not isinstance(puzzle, _board().LightsOut) or puzzle.graph is not None:
+        raise OptionError("only a Lights Out grid can be played here")
+    if puzzle.rows > MAX_SIDE or puzzle.cols > MAX_SIDE:
+        raise OptionError(f"a board played here has at most {MAX_SIDE} rows and columns")
+    return puzzle
+
+
+def pressed(puzzle: Any, raw: Any) -> Presses:
+    """The press set of the ``[row, column]`` pairs a request lists (each toggles its cell).
+
+    Raises
+    ------
+    OptionError
+        For a list that is not such pairs, a cell off the board or a disabled cell.
+    """
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list) or len(raw) > MAX_PRESSES:
+        raise OptionError(f"presses must be a list of at most {MAX_PRESSES} [row, column] pairs")
+    rows = [0] * puzzle.rows
+    for pair in raw:
+        ok = isinstance(pair, list) and len(pair) == 2
+        if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
+            raise OptionError("presses must be [row, column] pairs of whole numbers")
+        r, c = pair
+        if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
+            raise OptionError(f"({r}, {c}) is off the {puzzle.rows}x{puzzle.cols} board")
+        if not puzzle.usable(r * puzzle.cols + c):
+            raise OptionError(f"({r}, {c}) is a disabled cell")
+        rows[r] ^= 1 << c
+    return tuple(rows)
+
+
+def after(puzzle: Any, presses: Presses) -> Any:
+    """The same board with its lights after ``presses`` (the kind's press rule)."""
+    return puzzle.with_lights(_board().apply(puzzle, presses))
+
+
+def board(puzzle: Any, presses: Presses) -> dict[str, Any]:
+    """The board after ``presses``: ``rows`` (``#`` lit, ``.`` off, ``x`` disabled), ``lit``
+    (lights on), ``pressed`` (the ``[row, column]`` cells pressed an odd number of times),
+    ``solved`` (no light on), ``variant`` and ``torus``."""
+    lights = _board().apply(puzzle, presses)
+    holes = puzzle.holes or (0,) * puzzle.rows
+    rows = [
+        "".join(
+            "x" if holes[r] >> c & 1 else "#" if lights[r] >> c & 1 else "."
+            for c in range(puzzle.cols)
+        )
+        for r in range(puzzle.rows)
+    ]
+    lit = sum(row.bit_count() for row in lights)
+    return {
+        "rows": rows,
+        "lit": lit,
+        "pressed": _board().coordinates(presses),
+        "solved": lit == 0,
+        "variant": puzzle.variant,
+        "torus": puzzle.torus,
+    }
+
+
+def hint(puzzle: Any, limits: Limits) -> dict[str, Any]:
+    """One press of a minimum solution of ``puzzle`` (the board as it now is).
+
+    Returns
+    -------
+    dict
+        ``press`` (``[row, column]``, or ``None`` when nothing is lit, the board is
+        unsolvable or the limits stopped the search), ``left`` (presses of that minimum
+        solution, ``None`` when there is none), ``status`` and ``minimum`` (whether that
+        solution is proven to be a minimum).
+    """
+    kind = registry.get("lightsout")
+    result = tasks.solve(kind, puzzle, request=tasks.Request("algebra"), limits=limits)
+    cells = _board().coordinates(result.solution) if result.status.has_solution else None
+    return {
+        "press": cells[0] if cells else None,
+        "left": None if cells is None else len(cells),
+        "status": result.status.value,
+        "minimum": bool(result.proof.get("minimum")),
+    }

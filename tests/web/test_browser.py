@@ -1,0 +1,399 @@
+"""The page in a real browser (headless Chromium through selenium) against a real server:
+paste a puzzle of each kind and solve it, step through an explanation, check and analyze,
+cancel a long solve, bad input, design a nonogram and play Lights Out. What the page shows is
+compared with the library's answers and with rules written here.
+
+Screenshots go to the test's temporary folder; with ``CSPSOLVE_SCREENSHOTS=DIR`` set they are
+also saved as ``DIR/web-NAME.png`` (``docs/images`` holds the ones ``docs/web.md`` shows).
+Skipped, saying what is missing, without Chromium, chromedriver or selenium.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import cspsolve
+from cspsolve.instances import ROOT
+from cspsolve.web.pool import GRACE
+
+from .conftest import serving
+from .test_tools import columns, every_solution, image_of, pressed_by_hand, runs
+
+pytestmark = pytest.mark.slow
+
+ONE_PER_KIND = {
+    "nonogram": "nonogram/duck.non",
+    "lightsout": "lightsout/classic-5x5.lo",
+    "rushhour": "rushhour/card-32.txt",
+    "npuzzle": "npuzzle/easy8.txt",
+}
+WAIT = 90.0
+"""Seconds the page may take to show an answer on a loaded machine."""
+
+
+def browser() -> Any:
+    """Headless Chromium through selenium, or skip saying what is missing."""
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        pytest.skip(
+            "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
+        )
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.add_argument("--window-size=1100,1400")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(
+        options=options, service=webdriver.ChromeService(executable_path=driver)
+    )
+
+
+class Page:
+    """The page in the browser, with the steps a user takes."""
+
+    def __init__(self, driver: Any, address: str, shots: Path) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver, self.address, self.shots, self.by = driver, address, shots, By
+
+    def open(self) -> None:
+        """Load the page afresh, forgetting the console messages of the page before."""
+        self.driver.get_log("browser")
+        self.driver.get(self.address)
+        self.until(lambda: self.all("#design-board button"))
+
+    def one(self, css: str) -> Any:
+        return self.driver.find_element(self.by.CSS_SELECTOR, css)
+
+    def all(self, css: str) -> list[Any]:
+        return list(self.driver.find_elements(self.by.CSS_SELECTOR, css))
+
+    def text(self, css: str) -> str:
+        return str(self.one(css).text)
+
+    def until(self, check: Callable[[], Any], within: float = WAIT) -> Any:
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        wait = WebDriverWait(
+            self.driver,
+            within,
+            poll_frequency=0.1,
+            ignored_exceptions=(StaleElementReferenceException,),
+        )
+        return wait.until(lambda _: check())
+
+    def paste(self, text: str, kind: str | None = None) -> None:
+        """Paste ``text`` (and pick its kind, or leave it to detection), then read it."""
+        from selenium.webdriver.support.ui import Select
+
+        self.one('[data-tab="paste"]').click()
+        self.driver.execute_script("arguments[0].value = arguments[1]", self.one("#text"), text)
+        Select(self.one("#kind")).select_by_value(kind or "")
+        self.one("#read").click()
+        self.until(lambda: self.one("#run").is_displayed() or self.text("#input-error"))
+
+    def choose(self, css: str, value: str) -> None:
+        from selenium.webdriver.support.ui import Select
+
+        Select(self.one(css)).select_by_value(value)
+
+    def set(self, css: str, value: str) -> None:
+        field = self.one(css)
+        field.clear()
+        field.send_keys(value)
+
+    def run(self, action: str) -> str:
+        """Start an action; the job's state once it has ended."""
+        self.one(f'[data-action="{action}"]').click()
+        return str(
+            self.until(
+                lambda: (
+                    self.text("#job-state") in ("done", "failed", "cancelled")
+                    and self.text("#job-state")
+                )
+            )
+        )
+
+    def shot(self, name: str, css: str) -> Path:
+        """A screenshot of the page's element ``css``, also saved to ``$CSPSOLVE_SCREENSHOTS``
+        when set."""
+        path = self.shots / f"web-{name}.png"
+        self.one(css).screenshot(str(path))
+        assert path.read_bytes().startswith(b"\x89PNG")
+        if os.environ.get("CSPSOLVE_SCREENSHOTS"):
+            shutil.copy(path, Path(os.environ["CSPSOLVE_SCREENSHOTS"]) / path.name)
+        return path
+
+    def cells(self, table: str, on: str) -> list[str]:
+        """The rows of a board of cell buttons: ``#`` where a button has the class ``on``."""
+        marks = self.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0] + ' tr')].map((tr) =>"
+            " [...tr.querySelectorAll('button')].map((b) =>"
+            " b.classList.contains(arguments[1]) ? '#' : '.').join('')).filter(Boolean)",
+            table,
+            on,
+        )
+        return list(marks)
+
+    def pairs(self) -> dict[str, str]:
+        """The rows of two cells of the answer's tables, the first cell to the second."""
+        rows = [[td.text for td in row.find_elements(self.by.TAG_NAME, "td")]
+                for row in self.all("#answer table tr")]  # fmt: skip
+        return {row[0]: row[1] for row in rows if len(row) == 2}
+
+    def severe(self) -> list[Any]:
+        return [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    driver = browser()
+    try:
+        with serving("--workers", "2", "--max-time-limit", "30") as server:
+            yield Page(driver, server.address, tmp_path_factory.mktemp("screenshots"))
+    finally:
+        driver.quit()
+
+
+def puzzle_of(name: str) -> Any:
+    return cspsolve.read(ROOT / name)[0]
+
+
+@pytest.mark.parametrize("kind", sorted(ONE_PER_KIND))
+def test_a_pasted_puzzle_is_solved_and_drawn(page: Page, kind: str) -> None:
+    page.open()
+    page.paste((ROOT / ONE_PER_KIND[kind]).read_text(), kind)
+    assert page.text("#input-error") == ""
+    assert page.text("#read-kind").startswith(cspsolve.registry.get(kind).title)
+    assert page.run("solve") == "done"
+    expected = cspsolve.solve(puzzle_of(ONE_PER_KIND[kind]))
+    status = page.text("#answer .status")
+    assert status == f"{expected.status.value} by {expected.method}" + (
+        f"/{expected.heuristic}" if expected.heuristic else ""
+    )
+    image = page.one("#answer img")
+    assert image.get_attribute("src").startswith("data:image/svg+xml")
+    assert page.driver.execute_script("return arguments[0].naturalWidth", image) > 0
+    if expected.stats.cost:
+        assert float(page.pairs()["cost"]) == expected.stats.cost
+    page.shot(f"solve-{kind}", "#job")
+    assert not page.severe()
+
+
+def black_cells(page: Page) -> int:
+    fills = [r.get_attribute("fill") for r in page.all("rect[data-cell]")]
+    return sum(fill == "#000000" for fill in fills)
+
+
+def test_an_explanation_steps_with_its_board_redrawn(page: Page) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    page.open()
+    name = ONE_PER_KIND["nonogram"]
+    page.paste((ROOT / name).read_text(), "nonogram")
+    assert page.run("explain") == "done"
+    steps = [li.text for li in page.all("#answer ol > li")]
+    assert len(steps) > 2
+    page.shot("explain", "#job")
+    solution = cspsolve.solve(puzzle_of(name)).solution
+    filled = "".join(solution).count("#")
+    page.driver.switch_to.frame(page.one("iframe.player"))
+    try:
+        page.until(lambda: page.all("rect[data-cell]"))
+        first = page.text(".caption")
+        at_start = black_cells(page)
+        page.one(".next").click()
+        second = page.text(".caption")
+        assert second != first
+        page.one(".prev").click()
+        assert page.text(".caption") == first and black_cells(page) == at_start
+        page.one(".slider").send_keys(Keys.END)
+        assert page.text(".caption") != first
+        assert black_cells(page) == filled > at_start
+    finally:
+        page.driver.switch_to.default_content()
+    assert not page.severe()
+
+
+def test_check_gives_the_verdict_in_words_and_the_analysis(page: Page) -> None:
+    page.open()
+    name = ONE_PER_KIND["lightsout"]
+    page.paste((ROOT / name).read_text(), "lightsout")
+    assert page.run("verify") == "done"
+    page.until(lambda: "Analysis" in page.text("#answer"))
+    report = cspsolve.verify(puzzle_of(name))
+    assert page.text("#answer h3") == "Verdict: agree"
+    assert [li.text for li in page.all("#answer ul > li")] == report.words()
+    analysis = cspsolve.analyze(puzzle_of(name))
+    assert page.pairs()["nullity"] == str(analysis["nullity"])
+    page.shot("check", "#job")
+
+
+def test_a_long_solve_is_cancelled(page: Page) -> None:
+    page.open()
+    page.paste((ROOT / "npuzzle/korf15-easy.korf").read_text(), "npuzzle")
+    page.choose("#method", "astar")
+    page.choose("#heuristic", "misplaced")
+    page.set("#time-limit", "25")
+    page.one('[data-action="solve"]').click()
+    page.until(lambda: page.text("#job-state") == "running" and page.text("#job-progress"))
+    page.one("#cancel").click()
+    page.until(lambda: page.text("#job-state") == "cancelled", within=GRACE + 10)
+    seconds = float(page.text("#job-progress").split()[0])
+    assert seconds < 25
+    assert not page.one("#cancel").is_displayed()
+
+
+def test_bad_input_shows_one_line_next_to_it(page: Page) -> None:
+    page.open()
+    text = 'title "a"\nwidth 2\nheight 1\n\nrows\n1\n\ncolumns\n1\nx\n'
+    page.paste(text)
+    message = httpx.post(page.address + "api/read", json={"puzzle": {"text": text}}).json()
+    shown = page.text("#input-error")
+    assert shown == message["error"] and "\n" not in shown and shown.startswith("pasted:")
+    assert page.one("#input #input-error").is_displayed()
+    assert not page.one("#run").is_displayed()
+    page.shot("bad-input", "#input")
+
+
+def drawn(page: Page) -> list[str]:
+    return page.cells("#design-board", "filled")
+
+
+def draw(page: Page, grid: list[str]) -> None:
+    page.set("#design-width", str(len(grid[0])))
+    page.set("#design-height", str(len(grid)))
+    page.one("#design-new").click()
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch == "#":
+                page.one(f'#design-board [data-cell="{r},{c}"]').click()
+
+
+def check_design(page: Page) -> str:
+    page.one("#design-check").click()
+    return str(
+        page.until(lambda: "unique" in page.text("#design-status") and page.text("#design-status"))
+    )
+
+
+def test_a_nonogram_is_designed(page: Page) -> None:
+    page.open()
+    grid = ["#...", ".#..", "..##", "...#"]
+    draw(page, grid)
+    assert drawn(page) == grid
+    row_clues = [th.text for th in page.all("#design-board th.clue:not(.column)")]
+    column_clues = [th.text for th in page.all("#design-board th.column")]
+    assert row_clues == [" ".join(map(str, runs(r) or [0])) for r in grid]
+    assert [c.split() for c in column_clues] == [
+        [str(n) for n in runs(c) or [0]] for c in columns(grid)
+    ]
+    status = check_design(page)
+    solutions = every_solution(grid)
+    assert "unique: no" in status and len(solutions) > 1
+    marked = {
+        tuple(map(int, b.get_attribute("data-cell").split(",")))
+        for b in page.all("#design-board button.differ")
+    }
+    assert any(
+        marked
+        == {(r, c) for r, c in itertools.product(range(4), range(4)) if grid[r][c] != s[r][c]}
+        for s in solutions
+        if s != grid
+    )
+    page.shot("design", "#design")
+    # a cross: unique, and line logic solves it
+    grid = [".#.", "###", ".#."]
+    draw(page, grid)
+    status = check_design(page)
+    assert len(every_solution(grid)) == 1
+    assert "unique: yes" in status and "line logic solves it: yes" in status
+    assert not page.all("#design-board button.differ")
+    for fmt in ("non", "nin", "xml"):
+        link = page.one(f"#design-{fmt}")
+        assert link.get_attribute("download") is not None
+        got = httpx.get(link.get_attribute("href"), timeout=10)
+        name = got.headers["content-disposition"].split('"')[1]
+        (entry,) = cspsolve.api.parser(cspsolve.registry.get("nonogram"))(got.text, name)
+        assert [list(r) for r in entry.puzzle.rows] == [runs(r) for r in grid]
+
+
+def fewest_by_chasing(rows: list[str]) -> int:
+    """The fewest presses that turn a grid off, by light chasing: each choice of presses in
+    the first row, then a press under every light left on, row by row."""
+    width, best = len(rows[0]), None
+    for first in itertools.product((False, True), repeat=width):
+        presses = [[0, c] for c in range(width) if first[c]]
+        for r in range(1, len(rows)):
+            above = pressed_by_hand(rows, presses)[r - 1]
+            presses += [[r, c] for c in range(width) if above[c] == "#"]
+        if "#" not in "".join(pressed_by_hand(rows, presses)):
+            best = len(presses) if best is None else min(best, len(presses))
+    assert best is not None, "unsolvable"
+    return best
+
+
+def test_a_design_is_traced_from_an_image(page: Page, tmp_path: Path) -> None:
+    page.open()
+    grid = ["..##..", ".#..#.", "#....#", ".#..#.", "..##.."]
+    path = tmp_path / "ring.png"
+    path.write_bytes(image_of(grid, 12))
+    page.set("#design-width", str(len(grid[0])))
+    page.set("#design-height", str(len(grid)))
+    page.one("#design-image").send_keys(str(path))
+    page.until(lambda: drawn(page) == grid)
+    assert page.text("#design-error") == ""
+    (tmp_path / "bad.png").write_bytes(b"not an image")
+    page.one("#design-image").send_keys(str(tmp_path / "bad.png"))
+    page.until(lambda: page.text("#design-error") == "bad.png: not a PNG, GIF, JPEG or BMP image")
+    assert drawn(page) == grid
+
+
+def test_lights_out_is_played_with_hints(page: Page) -> None:
+    page.open()
+    text = (ROOT / ONE_PER_KIND["lightsout"]).read_text()
+    page.paste(text, "lightsout")
+    page.one("#play-start").click()
+    page.until(lambda: page.all("#play-board button"))
+    start = [line for line in text.splitlines() if re.fullmatch(r"[01]+", line)]
+
+    def shown() -> list[str]:
+        return page.cells("#play-board", "lit")
+
+    made: list[list[int]] = []
+    for cell in ([2, 2], [0, 0], [2, 2]):
+        page.one(f'#play-board [data-cell="{cell[0]},{cell[1]}"]').click()
+        made.append(cell)
+        want = pressed_by_hand(start, made)
+        page.until(lambda want=want: shown() == want)
+    least = fewest_by_chasing(pressed_by_hand(start, made))
+    hints = 0
+    while "solved" not in page.text("#play-status"):
+        page.one("#play-hint").click()
+        page.until(lambda: page.all("#play-board button.hint"))
+        if hints == 0:
+            page.shot("play", "#play")
+        hinted = page.one("#play-board button.hint")
+        r, c = map(int, hinted.get_attribute("data-cell").split(","))
+        hinted.click()
+        hints += 1
+        made.append([r, c])
+        want = pressed_by_hand(start, made)
+        page.until(lambda want=want: shown() == want and not page.all("button.hint"))
+        assert hints <= 25
+    assert "#" not in "".join(pressed_by_hand(start, made))
+    assert hints == least, (made, least)  # each hint was a press of a minimum solution
+    assert not page.severe()
