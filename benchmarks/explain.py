@@ -38,9 +38,10 @@ TOURNAMENT = SHARED / "nonogram" / "taai" / "question" / "tcga2022.txt"
 
 def sets(count: int) -> list[tuple[str, str, list[Path]]]:
     """(kind, label, files) of every set measured."""
-    tournament = (
-        TOURNAMENT if TOURNAMENT.exists() else ROOT / "instances/nonogram/tournament-sample.txt"
-    )
+    tournament = TOURNAMENT
+    if not TOURNAMENT.exists():
+        tournament = ROOT / "instances/nonogram/tournament-sample.txt"
+        print(f"{TOURNAMENT} is absent: the nonogram row runs the shipped sample instead")
     database = SHARED / "rushhour" / "db_sample.txt"
     out = [("nonogram", tournament.stem, [tournament])]
     if database.exists():

@@ -615,9 +615,9 @@ def explain(
     """Show why the answer to every puzzle in FILE... holds, step by step.
 
     \b
-    Nonograms: each deduction in order (line logic, probes with their contradiction,
-      guesses of search), a difficulty grade, and why the solution is unique or where a
-      second one differs.
+    Nonograms: each deduction in order (line logic, probes of depth 1 and 2 with their
+      contradiction, guesses of search and the backtracks that undo them), a difficulty
+      grade, and why the solution is unique or where a second one differs.
     Rush Hour, n-puzzle: the plan move by move with g, h and f (h never exceeds the moves
       that remain) and why no shorter plan exists.
     Lights Out: the presses of light chasing, the quiet patterns, the coset searched and
