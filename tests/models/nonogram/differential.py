@@ -48,6 +48,11 @@ SLOW_CELLS = {"gac-astar": 625, "mac": 625, "python-constraint": 100}
 """Methods checked only up to this many cells: pure Python, and python-constraint enumerates
 every fill pattern of a line (a sparse 14x14 puzzle took it over 20 s to settle)."""
 
+SLOW_LINE = 100
+"""Longest line the pure-Python searches (``gac-astar``, ``mac``) are checked on: lines of 65
+to 100 cells take the path of more than one 64-bit word; on longer strips (a 4x129 one) their
+search can pass :data:`METHOD_SECONDS` (a limit, not a wrong answer, but nothing to check)."""
+
 ORACLE_SECONDS = 30.0
 """Time limit of the block model oracle."""
 
@@ -174,10 +179,13 @@ def oracle(case: Case) -> Oracle:
 
 
 def methods_for(puzzle: Nonogram) -> list[str]:
-    """The methods checked on ``puzzle``: slow ones up to :data:`SLOW_CELLS`, python-constraint
-    where no line has more fill patterns than it accepts."""
+    """The methods checked on ``puzzle``: slow ones up to :data:`SLOW_CELLS` and
+    :data:`SLOW_LINE`, python-constraint where no line has more fill patterns than it
+    accepts."""
     cells = puzzle.width * puzzle.height
     refused = {"python-constraint"} if explicit.too_large(puzzle, explicit.MAX_PATTERNS) else set()
+    if max(puzzle.width, puzzle.height) > SLOW_LINE:
+        refused |= {"gac-astar", "mac"}
     return [m for m in METHODS if cells <= SLOW_CELLS.get(m, cells) and m not in refused]
 
 
