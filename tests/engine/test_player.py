@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -28,6 +27,8 @@ from cspsolve.explanation import Explanation, Step
 from cspsolve.player import frame_data, page, widget
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
+
+from ..browsing import browser
 
 HOSTILE = [
     "</script><script>alert(1)</script>",
@@ -383,30 +384,6 @@ def test_an_explanation_in_jupyter_is_a_widget() -> None:
 # --- in a browser -------------------------------------------------------------------------------
 
 
-def browser() -> Any:
-    """Headless Chromium through selenium, or skip saying what is missing."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        pytest.skip(
-            "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
-        )
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1000,800",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(
-        options=options, service=webdriver.ChromeService(executable_path=driver)
-    )
-
-
 def plan_frames() -> list[tuple[str, Scene]]:
     """The 8-puzzle easy8 solved, its plan drawn (start, each move), and a hostile caption."""
     import cspsolve
@@ -435,7 +412,7 @@ def test_the_page_plays_in_a_browser(tmp_path: Path) -> None:
         for c, fill in enumerate(row)
         if fill != frames[1][1].fills[r][c]
     ][:1]
-    driver = browser()
+    driver = browser(1000, 800)
     try:
         driver.get(path.as_uri())
         find = driver.find_element
@@ -491,7 +468,7 @@ def test_two_widgets_in_one_page_play_apart(tmp_path: Path) -> None:
     frames = [("a", grid(0)), ("b", grid(1)), ("c", grid(2))]
     path = tmp_path / "two.html"
     path.write_text(f"<!DOCTYPE html><meta charset=utf-8>{widget(frames)}{widget(frames)}")
-    driver = browser()
+    driver = browser(1000, 800)
     try:
         driver.get(path.as_uri())
         players = driver.find_elements(By.CSS_SELECTOR, ".cspsolve-player")

@@ -25,39 +25,15 @@ import cspsolve
 from cspsolve.instances import ROOT
 from cspsolve.web.pool import GRACE
 
+from ..browsing import browser
 from .conftest import serving
+from .test_jobs import ONE_PER_KIND
 from .test_tools import columns, every_solution, image_of, pressed_by_hand, runs
 
 pytestmark = pytest.mark.slow
 
-ONE_PER_KIND = {
-    "nonogram": "nonogram/duck.non",
-    "lightsout": "lightsout/classic-5x5.lo",
-    "rushhour": "rushhour/card-32.txt",
-    "npuzzle": "npuzzle/easy8.txt",
-}
 WAIT = 90.0
 """Seconds the page may take to show an answer on a loaded machine."""
-
-
-def browser() -> Any:
-    """Headless Chromium through selenium, or skip saying what is missing."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        pytest.skip(
-            "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
-        )
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    options.add_argument("--window-size=1100,1400")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(
-        options=options, service=webdriver.ChromeService(executable_path=driver)
-    )
 
 
 class Page:
@@ -160,7 +136,7 @@ class Page:
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
-    driver = browser()
+    driver = browser(1100, 1400)
     try:
         with serving("--workers", "2", "--max-time-limit", "30") as server:
             yield Page(driver, server.address, tmp_path_factory.mktemp("screenshots"))
