@@ -34,6 +34,7 @@ from typing import Any, Protocol, TypeVar
 
 from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
+from cspsolve.memory import uncollected
 from cspsolve.results import Result, Stats, Status
 
 __all__ = [
@@ -208,6 +209,7 @@ class _Node:
 # --- uninformed search ------------------------------------------------------------------------
 
 
+@uncollected
 def bfs(
     problem: SearchProblem[S, A],
     *,
@@ -284,6 +286,7 @@ def _seen(best_depth: dict[S, int], state: S, depth: int, depth_limit: int | Non
     return best_depth.get(state, depth + 1) <= depth
 
 
+@uncollected
 def dfs(
     problem: SearchProblem[S, A],
     *,
@@ -364,6 +367,7 @@ def dfs(
     return _finish(meter, "dfs", None, 0.0, False, graph=graph, exhausted=exhausted)
 
 
+@uncollected
 def iddfs(
     problem: SearchProblem[S, A],
     *,
@@ -430,6 +434,7 @@ def _add(total: Stats, run: Stats) -> None:
 # --- informed search --------------------------------------------------------------------------
 
 
+@uncollected
 def greedy(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
@@ -445,6 +450,7 @@ def greedy(
     return _best_first(problem, heuristic, limits, 0.0, 1.0, graph, "greedy", False)
 
 
+@uncollected
 def astar(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,
@@ -573,6 +579,7 @@ def _best_first(
     return _finish(meter, method, None, 0.0, False, heuristic=heuristic, graph=graph)
 
 
+@uncollected
 def idastar(
     problem: SearchProblem[S, A],
     heuristic: Heuristic,

@@ -56,16 +56,15 @@ Steps stay linear in the board's size: one per row, texts naming at most :data:`
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation, Step
 from cspsolve.limits import Budget, Limits
+from cspsolve.memory import paused_collection
 from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
@@ -241,7 +240,7 @@ def explain(
     )
     story = _Story(puzzle, budget)
     try:
-        with _no_collection():
+        with paused_collection():
             _tell(story, result, witness, trace)
     except _StoppedError as e:
         stopped = e.status
@@ -261,19 +260,6 @@ def explain(
         scene=_scene(puzzle) if puzzle.is_grid else None,
         draw=_drawer(puzzle),
     )
-
-
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """The garbage collector paused: the steps of a large board are millions of small lists,
-    none in a cycle, and the collector's passes over them would take most of the time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _for_algebra(limits: Limits, puzzle: LightsOut) -> Limits:

@@ -24,6 +24,7 @@ from matplotlib.colors import to_rgba
 
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation, Step
+from cspsolve.instances import ROOT
 from cspsolve.player import frame_data, page, widget
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
@@ -388,7 +389,7 @@ def plan_frames() -> list[tuple[str, Scene]]:
     """The 8-puzzle easy8 solved, its plan drawn (start, each move), and a hostile caption."""
     import cspsolve
 
-    (puzzle,) = cspsolve.read(Path(cspsolve.__file__).parents[1] / "instances/npuzzle/easy8.txt")
+    (puzzle,) = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
     scenes = list(cspsolve.solve(puzzle).picture())  # type: ignore[misc]
     assert len(scenes) >= 3
     frames = [(f"{n}: {scene.caption}", scene) for n, scene in enumerate(scenes)]
