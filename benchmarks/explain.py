@@ -7,9 +7,8 @@ nonogram row (the tournament set ``tcga2022``) is an explanation costing at most
 
 Sets: ``tcga2022`` (the first ``--count`` of the 1000 tournament puzzles of
 ``../shared/data/nonogram/taai/question``; ``instances/nonogram/tournament-sample.txt`` when
-that folder is absent), the Rush Hour database sample (``../shared/data/rushhour/db_sample.txt``),
-the first Korf 15-puzzles (``tests/data/npuzzle/korf100.tsv``), and the shipped instances of
-every kind.
+that folder is absent), the Rush Hour database sample (``../shared/data/rushhour/
+db_sample.txt``), and the shipped instances of every kind (Korf's 15-puzzles among them).
 
 Run from the repository root::
 
@@ -46,7 +45,6 @@ def sets(count: int) -> list[tuple[str, str, list[Path]]]:
     out = [("nonogram", tournament.stem, [tournament])]
     if database.exists():
         out.append(("rushhour", "db_sample", [database]))
-    out.append(("npuzzle", "korf100", [ROOT / "tests/data/npuzzle/korf100.tsv"]))
     for kind in ("nonogram", "lightsout", "rushhour", "npuzzle"):
         shipped = sorted(
             p for p in (ROOT / "instances" / kind).iterdir() if p.suffix not in {".md", ""}
@@ -88,7 +86,7 @@ def main() -> None:
         if name not in wanted:
             continue
         kind = registry.get(name)
-        chosen = list(puzzles(name, files, args.count if label != "korf100" else 10))
+        chosen = list(puzzles(name, files, args.count))
         for explain in (False, True):  # warm up: compiled kernels, databases
             timed(kind, chosen[0], explain)
         solved = sum(timed(kind, p, False) for p in chosen)
