@@ -1,81 +1,52 @@
 """Explanations of nonograms: the deductions in order, a grade, uniqueness.
 
-The puzzle is first solved by the method asked for (``probing`` by default), asked for at least
-two solutions so that uniqueness is decided. The deductions are then replayed from the empty
-grid by compiled kernels (:mod:`.black` for black-and-white puzzles, :mod:`.colour` for colour
-ones), each cell narrowed step by step:
+The puzzle is first solved by the method asked for (``probing`` by default), asked for two
+solutions so that uniqueness is decided. The deductions are then replayed from the empty grid
+by compiled kernels (:mod:`.black`, :mod:`.colour`), each cell narrowed step by step:
 
-1. *line logic* on a worklist of dirty lines, each visit by the exact line solver; a visit
-   that decides something is a ``line`` step;
-2. when line logic stalls, *probes* of depth 1: each undecided cell, from where the last probe
-   left off, is given each of its values in turn and line logic run on a copy of the grid; an
-   assumption that leaves some line with no placement is a ``probe`` step ruling that value
-   out, with the line visits that the conflict rests on as its chain; line logic goes on;
-3. when a whole sweep of probes finds nothing, *probes of depth 2* on the :data:`DEEP_CELLS`
-   cells of the best scores of the sweep (the cells whose two trials decide the most), each
-   value in turn: the assumption is followed by line logic and probes of depth 1 to their
-   fixpoint; one that ends in a contradiction is a ``probe`` step of depth 2 ruling the value
-   out, the line visits and probes under the assumption as its chain; line logic goes on.
-   Their trials are bounded by :data:`DEEP_FLOOR` plus :data:`DEEP_SHARE` times the solve's
-   (its ``stats.probes``): once spent, stalls go straight to a guess;
-4. when those find nothing either, a ``guess``: at the cell whose trial with its value in the
-   solution found by the search decides the most (the guess that helps most), the value a
-   search tries first, the one whose trial decides the most (fail first). When the solution
-   takes that value, the guess is that value and the replay goes on under it.
-   Otherwise the replay searches that wrong branch depth first as a search would: line logic
-   and probes of depth 1 under the guess, a further guess at a stall (again the value whose
-   trial decides the most), and at a contradiction a ``backtrack`` step that undoes the last
-   guess held and rules its value out. When the branch is refuted (its guess backtracked) in
-   :data:`BRANCH_STEPS` steps at most, those steps are shown; else they are dropped and the guess
-   takes the solution's value (its text says so). A guess that follows the solution is never
-   undone: the search's own backtracking, which found that solution and decided uniqueness,
-   is summed up by its node count.
+1. *line logic* on a worklist of dirty lines, the exact line solver on each: a ``line`` step;
+2. at a stall, *probes* of depth 1: a value assumed in a cell and line logic run on a copy; a
+   line left with no placement makes a ``probe`` step ruling the value out, its chain the line
+   visits the conflict rests on;
+3. when a sweep of probes finds nothing, probes of depth 2 on the :data:`DEEP_CELLS` best cells
+   of the sweep (line logic and depth-1 probes under the assumption), bounded by
+   :data:`DEEP_FLOOR` plus :data:`DEEP_SHARE` times the solve's own trials;
+4. else a ``guess`` at the cell whose trial decides the most, the value that decides the most
+   first. If the solution takes another value, the wrong branch is searched depth first and,
+   when refuted within :data:`BRANCH_STEPS` steps, shown up to its ``contradiction`` and the
+   ``backtrack`` that undoes it; else the guess follows the solution (its text says why).
 
-The grade (``summary["grade"]``) is the deepest reasoning the replay needed: ``"line logic"``
-(line logic alone), ``"probing"`` (probes of depth 1 too), ``"deeper probes"`` (a probe of
-depth 2, no guess), ``"search"`` (a guess, even one refuted by a backtrack; the summary's
-``nodes`` is then the search's node count). The summary also counts the ``steps``, the
-``probes`` (of both depths), the ``deeper probes``, the ``guesses`` and the ``backtracks``.
-Uniqueness: when no guess holds at the end (none was made, or every one was refuted) the
-deductions decided every cell, so the solution is unique; otherwise the search decided it, and
-a second solution is shown as a last ``second`` step.
+``summary["grade"]`` is the deepest reasoning needed: ``"line logic"``, ``"probing"``,
+``"deeper probes"`` or ``"search"`` (with ``nodes``, the search's node count); the summary also
+counts ``steps``, ``probes``, ``deeper probes``, ``guesses`` and ``backtracks``. When no guess
+holds at the end, the deductions decided every cell and the solution is unique; otherwise the
+search decided it, and a second solution is the last step.
 
-Rules and their data keys (``Step.data``; cells are ``[row, column]``, 0-based; in black and
-white a value is 1 filled or 0 empty, in colour a colour's index, 0 the background):
+Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value is 1 filled or
+0 empty, in colour a colour's index, 0 the background):
 
 ``line``
-    ``axis`` (``"row"`` or ``"column"``), ``index`` (0-based), ``clue`` (black and white: a
-    list of int; colour: ``[length, colour]`` pairs) and, in black and white, ``fixed`` (list
-    of ``[row, column, value]``): every placement of the clue that agrees with the cells known
-    before the step gives these cells these values; in colour ``narrowed`` (list of ``[row,
-    column, colours]``): the colours some such placement gives the cell, fewer than it had.
+    ``axis`` (``"row"``/``"column"``), ``index``, ``clue`` (colour: ``[length, colour]``
+    pairs), ``fixed`` (``[row, column, value]``) or in colour ``narrowed`` (``[row, column,
+    colours left]``): what every placement agreeing with the known cells gives.
 ``probe``
-    ``cell``, ``assumed`` (the value tried), ``depth`` (1 or 2), ``chain``, ``conflict``
-    (``axis``, ``index``, ``clue`` of the line then left with no placement) and ``fixed``
-    (``[[row, column, 1 - assumed]]``) or ``narrowed`` (the cell's colours without
-    ``assumed``). At depth 1 the chain's entries are line visits, each a dict of ``axis``,
-    ``index``, ``clue`` and ``fixed`` or ``narrowed`` as a ``line`` step's, checked in order on
-    the grid with the assumption. At depth 2 each entry has a ``rule``, ``"line"`` (a line
-    visit as above) or ``"probe"`` (a probe of depth 1 with its own keys), checked in order on
-    the grid with the assumption; the conflict line then has no placement.
+    ``cell``, ``assumed``, ``depth`` (1 or 2), ``chain`` (in order on the grid with the
+    assumption: line visits with a ``line`` step's keys; at depth 2 each entry has a ``rule``,
+    ``"line"`` or ``"probe"``), ``conflict`` (``axis``, ``index``, ``clue``), and ``fixed``
+    or ``narrowed`` (the cell without ``assumed``).
 ``guess``
     ``cell``, ``value``, ``depth`` (the guesses held, this one included).
 ``contradiction``
-    ``axis``, ``index``, ``clue``: no placement of the clue agrees with the known cells. With
-    a guess held, the guess fails and a ``backtrack`` step follows; else the clues have no
-    solution (it follows from line logic and probes alone).
+    ``axis``, ``index``, ``clue``: no placement fits; a ``backtrack`` follows when a guess is
+    held, else the clues have no solution.
 ``backtrack``
-    ``cell`` (the last guess held), ``undone`` (the ``[row, column]`` of every cell changed
-    since that guess, the cell included, in row-major order: they are as they were before it),
-    ``fixed`` (``[[row, column, 1 - value]]``) or ``narrowed`` (the cell's colours without the
-    guessed one), and ``depth`` (the guesses still held).
+    ``cell`` (the last guess held), ``undone`` (every cell changed since it, row-major),
+    ``fixed`` or ``narrowed`` (the cell without the guessed value), ``depth``.
 ``second``
-    ``grid`` (rows of the solution's characters) a second solution and ``cells`` the
-    ``[row, column]`` where it differs from the first (the last step; its state is the second
-    grid, those cells marked).
+    ``grid`` (a second solution) and ``cells`` (where it differs).
 
-A state (``Step.state``) is ``(codes, marks)``: the grid's cell masks, row by row, as bytes, and
-the cells the step decided.
+A state (``Step.state``) is ``(codes, marks)``: the grid's cell masks as bytes, and the cells
+the step decided.
 """
 
 from __future__ import annotations
