@@ -27,7 +27,7 @@ import threading
 import typing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -1005,23 +1005,15 @@ def _store(path: str) -> Store:
 
 @contextmanager
 def _executor(workers: int | None, scheduler: str | None) -> Iterator[Executor]:
-    """A local process pool, or the executor of a Dask cluster's client."""
-    if scheduler is None:
-        from concurrent.futures import ProcessPoolExecutor
+    """:func:`cspsolve.parallel.executor`, its errors turned into one line and exit code 2."""
+    from cspsolve import parallel
 
-        with ProcessPoolExecutor(max_workers=workers or os.cpu_count()) as pool:
-            yield pool
-        return
-    try:
-        from distributed import Client
-    except ImportError:
-        _fail("--scheduler needs Dask: pip install 'cspsolve[cluster]'")
-    try:
-        client = Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as e:
-        _fail(f"cannot reach the scheduler {scheduler}: {e}")
-    with client:
-        yield client.get_executor()  # type: ignore[no-untyped-call]
+    with ExitStack() as stack:
+        try:
+            pool = stack.enter_context(parallel.executor(workers, scheduler))
+        except OptionError as e:
+            _fail(str(e))
+        yield pool
 
 
 @contextmanager

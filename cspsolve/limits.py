@@ -45,11 +45,18 @@ class Limits:
         Receives the live :class:`~cspsolve.results.Stats` now and then.
     progress_interval : float
         Seconds between two progress calls.
+    workers : int
+        Processes a method that splits its search may use (:mod:`cspsolve.parallel`); a
+        method that cannot split runs on one whatever this says. Node limits count the nodes
+        of every process.
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``) whose workers take the pieces of a
+        split search instead of local processes.
 
     Raises
     ------
     OptionError
-        If a limit is negative.
+        If a limit is negative or ``workers`` is below 1.
     """
 
     time_limit: float | None = None
@@ -57,8 +64,12 @@ class Limits:
     cancel: threading.Event | None = None
     progress: ProgressCallback | None = None
     progress_interval: float = 0.5
+    workers: int = 1
+    scheduler: str | None = None
 
     def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise OptionError(f"workers must be at least 1, got {self.workers}")
         if self.time_limit is not None and self.time_limit < 0:
             raise OptionError(f"time limit must be >= 0, got {self.time_limit}")
         if self.max_nodes is not None and self.max_nodes < 0:

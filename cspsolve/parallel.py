@@ -1,0 +1,86 @@
+"""Where parallel work runs: a local process pool or a Dask cluster, behind one Executor.
+
+Two kinds of work are split over processes. Many puzzles go one per task (``batch``, and
+``--workers`` on the solving commands). One hard puzzle goes as pieces of its own search:
+a method whose search splits (subtrees below a fixed depth, partitions of a layer) reads
+``limits.workers`` and ``limits.scheduler`` (:class:`~cspsolve.limits.Limits`) and sends its
+pieces through :func:`executor`; a method that cannot split runs on one core whatever they say.
+
+Both go through :class:`concurrent.futures.Executor`: a :class:`~concurrent.futures.
+ProcessPoolExecutor` on this machine, or the executor of a ``distributed.Client`` connected to
+a Dask scheduler (https://distributed.dask.org/en/stable/api.html#distributed.Client.get_executor),
+so the code that splits the work is the same for both. Tasks must be module-level functions
+whose arguments pickle; they cannot see the caller's cancellation event, so each carries its
+own deadline and node budget and the caller stops handing out work when it is cancelled.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from cspsolve.errors import OptionError
+
+__all__ = ["cores", "executor", "workers_value"]
+
+
+def cores() -> int:
+    """The number of cores this process may run on (its CPU affinity, else the CPU count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def workers_value(text: str | int) -> int:
+    """Read a ``--workers`` value: a positive count, or ``"auto"`` for :func:`cores`.
+
+    Raises
+    ------
+    OptionError
+        For anything else (the message names the value).
+    """
+    if text == "auto":
+        return cores()
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise OptionError(f"workers must be a positive count or 'auto', got {text!r}")
+    return count
+
+
+@contextmanager
+def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[cf.Executor]:
+    """An executor for parallel tasks, shut down (its processes gone) on leaving the block.
+
+    Parameters
+    ----------
+    workers : int, optional
+        Processes of the local pool; default :func:`cores`. Ignored with ``scheduler``.
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``); its workers run the tasks.
+
+    Raises
+    ------
+    OptionError
+        When ``scheduler`` is given but Dask's ``distributed`` is not installed, or the
+        scheduler cannot be reached within 30 s.
+    """
+    if scheduler is None:
+        with cf.ProcessPoolExecutor(max_workers=workers or cores()) as pool:
+            yield pool
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise OptionError("a Dask scheduler needs Dask: pip install 'cspsolve[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as e:
+        raise OptionError(f"cannot reach the scheduler {scheduler}: {e}") from None
+    with client:
+        yield client.get_executor()  # type: ignore[no-untyped-call]
