@@ -66,7 +66,7 @@ def check_rows(rows: list[tuple[str, str, str, str]]) -> None:
 def test_a_killed_batch_resumes_with_every_result_once(tmp_path: Path) -> None:
     folder = tmp_path / "set"
     folder.mkdir()
-    copies = 600
+    copies = 200
     for i in range(copies):
         shutil.copy(TOURNAMENT, folder / f"t{i:03}.txt")
     expected = {(str(folder / f"t{i:03}.txt"), str(p)) for i in range(copies) for p in (1, 2, 3)}
