@@ -91,14 +91,27 @@ def perform(job: Job) -> list[Any]:
 def _chunk(function: Callable[[A], B], items: Sequence[A]) -> list[B]:
     """``function`` over a chunk of items (one task).
 
-    A worker process ignores Ctrl-C (``SIGINT``, which a terminal sends to every process of the
-    command): the process that started it stops the pool, and a worker interrupted between two
-    tasks would print a traceback first. Only a process's main thread can set that; in Dask's
-    worker threads it is left alone.
+    A worker process ignores Ctrl-C from then on (:func:`_leave_interrupts`).
     """
+    _leave_interrupts()
+    return [function(item) for item in items]
+
+
+def _leave_interrupts() -> None:
+    """Ignore Ctrl-C (``SIGINT``, which a terminal sends to every process of the command) in a
+    worker process, and let it through again where :func:`_launch` held it back: the process
+    that started the pool ends it (:func:`pool`), and a worker interrupted between two tasks
+    would print a traceback first. Only a process's main thread can; in Dask's worker threads
+    nothing is changed."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return [function(item) for item in items]
+        _hold_interrupts(False)
+
+
+def _hold_interrupts(held: bool) -> None:
+    """Hold back Ctrl-C in this thread (it waits, pending) or let it through (POSIX only)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK if held else signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def chunk_size(count: int, workers: int) -> int:
@@ -184,11 +197,33 @@ def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[c
         As :func:`cspsolve.parallel.executor`.
     """
     with parallel.executor(workers, scheduler) as executor:
+        if isinstance(executor, cf.ProcessPoolExecutor):
+            _launch(executor)
         try:
             yield executor
         except BaseException:
             _terminate(executor)
             raise
+
+
+def _launch(executor: cf.ProcessPoolExecutor) -> None:
+    """Start the pool's processes with Ctrl-C held back until each ignores it
+    (:func:`_leave_interrupts`).
+
+    A pool that forks starts all its processes at its first task, and a forked process keeps
+    its parent's mask of held-back signals: holding Ctrl-C back here for that moment covers the
+    time before a worker's first task, when an interrupt would kill it and break the pool. A
+    Ctrl-C in that moment is not lost: this process gets it when it lets it through again. (A
+    pool that spawns its processes later has each ignore it from its first task on.)
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        _hold_interrupts(True)
+    try:
+        executor.submit(_leave_interrupts)
+    finally:
+        if main:
+            _hold_interrupts(False)
 
 
 def _terminate(executor: cf.Executor) -> None:
