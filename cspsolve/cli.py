@@ -789,9 +789,12 @@ def explain(
     """
     codes: list[int] = []
     puzzles, images = _with_images(_puzzles(files, run, codes), image, EXPLAIN_IMAGES)
+    # One puzzle after another here, each with the workers for its method: an explanation
+    # does not pickle (it holds functions of its kind), so it cannot come from a pool.
     asked = ((puzzle, [run.request]) for puzzle in puzzles)
-    worked = _worked(asked, run, codes, tasks.explain, "explaining")
-    for number, (puzzle, outcomes) in enumerate(worked):
+    for number, (puzzle, outcomes) in enumerate(
+        _here(asked, run, codes, tasks.explain, "explaining")
+    ):
         [explained] = outcomes
         if explained is None:
             continue

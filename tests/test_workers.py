@@ -51,6 +51,7 @@ CASES: dict[str, tuple[list[Any], list[str]]] = {
     "verify": ([EASY8, BAD, UNSOLVABLE, LIGHTS, DATA148, MUSHROOM], []),
     "analyze": ([EASY8, BAD, UNSOLVABLE, CARD, LIGHTS, DUCK], []),
     "compare": ([EASY8, BAD, UNSOLVABLE, SMALL], ["--methods", "astar,bfs"]),
+    "explain": ([EASY8, BAD, UNSOLVABLE, LIGHTS], []),
 }
 """Per case: the files (several kinds, a bad file in the middle, an unsolvable puzzle; a
 method that refuses the middle puzzle) and the options."""
