@@ -66,7 +66,7 @@ def main() -> None:
     if not args.data.is_dir():
         sys.exit(f"no tournament sets: {args.data} is absent (the shared data of ../shared)")
     counts = [int(n) for n in args.workers.split(",")]
-    console = Console()
+    console = Console(width=120)  # the whole table, also when piped
     table = Table(title=f"cspsolve solve SET --format json --workers N, median of {args.repeat}")
     columns = (
         "set",
