@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import cspsolve.fanout as fanout
 import cspsolve.registry as registry
 import cspsolve.tasks as tasks
 from cspsolve.errors import OptionError, UnknownKindError
@@ -36,7 +37,17 @@ from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
-__all__ = ["analyze", "compare", "explain", "parse", "parser", "read", "solve", "verify"]
+__all__ = [
+    "analyze",
+    "compare",
+    "explain",
+    "parse",
+    "parser",
+    "read",
+    "solve",
+    "solve_many",
+    "verify",
+]
 
 SOURCE = "<string>"
 """The name a parsed string goes by in error messages."""
@@ -158,8 +169,17 @@ def _limits(
     max_nodes: int | None,
     cancel: threading.Event | None,
     progress: Callable[[Stats], None] | None,
+    workers: int,
+    scheduler: str | None,
 ) -> Limits:
-    return Limits(time_limit=time_limit, max_nodes=max_nodes, cancel=cancel, progress=progress)
+    return Limits(
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        cancel=cancel,
+        progress=progress,
+        workers=workers,
+        scheduler=scheduler,
+    )
 
 
 def solve(
@@ -172,6 +192,8 @@ def solve(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
     **options: Any,
 ) -> Result[Any]:
     """Solve a puzzle by a method of its kind (by default the kind's choice for it).
@@ -192,6 +214,12 @@ def solve(
         Stops the run (status ``cancelled``) when set from another thread.
     progress : callable, optional
         Receives the run's live :class:`~cspsolve.results.Stats` now and then.
+    workers : int
+        Processes the method may split its search over; a method that cannot split runs on
+        one whatever this says (:attr:`~cspsolve.limits.Limits.workers`).
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``) whose workers take the pieces of a
+        split search instead of local processes.
     **options
         The kind's own options by field name (e.g. ``metric="moves"``, ``unique=True``).
 
@@ -219,8 +247,80 @@ def solve(
     cspsolve.errors.OptionError: unknown method 'magic' for nonogram; choose from ...
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress)
+    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.solve(found, puzzle, request=request, limits=limits)
+
+
+def solve_many(
+    puzzles: Iterable[Any],
+    *,
+    method: str | None = None,
+    heuristic: str | None = None,
+    kind: str | None = None,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    **options: Any,
+) -> list[Result[Any]]:
+    """Solve many puzzles at once, one per process, as ``cspsolve solve --workers N``.
+
+    Each puzzle is solved on one core as :func:`solve` would solve it; the processes are a
+    local pool or the workers of a Dask cluster (:mod:`cspsolve.fanout`). With one worker and
+    no scheduler the puzzles are solved here, one after another.
+
+    Parameters
+    ----------
+    puzzles : iterable
+        Puzzles of any kinds (each must pickle, as the kinds' puzzle objects do).
+    method, heuristic, kind, time_limit, max_nodes, **options
+        As :func:`solve`, for every puzzle (the limits each puzzle's own).
+    workers : int, optional
+        Processes of the local pool; by default the cores (:func:`cspsolve.parallel.cores`).
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``) whose workers solve the puzzles.
+
+    Returns
+    -------
+    list of Result
+        In the order of ``puzzles``.
+
+    Raises
+    ------
+    OptionError
+        For a method, heuristic or option a puzzle's kind lacks, or one that does not fit a
+        puzzle (naming its position); when the scheduler cannot be reached.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> from cspsolve.instances import ROOT
+    >>> boards = cspsolve.read(ROOT / "nonogram" / "tournament-sample.txt")
+    >>> from cspsolve.api import solve_many
+    >>> [r.status.value for r in solve_many(boards, workers=2)]
+    ['solved', 'solved', 'solved']
+    """
+    listed = list(puzzles)
+    calls = [_call(puzzle, kind, method, heuristic, options) for puzzle in listed]
+    if workers == 1 and scheduler is None:
+        limits = _limits(time_limit, max_nodes, None, None, 1, None)
+        return [
+            tasks.solve(found, puzzle, request=request, limits=limits)
+            for puzzle, (found, request) in zip(listed, calls, strict=True)
+        ]
+    jobs = [
+        fanout.Job(tasks.solve, found.name, puzzle, (request,), time_limit, max_nodes)
+        for puzzle, (found, request) in zip(listed, calls, strict=True)
+    ]
+    chunk = fanout.chunk_size(len(jobs), workers or 1)
+    with fanout.pool(workers, scheduler) as executor:
+        done = list(fanout.ordered(executor, fanout.perform, jobs, chunk=chunk))
+    results: list[Result[Any]] = []
+    for number, [outcome] in enumerate(done, 1):
+        if isinstance(outcome, fanout.Refused):
+            raise OptionError(f"puzzle {number}: {outcome.message}")
+        results.append(outcome)
+    return results
 
 
 def verify(
@@ -233,6 +333,8 @@ def verify(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
     **options: Any,
 ) -> tasks.Verification:
     """Solve by a method and by the kind's reference method, check both answers, compare.
@@ -258,7 +360,7 @@ def verify(
     True
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress)
+    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.verify(found, puzzle, request=request, limits=limits)
 
 
@@ -272,6 +374,8 @@ def analyze(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """Difficulty and structure of a puzzle (the keys ``cspsolve methods`` lists per kind).
@@ -298,7 +402,7 @@ def analyze(
     True
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress)
+    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.analyze(found, puzzle, request=request, limits=limits)
 
 
@@ -312,6 +416,8 @@ def explain(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
     **options: Any,
 ) -> Explanation:
     """Why the answer to a puzzle holds, step by step (as ``cspsolve explain``).
@@ -341,7 +447,7 @@ def explain(
     (2.0, 2)
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress)
+    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.explain(found, puzzle, request=request, limits=limits)
 
 
@@ -354,6 +460,8 @@ def compare(
     time_limit: float | None = 10.0,
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
     **options: Any,
 ) -> list[Result[Any]]:
     """Run every method and heuristic of the puzzle's kind on it, as ``cspsolve compare``.
@@ -372,6 +480,8 @@ def compare(
         Nodes each run may expand.
     cancel : threading.Event, optional
         Stops the run under way, and each one after it, when set.
+    workers, scheduler : optional
+        As :func:`solve`, for each run.
     **options
         The kind's own options, for every run.
 
@@ -401,7 +511,7 @@ def compare(
             found,
             puzzle,
             request=tasks.Request(method, heuristic, request.options),
-            limits=_limits(time_limit, max_nodes, cancel, None),
+            limits=_limits(time_limit, max_nodes, cancel, None, workers, scheduler),
         )
         for method, heuristic in pairs
     ]

@@ -27,7 +27,7 @@ import threading
 import typing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -118,10 +118,19 @@ def _progress(enabled: bool, label: str) -> Iterator[Callable[[Stats], None] | N
 
 
 def _limits(
-    time_limit: float | None, max_nodes: int | None, progress: Callable[[Stats], None] | None
+    time_limit: float | None,
+    max_nodes: int | None,
+    progress: Callable[[Stats], None] | None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> Limits:
     return Limits(
-        time_limit=time_limit, max_nodes=max_nodes, cancel=threading.Event(), progress=progress
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        cancel=threading.Event(),
+        progress=progress,
+        workers=workers,
+        scheduler=scheduler,
     )
 
 
@@ -177,6 +186,38 @@ _limit_options = [
         type=click.IntRange(min=0),
         metavar="N",
         help="Stop each run after expanding N search nodes.",
+    ),
+]
+
+
+class _Workers(click.ParamType[int]):
+    """A ``--workers`` value: a positive count, or ``auto`` for the cores (read by
+    :func:`cspsolve.parallel.workers_value`)."""
+
+    name = "workers"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from cspsolve import parallel
+
+        try:
+            return parallel.workers_value(value)
+        except OptionError as e:
+            self.fail(str(e), param, ctx)
+
+
+_parallel_options = [
+    click.option(
+        "--workers",
+        type=_Workers(),
+        metavar="N|auto",
+        help="Processes to use (default 1; auto: the cores). Several puzzles go one per "
+        "process, printed in input order; one puzzle uses them where its method splits its "
+        "search.",
+    ),
+    click.option(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="Run on a Dask distributed cluster instead (needs cspsolve[cluster]).",
     ),
 ]
 _choice_options = [
@@ -308,10 +349,21 @@ class _Run:
     time_limit: float | None
     max_nodes: int | None
     output: str
+    workers: int = 1
+    """Processes (``--workers``): a pool for several puzzles, else the single run's."""
+    scheduler: str | None = None
+    """A Dask scheduler's address (``--scheduler``), in place of local processes."""
 
     def limits(self, progress: Callable[[Stats], None] | None) -> Limits:
-        """Fresh limits for one run (its own cancellation event), reporting to ``progress``."""
-        return _limits(self.time_limit, self.max_nodes, progress)
+        """Fresh limits for one run in this process (its own cancellation event, the
+        processes and scheduler its method may split its search over), reporting to
+        ``progress``."""
+        return _limits(self.time_limit, self.max_nodes, progress, self.workers, self.scheduler)
+
+    @property
+    def parallel(self) -> bool:
+        """Whether several processes were asked for (``--workers`` above 1 or a scheduler)."""
+        return self.workers > 1 or self.scheduler is not None
 
 
 @dataclass(frozen=True)
@@ -410,9 +462,9 @@ def _options(*, choose_method: bool = True) -> Callable[[Any], Any]:
 
 
 def _run_options() -> Callable[[Any], Any]:
-    """The options of the commands that work puzzle by puzzle (solve, verify, analyze) —
-    ``--kind``, the model options, the limits and ``--format`` — handed to the command as one
-    ``run`` argument (a :class:`_Run`)."""
+    """The options of the commands that work puzzle by puzzle (solve, verify, analyze, explain)
+    — ``--kind``, the model options, the limits, ``--format``, ``--workers`` and
+    ``--scheduler`` — handed to the command as one ``run`` argument (a :class:`_Run`)."""
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(command)
@@ -422,14 +474,117 @@ def _run_options() -> Callable[[Any], Any]:
             time_limit: float | None,
             max_nodes: int | None,
             output: str,
+            workers: int | None,
+            scheduler: str | None,
             **rest: Any,
         ) -> None:
-            command(run=_Run(kind, request, time_limit, max_nodes, output), **rest)
+            run = _Run(kind, request, time_limit, max_nodes, output)
+            command(run=_parallel(run, workers, scheduler), **rest)
 
-        added = [_kind_option, _options(), *_limit_options, _format_option]
+        added = [_kind_option, _options(), *_limit_options, _format_option, *_parallel_options]
         return _with(added)(packed)  # type: ignore[no-any-return]
 
     return decorate
+
+
+def _parallel(run: _Run, workers: int | None, scheduler: str | None) -> _Run:
+    """``run`` with ``--workers`` and ``--scheduler``; exit 2 when both are given."""
+    if workers is not None and scheduler is not None:
+        _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    return dataclasses.replace(run, workers=workers or 1, scheduler=scheduler)
+
+
+def _worked(
+    items: Iterable[tuple[_Puzzle, list[Request]]],
+    run: _Run,
+    codes: list[int],
+    call: Callable[..., T],
+    label: str | None = None,
+) -> Iterator[tuple[_Puzzle, Iterator[T | None]]]:
+    """Each puzzle with the outcomes of ``call`` (a :mod:`cspsolve.tasks` function) for each
+    of its requests, in input order; ``None`` for a request that does not fit the puzzle (one
+    line on stderr, exit code 2 in ``codes``, as :func:`_guarded`).
+
+    With one process (and no scheduler), or a single puzzle, the calls run here, one after
+    another, with a spinner labelled ``label`` (none when ``None``); the single puzzle's
+    limits carry ``run.workers`` and ``run.scheduler`` for a method that splits its search.
+    With several puzzles and several processes (or a scheduler), the puzzles go one per task
+    to a pool (:mod:`cspsolve.fanout`) and come back in input order as each is ready. A
+    ``SystemExit`` while reading the puzzles (a request that does not fit a later file) comes
+    after the outcomes of the puzzles before it, as with one process.
+    """
+    if not run.parallel:
+        yield from _here(items, run, codes, call, label)
+        return
+    listed: list[tuple[_Puzzle, list[Request]]] = []
+    stop: SystemExit | None = None
+    try:
+        listed.extend(items)
+    except SystemExit as e:
+        stop = e
+    if len(listed) > 1:
+        yield from _fanned(listed, run, codes, call)
+    else:
+        yield from _here(listed, run, codes, call, label)
+    if stop is not None:
+        raise stop
+
+
+def _here(
+    items: Iterable[tuple[_Puzzle, list[Request]]],
+    run: _Run,
+    codes: list[int],
+    call: Callable[..., T],
+    label: str | None,
+) -> Iterator[tuple[_Puzzle, Iterator[T | None]]]:
+    """:func:`_worked` in this process: each call made as its outcome is asked for."""
+
+    def outcomes(puzzle: _Puzzle, requests: list[Request]) -> Iterator[T | None]:
+        for request in requests:
+            shown = label is not None and run.output == "text"
+            with _progress(shown, f"{label} {puzzle.title}") as progress:
+                outcome = _guarded(puzzle, codes, call, request, run.limits(progress))
+            yield outcome
+
+    for puzzle, requests in items:
+        yield puzzle, outcomes(puzzle, requests)
+
+
+def _fanned(
+    listed: list[tuple[_Puzzle, list[Request]]],
+    run: _Run,
+    codes: list[int],
+    call: Callable[..., T],
+) -> Iterator[tuple[_Puzzle, Iterator[T | None]]]:
+    """:func:`_worked` over a pool of ``run.workers`` processes or the Dask scheduler, with a
+    progress bar on stderr when it is a terminal (and the output text)."""
+    from cspsolve import fanout
+
+    jobs = (
+        fanout.Job(call, p.kind.name, p.puzzle, tuple(r), run.time_limit, run.max_nodes)
+        for p, r in listed
+    )
+    workers = None if run.scheduler is not None else run.workers
+    chunk = fanout.chunk_size(len(listed), run.workers)
+    with (
+        _executor(workers, run.scheduler, fanout.pool) as pool,
+        _bar(len(listed), run.output, "puzzles") as advance,
+        closing(fanout.ordered(pool, fanout.perform, jobs, chunk=chunk, done=advance)) as done,
+    ):
+        for (puzzle, _), outcomes in zip(listed, done, strict=True):
+            yield puzzle, (_reported(puzzle, codes, outcome) for outcome in outcomes)
+
+
+def _reported(puzzle: _Puzzle, codes: list[int], outcome: Any) -> Any:
+    """A worker's outcome, or ``None`` for a :class:`~cspsolve.fanout.Refused` (reported as
+    :func:`_guarded` reports it)."""
+    from cspsolve.fanout import Refused
+
+    if isinstance(outcome, Refused):
+        click.echo(f"cspsolve: {puzzle.title}: {outcome.message}", err=True)
+        codes.append(EXIT_BAD_INPUT)
+        return None
+    return outcome
 
 
 @cli.command()
@@ -457,10 +612,10 @@ def solve(
     """
     codes: list[int] = []
     puzzles, images = _with_images(_puzzles(files, run, codes), image, IMAGE_SUFFIXES)
-    for number, puzzle in enumerate(puzzles):
-        with _progress(run.output == "text", f"solving {puzzle.title}") as progress:
-            limits = run.limits(progress)
-            result = _guarded(puzzle, codes, tasks.solve, run.request, limits)
+    asked = ((puzzle, [run.request]) for puzzle in puzzles)
+    worked = _worked(asked, run, codes, tasks.solve, "solving")
+    for number, (puzzle, outcomes) in enumerate(worked):
+        [result] = outcomes
         if result is None:
             continue
         codes.append(_STATUS_EXIT[result.status])
@@ -555,9 +710,9 @@ def verify(
     3 a limit left agreement unsettled, 4 the answers disagree.
     """
     codes: list[int] = []
-    for puzzle in _puzzles(files, run, codes):
-        limits = run.limits(None)
-        report = _guarded(puzzle, codes, tasks.verify, run.request, limits)
+    asked = ((puzzle, [run.request]) for puzzle in _puzzles(files, run, codes))
+    for puzzle, outcomes in _worked(asked, run, codes, tasks.verify):
+        [report] = outcomes
         if report is not None:
             codes.append(_verify_code(report))
             _print_verify(puzzle, report, run.output)
@@ -634,10 +789,13 @@ def explain(
     """
     codes: list[int] = []
     puzzles, images = _with_images(_puzzles(files, run, codes), image, EXPLAIN_IMAGES)
-    for number, puzzle in enumerate(puzzles):
-        with _progress(run.output == "text", f"explaining {puzzle.title}") as progress:
-            limits = run.limits(progress)
-            explained = _guarded(puzzle, codes, tasks.explain, run.request, limits)
+    # One puzzle after another here, each with the workers for its method: an explanation
+    # does not pickle (it holds functions of its kind), so it cannot come from a pool.
+    asked = ((puzzle, [run.request]) for puzzle in puzzles)
+    for number, (puzzle, outcomes) in enumerate(
+        _here(asked, run, codes, tasks.explain, "explaining")
+    ):
+        [explained] = outcomes
         if explained is None:
             continue
         codes.append(_STATUS_EXIT[explained.result.status])
@@ -692,10 +850,9 @@ def analyze(
     found before is shown; its "status" is "limit").
     """
     codes: list[int] = []
-    for puzzle in _puzzles(files, run, codes):
-        with _progress(run.output == "text", f"analysing {puzzle.title}") as progress:
-            limits = run.limits(progress)
-            analysis = _guarded(puzzle, codes, tasks.analyze, run.request, limits)
+    asked = ((puzzle, [run.request]) for puzzle in _puzzles(files, run, codes))
+    for puzzle, outcomes in _worked(asked, run, codes, tasks.analyze, "analysing"):
+        [analysis] = outcomes
         if analysis is None:
             continue
         stopped = analysis.get("status") in (Status.LIMIT.value, Status.CANCELLED.value)
@@ -745,6 +902,7 @@ def _print_analysis(puzzle: _Puzzle, analysis: dict[str, Any]) -> None:
     "--max-nodes", type=click.IntRange(min=0), metavar="N", help="Node limit of each run."
 )
 @_format_option
+@_with(_parallel_options)
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False),
@@ -760,6 +918,8 @@ def compare(
     time_limit: float | None,
     max_nodes: int | None,
     output: str,
+    workers: int | None,
+    scheduler: str | None,
     plot: str | None,
 ) -> None:
     """Run every method and heuristic on each puzzle and tabulate the effort.
@@ -771,28 +931,36 @@ def compare(
     Example:
       cspsolve compare board.json --methods astar,idastar --heuristics manhattan,linear-conflict
     """
-    run = _Run(kind, request, time_limit, max_nodes, output)
+    run = _parallel(_Run(kind, request, time_limit, max_nodes, output), workers, scheduler)
     wanted_methods = _split(methods)
     wanted_heuristics = _split(heuristics)
     if plot is not None:
         _check_image_name(plot, (".png", ".svg"))
     codes: list[int] = []
     plotted: list[tuple[str, str, float, float]] = []
-    for puzzle in _puzzles(files, run, codes):
-        try:
-            pairs = tasks.comparisons(
-                puzzle.kind, puzzle.puzzle, methods=wanted_methods, heuristics=wanted_heuristics
+
+    def asked() -> Iterator[tuple[_Puzzle, list[Request]]]:
+        """Each puzzle with a request per method and heuristic to run on it."""
+        for puzzle in _puzzles(files, run, codes):
+            try:
+                pairs = tasks.comparisons(
+                    puzzle.kind, puzzle.puzzle, methods=wanted_methods, heuristics=wanted_heuristics
+                )
+            except OptionError as e:
+                _fail(f"--methods/--heuristics: {e}")
+            if not pairs:
+                _fail(f"{puzzle.title}: no method/heuristic pair matches --methods/--heuristics")
+            yield (
+                puzzle,
+                [dataclasses.replace(run.request, method=m, heuristic=h) for m, h in pairs],
             )
-        except OptionError as e:
-            _fail(f"--methods/--heuristics: {e}")
-        if not pairs:
-            _fail(f"{puzzle.title}: no method/heuristic pair matches --methods/--heuristics")
+
+    for puzzle, outcomes in _worked(asked(), run, codes, tasks.solve):
         rows = []
-        for m, h in pairs:
-            chosen = dataclasses.replace(run.request, method=m, heuristic=h)
-            result = _guarded(puzzle, codes, tasks.solve, chosen, run.limits(None))
+        for result in outcomes:
             if result is not None:
                 rows.append(result)
+                m, h = result.method, result.heuristic
                 label = f"{m}/{h}" if h else m
                 plotted.append((puzzle.title, label, result.stats.expanded, result.stats.seconds))
                 if output == "json":
@@ -956,7 +1124,7 @@ def batch(
 
         def arrived(outcome: batches.Outcome) -> None:
             statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
-            advance()
+            advance(1)
 
         try:
             batches.run(todo, executor, store, on_outcome=arrived)
@@ -1004,32 +1172,37 @@ def _store(path: str) -> Store:
 
 
 @contextmanager
-def _executor(workers: int | None, scheduler: str | None) -> Iterator[Executor]:
-    """:func:`cspsolve.parallel.executor`, its errors turned into one line and exit code 2."""
+def _executor(
+    workers: int | None,
+    scheduler: str | None,
+    opened: Callable[[int | None, str | None], AbstractContextManager[Executor]] | None = None,
+) -> Iterator[Executor]:
+    """``opened(workers, scheduler)`` (by default :func:`cspsolve.parallel.executor`), its
+    errors turned into one line and exit code 2."""
     from cspsolve import parallel
 
     with ExitStack() as stack:
         try:
-            pool = stack.enter_context(parallel.executor(workers, scheduler))
+            pool = stack.enter_context((opened or parallel.executor)(workers, scheduler))
         except OptionError as e:
             _fail(str(e))
         yield pool
 
 
 @contextmanager
-def _bar(total: int, output: str) -> Iterator[Callable[[], None]]:
-    """A rich progress bar on stderr when it is a terminal; yields the function that advances
-    it by one."""
+def _bar(total: int, output: str, label: str = "batch") -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr when it is a terminal (and the output text); yields the
+    function that advances it by a number of items."""
     if output != "text" or not sys.stderr.isatty():
-        yield lambda: None
+        yield lambda items: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True)) as progress:
-        task = progress.add_task("batch", total=total)
-        yield lambda: progress.advance(task)
+        task = progress.add_task(label, total=total)
+        yield lambda items: progress.advance(task, items)
 
 
 def _print_totals(path: str, output: str) -> None:
