@@ -18,7 +18,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from cspsolve.api import analyze, compare, explain, parse, read, solve, verify
+from cspsolve.api import analyze, compare, explain, parse, read, solve, solve_many, verify
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -33,6 +33,7 @@ __all__ = [
     "parse",
     "read",
     "solve",
+    "solve_many",
     "verify",
 ]
 __version__ = "0.1.0"

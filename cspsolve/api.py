@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import cspsolve.fanout as fanout
+import cspsolve.parallel as parallel
 import cspsolve.registry as registry
 import cspsolve.tasks as tasks
 from cspsolve.errors import OptionError, UnknownKindError
@@ -296,8 +297,7 @@ def solve_many(
     >>> import cspsolve
     >>> from cspsolve.instances import ROOT
     >>> boards = cspsolve.read(ROOT / "nonogram" / "tournament-sample.txt")
-    >>> from cspsolve.api import solve_many
-    >>> [r.status.value for r in solve_many(boards, workers=2)]
+    >>> [r.status.value for r in cspsolve.solve_many(boards, workers=2)]
     ['solved', 'solved', 'solved']
     """
     listed = list(puzzles)
@@ -313,7 +313,7 @@ def solve_many(
         for puzzle, (found, request) in zip(listed, calls, strict=True)
     ]
     chunk = fanout.chunk_size(len(jobs), workers or 1)
-    with fanout.pool(workers, scheduler) as executor:
+    with parallel.executor(workers, scheduler) as executor:
         done = list(fanout.ordered(executor, fanout.perform, jobs, chunk=chunk))
     results: list[Result[Any]] = []
     for number, [outcome] in enumerate(done, 1):

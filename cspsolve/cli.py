@@ -27,7 +27,7 @@ import threading
 import typing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor
-from contextlib import AbstractContextManager, ExitStack, closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -567,7 +567,7 @@ def _fanned(
     workers = None if run.scheduler is not None else run.workers
     chunk = fanout.chunk_size(len(listed), run.workers)
     with (
-        _executor(workers, run.scheduler, fanout.pool) as pool,
+        _executor(workers, run.scheduler) as pool,
         _bar(len(listed), run.output, "puzzles") as advance,
         closing(fanout.ordered(pool, fanout.perform, jobs, chunk=chunk, done=advance)) as done,
     ):
@@ -1172,18 +1172,13 @@ def _store(path: str) -> Store:
 
 
 @contextmanager
-def _executor(
-    workers: int | None,
-    scheduler: str | None,
-    opened: Callable[[int | None, str | None], AbstractContextManager[Executor]] | None = None,
-) -> Iterator[Executor]:
-    """``opened(workers, scheduler)`` (by default :func:`cspsolve.parallel.executor`), its
-    errors turned into one line and exit code 2."""
+def _executor(workers: int | None, scheduler: str | None) -> Iterator[Executor]:
+    """:func:`cspsolve.parallel.executor`, its errors turned into one line and exit code 2."""
     from cspsolve import parallel
 
     with ExitStack() as stack:
         try:
-            pool = stack.enter_context((opened or parallel.executor)(workers, scheduler))
+            pool = stack.enter_context(parallel.executor(workers, scheduler))
         except OptionError as e:
             _fail(str(e))
         yield pool

@@ -2,7 +2,7 @@
 
 The command line (``--workers N`` or ``--scheduler`` with several puzzles) and
 :func:`cspsolve.solve_many` send each puzzle as one :class:`Job` to an executor of
-:func:`pool` (a local process pool or a Dask cluster, :mod:`cspsolve.parallel`) and read the
+:func:`cspsolve.parallel.executor` (a local process pool or a Dask cluster) and read the
 outcomes through :func:`ordered`: the outcome of puzzle ``i`` comes once puzzles ``0..i`` are
 done, so the output is the one of a single process, line for line. A job runs on one core (its
 limits have ``workers=1``); puzzles go in chunks of several, so that small puzzles do not pay a
@@ -17,19 +17,15 @@ from __future__ import annotations
 import collections
 import concurrent.futures as cf
 import itertools
-import signal
-import threading
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import cspsolve.parallel as parallel
 import cspsolve.registry as registry
 from cspsolve.limits import Limits
 from cspsolve.tasks import Request
 
-__all__ = ["Job", "Refused", "chunk_size", "ordered", "perform", "pool"]
+__all__ = ["Job", "Refused", "chunk_size", "ordered", "perform"]
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -89,29 +85,8 @@ def perform(job: Job) -> list[Any]:
 
 
 def _chunk(function: Callable[[A], B], items: Sequence[A]) -> list[B]:
-    """``function`` over a chunk of items (one task).
-
-    A worker process ignores Ctrl-C from then on (:func:`_leave_interrupts`).
-    """
-    _leave_interrupts()
+    """``function`` over a chunk of items (one task)."""
     return [function(item) for item in items]
-
-
-def _leave_interrupts() -> None:
-    """Ignore Ctrl-C (``SIGINT``, which a terminal sends to every process of the command) in a
-    worker process, and let it through again where :func:`_launch` held it back: the process
-    that started the pool ends it (:func:`pool`), and a worker interrupted between two tasks
-    would print a traceback first. Only a process's main thread can; in Dask's worker threads
-    nothing is changed."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        _hold_interrupts(False)
-
-
-def _hold_interrupts(held: bool) -> None:
-    """Hold back Ctrl-C in this thread (it waits, pending) or let it through (POSIX only)."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK if held else signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def chunk_size(count: int, workers: int) -> int:
@@ -184,52 +159,3 @@ def _submit(
     if done is not None:
         future.add_done_callback(lambda f: f.cancelled() or done(len(part)))
     return future
-
-
-@contextmanager
-def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[cf.Executor]:
-    """:func:`cspsolve.parallel.executor`, whose local processes are ended at once when the
-    block is left by an exception (Ctrl-C, a failed task) instead of being waited for.
-
-    Raises
-    ------
-    OptionError
-        As :func:`cspsolve.parallel.executor`.
-    """
-    with parallel.executor(workers, scheduler) as executor:
-        if isinstance(executor, cf.ProcessPoolExecutor):
-            _launch(executor)
-        try:
-            yield executor
-        except BaseException:
-            _terminate(executor)
-            raise
-
-
-def _launch(executor: cf.ProcessPoolExecutor) -> None:
-    """Start the pool's processes with Ctrl-C held back until each ignores it
-    (:func:`_leave_interrupts`).
-
-    A pool that forks starts all its processes at its first task, and a forked process keeps
-    its parent's mask of held-back signals: holding Ctrl-C back here for that moment covers the
-    time before a worker's first task, when an interrupt would kill it and break the pool. A
-    Ctrl-C in that moment is not lost: this process gets it when it lets it through again. (A
-    pool that spawns its processes later has each ignore it from its first task on.)
-    """
-    main = threading.current_thread() is threading.main_thread()
-    if main:
-        _hold_interrupts(True)
-    try:
-        executor.submit(_leave_interrupts)
-    finally:
-        if main:
-            _hold_interrupts(False)
-
-
-def _terminate(executor: cf.Executor) -> None:
-    """End the processes of a local pool (the executor's shutdown then reaps them); a Dask
-    cluster keeps its workers (the client's shutdown cancels what it sent)."""
-    if isinstance(executor, cf.ProcessPoolExecutor):
-        processes = getattr(executor, "_processes", None) or {}
-        for process in list(processes.values()):
-            process.terminate()

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -57,6 +59,10 @@ def workers_value(text: str | int) -> int:
 def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[cf.Executor]:
     """An executor for parallel tasks, shut down (its processes gone) on leaving the block.
 
+    A local pool's processes ignore Ctrl-C (the terminal sends it to every process of the
+    command; the process that made the pool ends it), and when the block is left by an
+    exception (Ctrl-C, a failed task, a limit) they are ended at once, not waited for.
+
     Parameters
     ----------
     workers : int, optional
@@ -71,8 +77,13 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         scheduler cannot be reached within 30 s.
     """
     if scheduler is None:
-        with cf.ProcessPoolExecutor(max_workers=workers or cores()) as pool:
-            yield pool
+        with cf.ProcessPoolExecutor(workers or cores(), initializer=_worker_start) as pool:
+            _launch(pool)
+            try:
+                yield pool
+            except BaseException:
+                _terminate(pool)
+                raise
         return
     try:
         from distributed import Client
@@ -84,3 +95,41 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         raise OptionError(f"cannot reach the scheduler {scheduler}: {e}") from None
     with client:
         yield client.get_executor()  # type: ignore[no-untyped-call]
+
+
+def _worker_start() -> None:
+    """A pool process's first act: ignore Ctrl-C, then let signals through again where
+    :func:`_launch` held Ctrl-C back."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _hold_interrupts(False)
+
+
+def _launch(pool: cf.ProcessPoolExecutor) -> None:
+    """Start the pool's processes with Ctrl-C held back until each ignores it.
+
+    A process keeps its parent's mask of held-back signals (through ``fork`` and ``exec``):
+    holding Ctrl-C back while the processes start covers the moment before
+    :func:`_worker_start`, when an interrupt would kill a worker and break the pool. A Ctrl-C
+    in that moment is not lost: this process gets it when it lets it through again.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        _hold_interrupts(True)
+    try:
+        pool.submit(int)  # starts the processes
+    finally:
+        if main:
+            _hold_interrupts(False)
+
+
+def _hold_interrupts(held: bool) -> None:
+    """Hold back Ctrl-C in this thread (it waits, pending) or let it through (POSIX only)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK if held else signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _terminate(pool: cf.ProcessPoolExecutor) -> None:
+    """End the pool's processes (its shutdown then reaps them)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
