@@ -15,9 +15,10 @@ a limit: ``solved`` with the best plan and ``proof["lower_bound"]`` beside it, o
 ``cancelled``) with the bound alone. Cancellation gives ``cancelled`` even with a plan in hand.
 
 With ``limits.workers == 1`` (and no scheduler) the lanes take turns in this process, the one
-that has spent less time going next (the bound lane first: its first iterations take
-milliseconds). With more, each lane's runs are tasks of
-:func:`cspsolve.parallel.executor`, the two lanes on two processes at once. A task cannot see
+that has expanded fewer states going next (the bound lane first: its first iterations take
+milliseconds), so that a run is the same on a busy machine as on a quiet one. With more, each
+lane's runs are tasks of :func:`cspsolve.parallel.executor`, the two lanes on two processes at
+once. A task cannot see
 the caller's cancellation event, so each carries the time and nodes left and a *stop file*:
 when the run ends (the lanes met, a limit, cancellation) the caller creates the file and a
 thread of each running task, looking for it every :data:`STOP_POLL` seconds, cancels the task's
@@ -197,8 +198,8 @@ class Lanes:
         The next beam's width; the bound of the bound lane's last iteration.
     done : set of str
         The lanes that have nothing left to run.
-    spent : dict of str to float
-        Seconds each lane has run.
+    spent : dict of str to int
+        States each lane has expanded.
     full : bool
         A lane was stopped by the memory budget.
     history : list of tuple of int, int, float
@@ -216,7 +217,7 @@ class Lanes:
     width: int = FIRST_WIDTH
     bound: int = 0
     done: set[str] = field(default_factory=set)
-    spent: dict[str, float] = field(default_factory=lambda: {PLAN: 0.0, BOUND: 0.0})
+    spent: dict[str, int] = field(default_factory=lambda: {PLAN: 0, BOUND: 0})
     full: bool = False
     history: list[tuple[int, int, float]] = field(default_factory=list)
     extra: dict[str, float] = field(default_factory=dict)
@@ -237,7 +238,7 @@ class Lanes:
 
     def fold(self, step: Step, seconds: float, elapsed: float) -> None:
         """Take in ``step``, which ran ``seconds``, ``elapsed`` seconds into the run."""
-        self.spent[step.lane] += seconds
+        self.spent[step.lane] += step.expanded
         self.extra["states"] = max(self.extra.get("states", 0), step.states)
         self.full = self.full or step.full
         if step.moves is not None and (self.best is None or len(step.moves) < len(self.best)):
@@ -378,7 +379,7 @@ class _How:
 
 
 def _in_turn(how: _How, lanes: Lanes, budget: Budget) -> Status | None:
-    """Run the lanes in this process, the one that has spent less time first, until they end
+    """Run the lanes in this process, the one that has expanded fewer states first, until they end
     or ``budget`` runs out; return what stopped them (None when they ended)."""
     packing = Packing.of(how.board)
     while not lanes.ended:
