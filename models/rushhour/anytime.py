@@ -402,53 +402,62 @@ def _at_once(how: _How, lanes: Lanes, budget: Budget) -> Status | None:
     """Run each lane as tasks of :func:`cspsolve.parallel.executor` (two processes, or the
     scheduler's workers), one task a lane at a time, until they end or ``budget`` runs out;
     return what stopped them (None when they ended)."""
-    limits = budget.limits
-    stats = budget.stats
     with tempfile.TemporaryDirectory(prefix="cspsolve-anytime-") as folder:
         stop = os.path.join(folder, "stop")
-        with executor(workers=2, scheduler=limits.scheduler) as pool:
-            running: dict[cf.Future[Step], float] = {}
-
-            def submit(lane: str) -> None:
-                nodes = None
-                if limits.max_nodes is not None:
-                    nodes = max(0, limits.max_nodes - stats.expanded) // 2
-                value = lanes.next_value(lane, budget.remaining())
-                task = pool.submit(
-                    step_task,
-                    how.board,
-                    lane,
-                    value,
-                    how.level,
-                    how.steps,
-                    how.most,
-                    budget.remaining(),
-                    nodes,
-                    stop,
-                )
-                running[task] = time.perf_counter()
-
+        with executor(workers=2, scheduler=budget.limits.scheduler) as pool:
+            tasks = _Tasks(pool, how, lanes, budget, stop)
             stopped = budget.exhausted()
             if stopped is None:
-                submit(PLAN)
-                submit(BOUND)
-            while running and stopped is None and not lanes.ended:
-                finished, _ = cf.wait(running, timeout=_WAIT, return_when=cf.FIRST_COMPLETED)
-                for task in finished:
-                    began = running.pop(task)
-                    step = task.result()
-                    stats.expanded += step.expanded
-                    stats.generated += step.generated
-                    now = time.perf_counter()
-                    lanes.fold(step, now - began, now - budget.started)
-                    if step.stopped is not None and not step.full:
-                        lanes.done.add(step.lane)
-                    elif step.lane not in lanes.done and not lanes.ended:
-                        submit(step.lane)
+                tasks.submit(PLAN)
+                tasks.submit(BOUND)
+            while tasks.running and stopped is None and not lanes.ended:
+                tasks.collect()
                 stopped = budget.exhausted()
-                if stopped is None and not running and not lanes.ended:
+                if stopped is None and not tasks.running and not lanes.ended:
                     stopped = Status.LIMIT  # each lane stopped at its own limit
             Path(stop).touch()  # the signal to every running task
-            for task in running:
+            for task in tasks.running:
                 task.cancel()
     return None if lanes.ended else stopped
+
+
+class _Tasks:
+    """The running tasks of :func:`_at_once`: each lane's next run submitted when its last one
+    ends, with the time left and a share of the nodes left."""
+
+    def __init__(
+        self, pool: cf.Executor, how: _How, lanes: Lanes, budget: Budget, stop: str
+    ) -> None:
+        self.pool, self.how, self.lanes, self.budget, self.stop = pool, how, lanes, budget, stop
+        self.running: dict[cf.Future[Step], tuple[float, int]] = {}
+        """Each task's start time and the nodes it may expand."""
+
+    def submit(self, lane: str) -> None:
+        """Submit ``lane``'s next run: within the time left and, under a node limit, the
+        nodes no finished or running task has taken (half of them while the other lane has no
+        task yet), so that the tasks together keep within the limit."""
+        most = self.budget.limits.max_nodes
+        nodes = None
+        if most is not None:
+            taken = self.budget.stats.expanded + sum(n for _, n in self.running.values())
+            nodes = max(0, most - taken) // (1 if self.running else 2)
+        how, remaining = self.how, self.budget.remaining()
+        value = self.lanes.next_value(lane, remaining)
+        arguments = (how.board, lane, value, how.level, how.steps, how.most, remaining)
+        task = self.pool.submit(step_task, *arguments, nodes, self.stop)
+        self.running[task] = (time.perf_counter(), nodes or 0)
+
+    def collect(self) -> None:
+        """Wait up to :data:`_WAIT` seconds for tasks to end; take in each one that did, and
+        submit its lane's next run unless the lanes are done."""
+        stats = self.budget.stats
+        finished, _ = cf.wait(self.running, timeout=_WAIT, return_when=cf.FIRST_COMPLETED)
+        for task in finished:
+            began, _ = self.running.pop(task)
+            step = task.result()
+            stats.expanded += step.expanded
+            stats.generated += step.generated
+            now = time.perf_counter()
+            self.lanes.fold(step, now - began, now - self.budget.started)
+            if step.lane not in self.lanes.done and not self.lanes.ended:
+                self.submit(step.lane)

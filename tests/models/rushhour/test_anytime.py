@@ -133,3 +133,13 @@ def card(name: str) -> Board:
     """The board of a card of ``cards.tsv``."""
     (row,) = [r for r in cards() if r["card"] == name]
     return parse(row["board"], fmt="string")[0].puzzle
+
+
+def test_the_explanation_says_how_the_optimum_was_proven() -> None:
+    board = card("Card-18")
+    request = Request("anytime", None, {"metric": "moves"})
+    explanation = tasks.explain(kind.KIND, board, request=request)
+    assert explanation.result.status is Status.OPTIMAL
+    assert "BFIDA*'s iterations proved every plan at least 40 moves long" in " ".join(
+        explanation.proof
+    )
