@@ -312,7 +312,8 @@ METHODS = (
         backend="compiled",
         optimal=True,
         complete=True,
-        heuristics=_COMPILED_HEURISTICS,
+        heuristics=("union", *(h for h in _COMPILED_HEURISTICS if h != "union")),
+        compared=lambda board: ("union",),
     ),
     Method(
         name="astar",

@@ -46,7 +46,7 @@ PER_METRIC = (
     "bfs-plain",
     *(f"bfida/{h}" for h in ("union", "blockers", "blocking", "zero")),
     "anytime",
-    "anytime/union",
+    "anytime/blockers",
     "anytime-2",
     *(f"astar/{h}" for h in HEURISTICS),
     *(f"idastar/{h}" for h in HEURISTICS),

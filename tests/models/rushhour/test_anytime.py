@@ -20,12 +20,13 @@ from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import kind, parse, read
 from cspsolve.models.rushhour.anytime import solve
+from cspsolve.models.rushhour.beam import shortcut
 from cspsolve.models.rushhour.board import Board, Move
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
 
 from .conftest import DATA, cards
-from .differential import Case, Oracle, cases, cost, explore, replay
+from .differential import Case, Graph, Oracle, cases, cost, explore, replay
 
 SCRAMBLED = DATA / "scrambled12x12_44_s2.csv"
 """Solvable by construction; beam search finds a plan of 20 moves, so the optimum is at most
@@ -61,7 +62,7 @@ def assert_sound(board: Board, metric: str, known: Oracle, result: Result[list[M
         assert result.stats.cost == known.optimum == bound
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     case=cases(),
     metric=st.sampled_from(("moves", "steps")),
@@ -75,7 +76,7 @@ def test_anytime_ends_at_the_optimum_or_unsolvable(case: Case, metric: str, heur
     assert result.status is expected, (result.status, result.message)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(case=cases(), nodes=st.integers(0, 400))
 def test_a_node_limit_leaves_every_answer_sound(case: Case, nodes: int) -> None:
     known = explore(case.board, "moves")
@@ -143,3 +144,42 @@ def test_the_explanation_says_how_the_optimum_was_proven() -> None:
     assert "BFIDA*'s iterations proved every plan at least 40 moves long" in " ".join(
         explanation.proof
     )
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=cases(), steps=st.booleans(), data=st.data())
+def test_shortcut_keeps_a_walk_legal_and_its_end(
+    case: Case, steps: bool, data: st.DataObject
+) -> None:
+    """A random walk of slides (one-cell steps with ``steps``), shortened, is still legal in
+    the board's state graph (written in the tests), ends where the walk ends, and costs no
+    more."""
+    graph = Graph(case.board)
+    longest = 1 if steps else case.board.size
+    state, walk = graph.start(), []
+    for _ in range(data.draw(st.integers(0, 40))):
+        options = list(graph.slides(state, longest))
+        if not options:
+            break
+        after = data.draw(st.sampled_from(options))
+        walk.append(_move(graph, state, after))
+        state = after
+    short = shortcut(case.board, walk, steps=steps)
+    assert len(short) <= len(walk)
+    at = graph.start()
+    for move in short:
+        assert abs(move.delta) == 1 or not steps
+        after = _after(graph, at, move)
+        assert after in set(graph.slides(at, longest)), (move, walk, short)
+        at = after
+    assert at == state
+
+
+def _move(graph: Graph, before: tuple[int, ...], after: tuple[int, ...]) -> Move:
+    (i,) = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    return Move(graph.board.pieces[i].name, after[i] - before[i])
+
+
+def _after(graph: Graph, state: tuple[int, ...], move: Move) -> tuple[int, ...]:
+    i = [p.name for p in graph.board.pieces].index(move.piece)
+    return (*state[:i], state[i] + move.delta, *state[i + 1 :])
