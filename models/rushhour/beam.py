@@ -103,7 +103,9 @@ def shortcut(board: Board, moves: list[Move], *, steps: bool = False) -> list[Mo
     From each position of the plan, the farthest of the next :data:`LOOKAHEAD` that differs
     from it in one piece's offset alone, with the cells between free, is reached in one slide
     (or none, for the same position). Under the steps metric (``steps``: the moves are one-cell
-    steps) a run is replaced only by fewer steps, written as one-cell steps.
+    steps) a run is replaced only by fewer steps, written as one-cell steps. Consecutive moves
+    of one piece left at the edge of the look-ahead are joined last, so that the plan's count
+    is that of :func:`.board.merged`.
 
     Examples
     --------
@@ -131,6 +133,21 @@ def shortcut(board: Board, moves: list[Move], *, steps: bool = False) -> list[Mo
         else:
             at, edges = found
             out += edges
+    return _joined(out, steps)
+
+
+def _joined(moves: list[Move], steps: bool) -> list[Move]:
+    """``moves`` with consecutive slides of one piece joined into one (dropped when they add
+    up to none); with ``steps``, only one-cell steps that undo each other are dropped. Its
+    moves then number as many as those of :func:`.board.merged` (its steps as many, too)."""
+    out: list[Move] = []
+    for move in moves:
+        if out and out[-1].piece == move.piece and (not steps or out[-1].delta == -move.delta):
+            delta = out.pop().delta + move.delta
+            if delta:
+                out.append(Move(move.piece, delta))
+        else:
+            out.append(move)
     return out
 
 

@@ -21,7 +21,7 @@ from cspsolve.limits import Limits
 from cspsolve.models.rushhour import kind, parse, read
 from cspsolve.models.rushhour.anytime import solve
 from cspsolve.models.rushhour.beam import shortcut
-from cspsolve.models.rushhour.board import Board, Move
+from cspsolve.models.rushhour.board import Board, Move, merged
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
 
@@ -173,6 +173,8 @@ def test_shortcut_keeps_a_walk_legal_and_its_end(
         assert after in set(graph.slides(at, longest)), (move, walk, short)
         at = after
     assert at == state
+    assert len(merged(short)) == len(short) or steps
+    assert sum(abs(m.delta) for m in merged(short)) == len(short) or not steps
 
 
 def _move(graph: Graph, before: tuple[int, ...], after: tuple[int, ...]) -> Move:
