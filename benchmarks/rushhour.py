@@ -308,7 +308,7 @@ def anytime_table(workers: list[int], limit: float, only: set[str] | None = None
     given), once for each count of ``workers``; every plan replayed by ``board.check``."""
     table = Table(title=f"anytime, {limit:g} s limit a run")
     for name in ("board", "workers", "first plan", "plan", "lower bound", "status", "seconds"):
-        table.add_column(name, justify="left" if name == "board" else "right")
+        table.add_column(name, justify="left" if name == "board" else "right", no_wrap=True)
     for name, path, _ in _large_boards():
         board = read(path)[0].puzzle
         if board.size != 12 or (only is not None and path.stem not in only):
