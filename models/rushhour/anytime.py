@@ -21,12 +21,11 @@ With ``limits.workers == 1`` (and no scheduler) the lanes take turns in this pro
 that has expanded fewer states going next (the bound lane first: its first iterations take
 milliseconds), so that a run is the same on a busy machine as on a quiet one. With more, each
 lane's runs are tasks of :func:`cspsolve.parallel.executor`, the two lanes on two processes at
-once. A task cannot see
-the caller's cancellation event, so each carries the time and nodes left and a *stop file*:
-when the run ends (the lanes met, a limit, cancellation) the caller creates the file and a
-thread of each running task, looking for it every :data:`STOP_POLL` seconds, cancels the task's
-search. On a Dask cluster whose workers do not share this machine's files, a task stops at its
-own deadline instead.
+once. A task cannot see the caller's cancellation event, so each carries the time and nodes
+left and a *stop file*: when the run ends (the lanes met, a limit, cancellation) the caller
+creates the file and a thread of each running task, looking for it every :data:`STOP_POLL`
+seconds, cancels the task's search. On a Dask cluster whose workers do not share this
+machine's files, a task stops at its own deadline instead.
 """
 
 from __future__ import annotations
@@ -384,8 +383,8 @@ class _How:
 
 
 def _in_turn(how: _How, lanes: Lanes, budget: Budget) -> Status | None:
-    """Run the lanes in this process, the one that has expanded fewer states first, until they end
-    or ``budget`` runs out; return what stopped them (None when they ended)."""
+    """Run the lanes in this process, the one that has expanded fewer states first, until they
+    end or ``budget`` runs out; return what stopped them (None when they ended)."""
     packing = Packing.of(how.board)
     while not lanes.ended:
         stopped = budget.exhausted()
