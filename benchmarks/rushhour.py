@@ -17,7 +17,10 @@ Tables, all in one run (targets in docs/benchmarks.md):
    by file stem): every method of ``--methods`` (``bfida/union``: a method with its heuristic)
    in a fresh ``cspsolve solve`` process under ``/usr/bin/time``, side by side: wall-clock
    seconds, peak resident memory, and the answer (optimal moves; or a plan of beam search
-   beside the proven lower bound, "plan U, >= L"; or the proven lower bound alone).
+   beside the proven lower bound, "plan U, >= L"; or the proven lower bound alone);
+6. ``--parts anytime``: the ``anytime`` method on the 12x12 boards of ``large.tsv`` (or
+   ``--boards``) with ``--large-limit`` seconds, for each count of ``--workers``: seconds to
+   the first plan, the best plan, the proven lower bound, the status and the run's seconds.
 
 Every optimum is compared with the published value and every plan is replayed by the
 independent ``board.check``; mismatches are counted (they must be 0). The numba kernels are
@@ -29,6 +32,7 @@ Run from the repository root::
     python benchmarks/rushhour.py --cpsat-cards 40 --python-db 500
     python benchmarks/rushhour.py --parts large --methods bfida,bfida/union,bfs --large-limit 60
     python benchmarks/rushhour.py --parts large --boards jammed9x9_26_s2,Rushhour9x9_4
+    python benchmarks/rushhour.py --parts anytime --workers 1,2 --large-limit 60
 """
 
 from __future__ import annotations
@@ -299,6 +303,34 @@ def large_table(methods: list[str], limit: float, only: set[str] | None = None) 
     return table
 
 
+def anytime_table(workers: list[int], limit: float, only: set[str] | None = None) -> Table:
+    """Table 6: ``anytime`` on the 12x12 boards (those whose file stem is in ``only``, if
+    given), once for each count of ``workers``; every plan replayed by ``board.check``."""
+    table = Table(title=f"anytime, {limit:g} s limit a run")
+    for name in ("board", "workers", "first plan", "plan", "lower bound", "status", "seconds"):
+        table.add_column(name, justify="left" if name == "board" else "right", no_wrap=True)
+    for name, path, _ in _large_boards():
+        board = read(path)[0].puzzle
+        if board.size != 12 or (only is not None and path.stem not in only):
+            continue
+        for count in workers:
+            limits = Limits(time_limit=limit, workers=count)
+            result = tasks.solve(rushhour.KIND, board, request=Request("anytime"), limits=limits)
+            plan = result.solution
+            assert plan is None or not check(board, plan), (name, count)
+            first = result.stats.extra.get("first_plan_seconds")
+            table.add_row(
+                name,
+                str(count),
+                "-" if first is None else f"{first:.1f} s",
+                "-" if plan is None else str(len(plan)),
+                str(result.proof.get("lower_bound", "-")),
+                str(result.status),
+                f"{result.stats.seconds:.2f}",
+            )
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cpsat-cards", type=int, default=12, help="cards for table 3")
@@ -314,13 +346,17 @@ def main() -> None:
     parser.add_argument(
         "--boards", help="table 5's boards only (file stems, comma-separated), e.g. jammed9x9_26_s2"
     )
+    parser.add_argument("--workers", default="1,2", help="table 6's counts of workers")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     console = Console()
+    only = set(args.boards.split(",")) if args.boards else None
+    if "anytime" in parts:
+        workers = [int(count) for count in args.workers.split(",")]
+        console.print(anytime_table(workers, args.large_limit, only))
     if "large" in parts:
-        only = set(args.boards.split(",")) if args.boards else None
         console.print(large_table(args.methods.split(","), args.large_limit, only))
-    if not parts - {"large"}:
+    if not parts - {"large", "anytime"}:
         return
     _, warm = _timed(lambda: explore(_cards()[0][1]))
     console.print(f"numba kernels compiled or loaded from cache in {warm:.2f} s (not counted)")

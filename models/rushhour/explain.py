@@ -182,12 +182,9 @@ def _search(
         return _engine(board, method, heuristic, metric, limits)
     result = kind.method(method).run(board, heuristic=heuristic, options=options, limits=limits)
     claim = ""
-    if method == "cpsat" and result.status is Status.OPTIMAL:
+    if method in CLAIMS and result.status is Status.OPTIMAL:
         cost = plans.spelled(result.stats.cost)
-        claim = (
-            f"CP-SAT found the time-expanded model infeasible at every horizon below {cost} "
-            f"{metric}, and a plan at {cost}: no plan is shorter."
-        )
+        claim = CLAIMS[method].format(cost=cost, metric=metric)
     return plans.Searched(result, NAMES.get(method, method), claim=claim)
 
 
@@ -200,8 +197,20 @@ NAMES = {
     "greedy": "greedy best-first search",
     "dfs": "depth-first search",
     "cpsat": "CP-SAT",
+    "anytime": "beam search beside BFIDA*",
 }
 """Each method's algorithm, for people."""
+CLAIMS = {
+    "cpsat": (
+        "CP-SAT found the time-expanded model infeasible at every horizon below {cost} "
+        "{metric}, and a plan at {cost}: no plan is shorter."
+    ),
+    "anytime": (
+        "BFIDA*'s iterations proved every plan at least {cost} {metric} long, and a plan of "
+        "{cost} was found: no plan is shorter."
+    ),
+}
+"""How the optimum of a method that counts nothing per bound was proven."""
 ENGINE = {"astar": "f-value", "idastar": "f-limit", "engine-bfs": "depth"}
 """The engine's methods that count per f-value, f-limit or depth."""
 

@@ -6,7 +6,10 @@ first search of a process is small (:mod:`.quick`, which spares loading the comp
 else compiled over the compact states of :mod:`.cluster`. ``bfida`` (the default beyond) is the
 compiled breadth-first iterative-deepening A* of :mod:`.deepening` over bit-packed keys of any
 width, which prunes by the ``blockers`` estimate and reports the lower bound it proved when a
-limit stops it. ``astar``, ``idastar``,
+limit stops it. ``anytime`` (:mod:`.anytime`) finds a plan at once by beam search, then shorter
+ones by wider beams, while BFIDA*'s iterations raise the proven lower bound, until the two meet
+(``optimal``) or a limit (the best plan beside the bound); with ``limits.workers >= 2`` the two
+run at once in two processes. ``astar``, ``idastar``,
 ``greedy``, ``engine-bfs`` and ``dfs`` run the generic engine (:mod:`cspsolve.search`) on
 :class:`.search.RushHourProblem`, whose actions are slides; under the steps metric a slide
 costs its length, so ``engine-bfs`` is then not optimal (use ``astar`` — uniform-cost search
@@ -272,6 +275,15 @@ def _bfida(
     return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
 
 
+def _anytime(
+    board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
+) -> Result[list[Move]]:
+    from .anytime import solve
+
+    assert heuristic is not None
+    return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
+
+
 METHODS = (
     Method(
         name="bfs",
@@ -292,6 +304,16 @@ METHODS = (
         complete=True,
         heuristics=_COMPILED_HEURISTICS,
         default=True,
+    ),
+    Method(
+        name="anytime",
+        run=_open(_anytime),
+        summary="beam search for plans beside BFIDA* for a lower bound, until they meet",
+        backend="compiled",
+        optimal=True,
+        complete=True,
+        heuristics=("union", *(h for h in _COMPILED_HEURISTICS if h != "union")),
+        compared=lambda board: ("union",),
     ),
     Method(
         name="astar",

@@ -45,6 +45,9 @@ PER_METRIC = (
     "bfs",
     "bfs-plain",
     *(f"bfida/{h}" for h in ("union", "blockers", "blocking", "zero")),
+    "anytime",
+    "anytime/blockers",
+    "anytime-2",
     *(f"astar/{h}" for h in HEURISTICS),
     *(f"idastar/{h}" for h in HEURISTICS),
     *(f"greedy/{h}" for h in HEURISTICS),
@@ -55,7 +58,11 @@ PER_METRIC = (
 )
 """Every method x heuristic of the kind, and ``verify``; each runs under both metrics.
 ``bfs`` runs compiled, as in every search of a process but the first; ``bfs-plain`` runs as in
-the first, in plain Python (:mod:`.quick`) while its search is small."""
+the first, in plain Python (:mod:`.quick`) while its search is small; ``anytime-2`` is
+``anytime`` with ``workers=2`` (its lanes in two processes)."""
+
+ON_WORKERS = {"anytime-2": ("anytime", 2)}
+"""Names of the table that run a method with more workers: the method and the workers."""
 
 METHODS = tuple(f"{m}@{metric}" for metric in METRICS for m in PER_METRIC)
 """The names in the verdicts: ``method[/heuristic]@metric``."""
@@ -75,6 +82,9 @@ REACH: dict[str, Fits] = {
     "cpsat": lambda case, known: known.optimum is None or known.optimum <= 6,
     "dfs": lambda case, known: known.cluster <= (100 if known.optimum is None else 1_000),
     "verify": lambda case, known: known.optimum is None or known.optimum <= 8,
+    "anytime-2": lambda case, known: (
+        known.cluster >= 1_000 if known.optimum is None else known.optimum >= 8
+    ),
 }
 """Which cases a slow method (``method/heuristic``, else ``method``) runs on, by the oracle's
 answer; the others run on every case.
@@ -82,7 +92,8 @@ IDA* deepens its bound one by one, and searches the cluster once per bound befor
 board unsolvable; CP-SAT deepens its horizon one by one (an unsolvable board is settled by its
 breadth-first search first, so every one runs); the engine's depth-first search expands a
 state again whenever it meets it by a shorter path, which takes minutes on clusters of
-thousands (the oracle's count of positions seen decides)."""
+thousands (the oracle's count of positions seen decides). ``anytime-2`` starts a process pool
+(about a tenth of a second) for each case, so it runs on the long ones only."""
 
 METHOD_SECONDS = 120.0
 """Time limit of a method under test; reaching it counts as a disagreement."""
@@ -340,8 +351,9 @@ def check(case: Case) -> dict[str, str | None]:
             continue
         name, _, h = spec.partition("/")
         plain = name == "bfs-plain"
+        name, workers = ON_WORKERS.get(name, (name, 1))
         request = Request("bfs" if plain else name, h or None, {"metric": metric})
-        limits = Limits(time_limit=METHOD_SECONDS)
+        limits = Limits(time_limit=METHOD_SECONDS, workers=workers)
         budget = kind.QUICK_EXPANSIONS if plain else 0
         with patch.object(kind, "_plain_budget", return_value=budget):
             result = tasks.solve(kind.KIND, case.board, request=request, limits=limits)
