@@ -55,7 +55,7 @@ from .probing import (
     search,
 )
 
-__all__ = ["SLICE", "SPREAD", "WARMUP_SECONDS", "Piece", "explore", "solve_split"]
+__all__ = ["SLICE", "SPARE", "SPREAD", "WARMUP_SECONDS", "Piece", "explore", "solve_split"]
 
 WARMUP_SECONDS = 1.0
 """Seconds the one-core search runs before the search is split."""
@@ -63,6 +63,9 @@ SPREAD = 4
 """Open nodes a worker the parent's descent makes before the first tasks go out."""
 SLICE = 0.5
 """Seconds of a task at first (see the module docstring)."""
+SPARE = 0.25
+"""Seconds a task ends before the run's deadline, for its answer to come back and the pool to
+close within the time limit."""
 _POLL = 0.02
 """Seconds between two looks of the parent at its cancellation event while tasks run."""
 
@@ -216,7 +219,9 @@ class _Farm:
                 return
             allowance = None if left is None else max(1, left // free)
             remaining = self.budget.remaining()
-            seconds = self.slice if remaining is None else min(self.slice, remaining)
+            seconds = self.slice if remaining is None else min(self.slice, remaining - SPARE)
+            if seconds <= 0:
+                return
             share = -(-len(self.open) // free)
             nodes, self.open = self.open[-share:], self.open[:-share]
             wanted = self.max_solutions - len(self.found)
@@ -245,8 +250,8 @@ class _Farm:
             if stopped:
                 return stopped
             self.hand_out(pool, workers)
-            if not self.running:  # open nodes, but no node left to allow
-                return Status.LIMIT
+            if not self.running:  # open nodes, but no node or second left to give
+                return self.budget.interrupted() or Status.LIMIT
             self.collect()
         return None
 

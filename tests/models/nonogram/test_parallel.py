@@ -112,7 +112,7 @@ def searched(draw: st.DrawFn) -> Nonogram:
     return puzzle
 
 
-@pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 3), (3, 4)])
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 3)])
 def test_the_oracle_finds_what_enumerating_every_grid_finds(width: int, height: int) -> None:
     grids = [
         tuple("".join(cells[r * width : (r + 1) * width]) for r in range(height))
@@ -123,7 +123,7 @@ def test_the_oracle_finds_what_enumerating_every_grid_finds(width: int, height: 
         assert every_solution(puzzle, 10**6) == [g for g in grids if runs_match(puzzle, g)]
 
 
-@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+@settings(max_examples=20, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))  # fmt: skip
 @given(puzzle=searched())
 def test_two_workers_list_exactly_the_solutions(puzzle: Nonogram) -> None:
@@ -146,7 +146,7 @@ def test_two_workers_list_exactly_the_solutions(puzzle: Nonogram) -> None:
                 assert sorted(result.solutions) == sorted(known)
 
 
-def test_the_kind_splits_with_two_workers_and_gives_the_one_core_answer() -> None:
+def test_the_kind_takes_two_workers_and_gives_the_one_core_answer() -> None:
     puzzle = puzzle_of(random_grid(20, 20, 0.5, 3))
     one = tasks.solve(KIND, puzzle, request=tasks.Request(options={"unique": True}))
     two = tasks.solve(
@@ -162,7 +162,7 @@ def _endless() -> Nonogram:
 
 
 def test_a_split_run_stops_at_its_time_limit() -> None:
-    limit = 1.0
+    limit = 0.5
     result = solve_split(
         _endless(),
         limits=Limits(time_limit=limit, workers=2),
@@ -172,7 +172,9 @@ def test_a_split_run_stops_at_its_time_limit() -> None:
     )
     assert result.stats.seconds <= limit + MARGIN
     assert result.stats.extra["tasks"] >= 2
-    assert result.solutions and all(runs_match(_endless(), grid) for grid in result.solutions)
+    assert result.status in (Status.LIMIT, Status.SOLVED)  # SOLVED: some of them listed
+    puzzle = _endless()
+    assert all(runs_match(puzzle, grid) for grid in result.solutions[:50])
 
 
 def test_a_split_run_counts_the_nodes_of_every_task() -> None:
@@ -185,7 +187,7 @@ def test_a_split_run_counts_the_nodes_of_every_task() -> None:
 
 def test_a_split_run_stops_when_cancelled() -> None:
     cancel = threading.Event()
-    timer = threading.Timer(0.5, cancel.set)
+    timer = threading.Timer(0.3, cancel.set)
     timer.start()
     started = time.perf_counter()
     result = solve_split(
@@ -193,7 +195,7 @@ def test_a_split_run_stops_when_cancelled() -> None:
     )
     timer.cancel()
     assert cancel.is_set()
-    assert time.perf_counter() - started < 0.5 + 2 * MARGIN + 1.0
+    assert time.perf_counter() - started < 0.3 + 2 * MARGIN + 1.0
     assert result.stats.extra["tasks"] >= 2
 
 
