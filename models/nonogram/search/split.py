@@ -2,11 +2,11 @@
 
 :func:`solve_split` first gives the one-core search (:func:`.probing.search`) a short start of
 :data:`WARMUP_SECONDS`, which settles nearly every puzzle (a tournament puzzle in milliseconds)
-before any process is started. Past it, the parent probes the root to its fixpoint and descends
-depth-first (:class:`.probing._Dive`) until its stack holds :data:`SPREAD` open nodes a worker:
-the siblings of the first branching decisions, each a partial grid at the propagation fixpoint
-with what its probing knows (:class:`.probing.Probes`). Those open nodes partition the rest of
-the tree, and are the work.
+before any process is started; the solutions it found are kept. Past it, the parent probes the
+root to its fixpoint and descends depth-first (:class:`.probing._Dive`) until its stack holds
+:data:`SPREAD` open nodes a worker: the siblings of the first branching decisions, each a
+partial grid at the propagation fixpoint with what its probing knows (:class:`.probing.Probes`).
+Those open nodes partition the rest of the tree, and are the work.
 
 Each task (:func:`explore`, run through :func:`cspsolve.parallel.executor`) takes a share of the
 open nodes and searches them depth-first, for a time slice and a node allowance of its own; it
@@ -15,8 +15,8 @@ back as it was), which go back to the work. A slice starts at :data:`SLICE` seco
 each time a task comes back without finishing a node (one node of an 80 x 95 puzzle can take
 seconds to probe). The parent hands out work while a worker is free and combines the answers:
 
-* the wanted number of solutions found (2 to decide uniqueness, anywhere in the tree): settled,
-  the remaining tasks cancelled;
+* the wanted number of distinct solutions found (2 to decide uniqueness, anywhere in the tree,
+  the one-core start's included): settled, the remaining tasks cancelled;
 * no open node left and no task running: the tree is exhausted, so the solutions found are all
   (one: unique; none: unsolvable);
 * the time or node limit, or cancellation: ``LIMIT`` / ``CANCELLED``.
@@ -108,7 +108,9 @@ def explore(
     """Search the open ``nodes`` depth-first (the last first) for ``seconds`` and at most
     ``allowance`` nodes (no limit: ``None``); a task of :func:`solve_split`.
 
-    Stops at ``max_solutions`` solutions. Returns what it found and the nodes it left open.
+    Stops at ``max_solutions`` solutions. Returns what it found and the nodes it left open
+    (those are kept even when it stopped at ``max_solutions``: the parent may know some of its
+    solutions already).
     """
     load_kernels()
     stats = Stats()
@@ -122,10 +124,10 @@ def explore(
     dive.last_conflict = True
     found: list[Grid] = []
     with budget.alarm(functools.partial(raise_stop, net.counters)):
-        settled, _ = dive.advance(sys.maxsize, budget, found, max_solutions)
+        dive.advance(sys.maxsize, budget, found, max_solutions)
     _count(net, stats)
     finished = stats.expanded - dive.put_back
-    return Piece(found, [] if settled else dive.stack, budget.finish(), finished)
+    return Piece(found, dive.stack, budget.finish(), finished)
 
 
 def _clock(probes: Probes) -> int:
@@ -133,9 +135,11 @@ def _clock(probes: Probes) -> int:
     return max(int(probes.changed_at.max()), int(probes.probed_at.max()))
 
 
-def _warm_up(net: Network, budget: Budget, max_solutions: int, seed: int) -> list[Grid] | None:
-    """The one-core search for :data:`WARMUP_SECONDS` (or less, within the run's limits): its
-    solutions when it settled the puzzle, else ``None``."""
+def _warm_up(
+    net: Network, budget: Budget, max_solutions: int, seed: int
+) -> tuple[list[Grid], bool]:
+    """The one-core search for :data:`WARMUP_SECONDS` (or less, within the run's limits): the
+    solutions it found and whether it settled the puzzle."""
     left = budget.remaining()
     seconds = WARMUP_SECONDS if left is None else min(WARMUP_SECONDS, left)
     limits = dataclasses.replace(budget.limits, time_limit=seconds, max_nodes=_left(budget, 0))
@@ -144,7 +148,7 @@ def _warm_up(net: Network, budget: Budget, max_solutions: int, seed: int) -> lis
         solutions, stopped = search(net, warm, max_solutions=max_solutions, seed=seed)
     net.counters[:] = 0  # counted into the warm-up's stats; the stop flag down again
     _add(budget.stats, warm.finish())
-    return None if stopped else solutions
+    return solutions, stopped is None
 
 
 def _add(total: Stats, part: Stats) -> None:
@@ -199,6 +203,9 @@ class _Farm:
         self.puzzle = puzzle
         self.budget = budget
         self.found = found
+        self.seen = set(found)
+        """The solutions found, for finding a repeated one at once (the one-core start's
+        solutions are found again in the tasks' trees)."""
         self.max_solutions = max_solutions
         self.open: list[Node] = []
         self.running: dict[cf.Future[Piece], int] = {}
@@ -236,7 +243,10 @@ class _Farm:
             del self.running[task]
             piece = task.result()
             _add(self.budget.stats, piece.stats)
-            self.found.extend(piece.solutions)  # the tasks' trees are disjoint
+            for solution in piece.solutions:
+                if solution not in self.seen:
+                    self.seen.add(solution)
+                    self.found.append(solution)
             self.open.extend(piece.open)
             stats = self.budget.stats
             stats.max_frontier = max(stats.max_frontier, len(self.open))
@@ -299,10 +309,9 @@ def solve_split(
     budget = limits.start(stats)
     net = Network.build(puzzle)
     seconds = WARMUP_SECONDS if warmup is None else warmup
-    found = _warm_up(net, budget, max_solutions, seed) if seconds > 0 else None
+    found, settled = _warm_up(net, budget, max_solutions, seed) if seconds > 0 else ([], False)
     stopped: Status | None = None
-    if found is None:
-        found = []
+    if not settled:
         nodes, stopped = _descend(net, budget, found, max_solutions, spread * limits.workers)
         if nodes and not stopped:
             stopped = _farm_out(puzzle, budget, found, max_solutions, nodes)
