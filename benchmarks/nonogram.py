@@ -370,7 +370,8 @@ def random_colour(width: int, height: int, fill: float, rng: random.Random) -> C
 
 def hard_one(puzzle: Nonogram, workers: int, limit: float) -> tuple[str, ...]:
     """Settle the uniqueness of ``puzzle`` by ``probing`` on ``workers`` processes: the table
-    cells of the run (status, verdict, nodes, tasks, seconds, whether the grid checks)."""
+    cells of the run (status, verdict, nodes, tasks, its own ``stats.seconds``, the wall-clock
+    seconds of the call, whether the grid checks)."""
     start = time.perf_counter()
     limits = Limits(time_limit=limit, workers=workers)
     result = solve_probing(puzzle, limits=limits, max_solutions=2)
@@ -381,6 +382,7 @@ def hard_one(puzzle: Nonogram, workers: int, limit: float) -> tuple[str, ...]:
         str(result.proof.get("unique", "-")),
         f"{result.stats.expanded:,}",
         str(result.stats.extra.get("tasks", "-")),
+        f"{result.stats.seconds:.2f}",
         f"{seconds:.2f}",
         "yes" if checked else "NO",
     )
@@ -389,7 +391,8 @@ def hard_one(puzzle: Nonogram, workers: int, limit: float) -> tuple[str, ...]:
 def hard(args: argparse.Namespace, console: Console, progress: Console) -> None:
     """Uniqueness of the ``--hard`` puzzles with each number of ``--workers``."""
     table = Table(title=f"hard puzzles, uniqueness, time limit {args.time_limit:g} s")
-    for column in ("puzzle", "size", "workers", "status", "unique", "nodes", "tasks", "s", "ok"):
+    columns = ("puzzle", "size", "workers", "status", "unique", "nodes", "tasks", "s", "wall s")
+    for column in (*columns, "ok"):
         table.add_column(column, justify="left" if column == "puzzle" else "right")
     for spec in filter(None, args.hard.split(",")):
         path, _, number = spec.partition("#")

@@ -63,7 +63,7 @@ SPREAD = 4
 """Open nodes a worker the parent's descent makes before the first tasks go out."""
 SLICE = 0.5
 """Seconds of a task at first (see the module docstring)."""
-SPARE = 0.25
+SPARE = 0.5
 """Seconds a task ends before the run's deadline, for its answer to come back and the pool to
 close within the time limit."""
 _POLL = 0.02

@@ -164,7 +164,7 @@ def _endless() -> Nonogram:
 
 
 def test_a_split_run_stops_at_its_time_limit() -> None:
-    limit = 0.5
+    limit = 1.0
     result = solve_split(
         _endless(),
         limits=Limits(time_limit=limit, workers=2),
