@@ -20,6 +20,10 @@ One run prints one table:
   beside CP-SAT: the webpbn-cc puzzles (up to 60x60), cauldron (512x512) and random grids of
   40x40 to 100x100 at fill probabilities 0.5-0.8 (clues derived; ``--large-seed``); the table
   counts the puzzles CP-SAT settles and ``probing`` does not.
+* ``--parts hard`` (not run by default): uniqueness of the hard puzzles ``--hard`` names
+  (files outside the repository, ``FILE`` or ``FILE#N`` for puzzle ``N`` of a tournament set),
+  by ``probing`` with each number of ``--workers`` (its search split over processes beyond one,
+  :mod:`cspsolve.models.nonogram.search.split`), each run in a fresh process.
 * ``--parts seeds`` (not run by default, ~6 min): the probing search's nodes on both
   tournament sets for several seeds of its randomized searches (``--seeds``), every puzzle
   capped at ``--seed-node-cap`` nodes: how much of the figures above is the default seed's luck.
@@ -38,6 +42,8 @@ Run from the repository root::
     python benchmarks/nonogram.py --parts survey,large --time-limit 60
     python benchmarks/nonogram.py --parts seeds --seeds 0,1000,2000,3000,4000
     python benchmarks/nonogram.py --parts colour                         # ~2 min
+    python benchmarks/nonogram.py --parts hard --workers 1,2 --time-limit 60 \
+        --hard DATA/taai/question/taai2021.txt#499,faase.nin
 """
 
 from __future__ import annotations
@@ -362,6 +368,46 @@ def random_colour(width: int, height: int, fill: float, rng: random.Random) -> C
     return ColourNonogram(rows, columns, PALETTE[: colours + 1])
 
 
+def hard_one(puzzle: Nonogram, workers: int, limit: float) -> tuple[str, ...]:
+    """Settle the uniqueness of ``puzzle`` by ``probing`` on ``workers`` processes: the table
+    cells of the run (status, verdict, nodes, tasks, its own ``stats.seconds``, the wall-clock
+    seconds of the call, whether the grid checks)."""
+    start = time.perf_counter()
+    limits = Limits(time_limit=limit, workers=workers)
+    result = solve_probing(puzzle, limits=limits, max_solutions=2)
+    seconds = time.perf_counter() - start
+    checked = result.solution is None or not check(puzzle, result.solution)
+    return (
+        result.status.value,
+        str(result.proof.get("unique", "-")),
+        f"{result.stats.expanded:,}",
+        str(result.stats.extra.get("tasks", "-")),
+        f"{result.stats.seconds:.2f}",
+        f"{seconds:.2f}",
+        "yes" if checked else "NO",
+    )
+
+
+def hard(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """Uniqueness of the ``--hard`` puzzles with each number of ``--workers``."""
+    table = Table(title=f"hard puzzles, uniqueness, time limit {args.time_limit:g} s")
+    columns = ("puzzle", "size", "workers", "status", "unique", "nodes", "tasks", "s", "wall s")
+    for column in (*columns, "ok"):
+        table.add_column(column, justify="left" if column == "puzzle" else "right")
+    for spec in filter(None, args.hard.split(",")):
+        path, _, number = spec.partition("#")
+        entries = read(path)
+        puzzle = entries[int(number) - 1 if number else 0].puzzle
+        assert isinstance(puzzle, Nonogram)
+        for workers in map(int, args.workers.split(",")):
+            cells = in_fresh_process(hard_one, puzzle, workers, args.time_limit)
+            progress.print(f"[dim]{spec} on {workers}: {' '.join(cells)}[/dim]")
+            size = f"{puzzle.width}x{puzzle.height}"
+            table.add_row(Path(spec).name, size, str(workers), *cells)
+        table.add_section()
+    console.print(table)
+
+
 def colour(args: argparse.Namespace, console: Console, progress: Console) -> None:
     """Colour puzzles: uniqueness by probing and by CP-SAT, one row per set and method."""
     rng = random.Random(args.colour_seed)
@@ -400,13 +446,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
     parser.add_argument(
-        "--parts", default="tournament,cauldron,survey,colour", help="and: seeds, large"
+        "--parts", default="tournament,cauldron,survey,colour", help="and: seeds, large, hard"
     )
     parser.add_argument("--large-seed", type=int, default=1, help="random grids of large")
     parser.add_argument("--seeds", default="0,1000,2000,3000,4000", help="for --parts seeds")
     parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
     parser.add_argument("--colour-seed", type=int, default=2026, help="of the colour sets")
+    parser.add_argument("--hard", default="", help="for --parts hard: FILE or FILE#N, ...")
+    parser.add_argument("--workers", default="1,2", help="for --parts hard: process counts")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
 
@@ -436,6 +484,8 @@ def main(argv: list[str] | None = None) -> None:
         seeds(args, console, progress)
     if "colour" in parts:
         colour(args, console, progress)
+    if "hard" in parts:
+        hard(args, console, progress)
     console.print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 

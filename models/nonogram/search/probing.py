@@ -34,7 +34,9 @@ trial copy of the grid is ``2 (H + W)`` words.
     Zuckerman 1993, *IPL* 47), seeded: runs are reproducible. The conflict weights carry over
     from search to search. From round :data:`_LAST_CONFLICT_ROUND` on they reason from the last
     conflict (Lecoutre, Saïs, Tabary & Vidal 2009, *AIJ* 173). A search that exhausts its tree
-    settles the question; ``max_solutions=2`` settles uniqueness by the search itself.
+    settles the question; ``max_solutions=2`` settles uniqueness by the search itself. With
+    several workers the search below the first branching decisions is split over processes
+    (:mod:`.split`).
 
 The kernels are compiled by numba (:mod:`cspsolve.models.nonogram._kernels`); timings are in
 ``docs/benchmarks.md``.
@@ -799,6 +801,12 @@ class _Dive:
         """The last conflict: the cell whose decision made the last dead node (-1: none)."""
         self.last_conflict = False
         """Whether dead nodes set :attr:`conflict` (see :meth:`branching_cell`)."""
+        self.resumable = False
+        """Whether a node the budget interrupts goes back on the stack as it was, so that the
+        search can go on later (elsewhere: :mod:`.split`); a copy of every node is then kept
+        while it is expanded."""
+        self.put_back = 0
+        """How many interrupted nodes went back on the stack."""
 
     def advance(
         self, allowance: int, budget: Budget, found: list[Grid], max_solutions: int
@@ -817,6 +825,7 @@ class _Dive:
                 return False, stopped
             allowance -= 1
             grid, probes, depth, decided = stack.pop()
+            kept = (grid.copy(), probes.copy(), depth, decided) if self.resumable else None
             stats.expanded += 1
             weights *= _DECAY
             stats.depth = max(stats.depth, depth)
@@ -826,7 +835,7 @@ class _Dive:
             )  # fmt: skip
             stopped = interrupted(net.counters, budget)
             if stopped:
-                return False, stopped
+                return False, self._put_back(kept, stopped)
             if cell == _DEAD:
                 stats.backtracks += 1
                 if self.last_conflict:
@@ -842,11 +851,19 @@ class _Dive:
                 kids = self._children(grid, cell, probes, depth + 1)
                 stopped = interrupted(net.counters, budget)
                 if stopped:
-                    return False, stopped
+                    return False, self._put_back(kept, stopped)
                 stack += kids
                 stats.generated += 2
                 stats.max_frontier = max(stats.max_frontier, len(stack))
         return True, None
+
+    def _put_back(self, kept: Any, stopped: Status) -> Status:
+        """Put an interrupted node back on the stack as it was before (when :attr:`resumable`);
+        returns ``stopped``."""
+        if kept is not None:
+            self.stack.append(kept)
+            self.put_back += 1
+        return stopped
 
     def branching_cell(self, grid: Any, best: int) -> int:
         """The cell to branch on: the last conflict while it is undecided, else ``best``.
@@ -1005,6 +1022,8 @@ def solve_probing(
     limits : Limits, optional
         The node limit is checked before each node; the time limit and cancellation also
         stop the kernels within a node, before their next line solve (:meth:`Budget.alarm`).
+        With ``workers > 1`` or a ``scheduler``, the search is split over processes
+        (:func:`.split.solve_split`).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
     seed : int
@@ -1021,6 +1040,10 @@ def solve_probing(
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
         :func:`search`); ``solutions`` lists every solution found.
     """
+    if limits is not None and (limits.workers > 1 or limits.scheduler is not None):
+        from .split import solve_split
+
+        return solve_split(puzzle, limits=limits, max_solutions=max_solutions, seed=seed)
     load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)

@@ -16,7 +16,8 @@ The oracles, none of which is a method under test:
   stops at its time limit, only what the planted grid proves (the unchanged clues are
   solvable) is checked.
 
-Every method solves with ``unique=True``; it agrees when its status, its uniqueness verdict and
+Every method solves with ``unique=True``, and the default method also with its search split
+over two processes (:data:`SPLIT`); it agrees when its status, its uniqueness verdict and
 its grid (which must match the clues, and equal the oracle's when unique) agree.
 
 A quarter of the cases are colour nonograms, checked by :mod:`.colour_differential` on the
@@ -33,6 +34,7 @@ from hypothesis import strategies as st
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
+from cspsolve.models.nonogram.search.split import solve_split
 
 from . import oracles
 from .colour_differential import ColourCase, check_colour, colour_cases
@@ -40,6 +42,11 @@ from .oracles import Oracle, disagreement
 
 METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
 """Every method of the nonogram kind."""
+
+SPLIT = "probing, 2 workers"
+"""The default method's search split over two processes from its first branching decision
+(:func:`.search.split.solve_split` without the one-core start, which would settle nearly every
+case before the split)."""
 
 BRUTE_CELLS = 16
 """Largest board the brute-force oracle enumerates (at most 2**16 grids)."""
@@ -200,4 +207,8 @@ def check(case: Case | ColourCase) -> dict[str, str | None]:
         result = kind.solve(case.puzzle, method, limits=limits, unique=True)
         matches = result.solution is not None and runs_match(case.puzzle, result.solution)
         verdicts[method] = disagreement(case.changed, known, result, matches)
+    limits = Limits(time_limit=METHOD_SECONDS, workers=2)
+    split = solve_split(case.puzzle, limits=limits, max_solutions=2, warmup=0, spread=1)
+    matches = split.solution is not None and runs_match(case.puzzle, split.solution)
+    verdicts[SPLIT] = disagreement(case.changed, known, split, matches)
     return verdicts

@@ -255,10 +255,11 @@ ALLOWED = {
     "cspsolve.models.nonogram": {"explicit", "kind"},
     "cspsolve.models.nonogram.board": None,
     "cspsolve.models.nonogram.colour.board": None,
+    "cspsolve.models.nonogram.search.split": {"solve_split"},
 }
 """What the oracle modules may import from the nonogram kind: the puzzle types (every name of
-the board modules), ``kind`` to run the methods under test, ``explicit`` to know which puzzles
-python-constraint takes; no solver."""
+the board modules), ``kind`` to run the methods under test and ``solve_split`` the split search
+under test, ``explicit`` to know which puzzles python-constraint takes; no other solver."""
 
 
 @pytest.mark.parametrize("name", ORACLE_MODULES)

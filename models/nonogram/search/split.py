@@ -1,0 +1,339 @@
+"""One nonogram's search split over processes (``limits.workers > 1`` or a Dask scheduler).
+
+:func:`solve_split` first gives the one-core search (:func:`.probing.search`) a short start of
+:data:`WARMUP_SECONDS`, which settles nearly every puzzle (a tournament puzzle in milliseconds)
+before any process is started; the solutions it found are kept. Past it, the parent probes the
+root to its fixpoint and descends depth-first (:class:`.probing._Dive`) until its stack holds
+:data:`SPREAD` open nodes a worker: the siblings of the first branching decisions, each a
+partial grid at the propagation fixpoint with what its probing knows (:class:`.probing.Probes`).
+Those open nodes partition the rest of the tree, and are the work.
+
+Each task (:func:`explore`, run through :func:`cspsolve.parallel.executor`) takes a share of the
+open nodes and searches them depth-first, for a time slice and a node allowance of its own; it
+returns the solutions it found and the nodes it left open (its stack, the interrupted node put
+back as it was), which go back to the work. A slice starts at :data:`SLICE` seconds and doubles
+each time a task comes back without finishing a node (one node of an 80 x 95 puzzle can take
+seconds to probe). The parent hands out work while a worker is free and combines the answers:
+
+* the wanted number of distinct solutions found (2 to decide uniqueness, anywhere in the tree,
+  the one-core start's included): settled, the remaining tasks cancelled;
+* no open node left and no task running: the tree is exhausted, so the solutions found are all
+  (one: unique; none: unsolvable);
+* the time or node limit, or cancellation: ``LIMIT`` / ``CANCELLED``.
+
+So the status and the uniqueness verdict are those of the one-core search; with several
+solutions the first one shown may differ. The node limit counts the nodes of every process:
+each task's allowance is a share of what is left.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import dataclasses
+import functools
+import sys
+from typing import Any, NamedTuple
+
+from cspsolve.limits import Budget, Limits
+from cspsolve.parallel import executor
+from cspsolve.results import Result, Stats, Status
+
+from ..board import Grid, Nonogram
+from .probing import (
+    _CLOCK,
+    _HITS,
+    _PROBES,
+    _SOLVES,
+    LIKELIER,
+    Network,
+    Probes,
+    _Dive,
+    _propagate_all,
+    interrupted,
+    load_kernels,
+    raise_stop,
+    search,
+)
+
+__all__ = ["SLICE", "SPARE", "SPREAD", "WARMUP_SECONDS", "Piece", "explore", "solve_split"]
+
+WARMUP_SECONDS = 1.0
+"""Seconds the one-core search runs before the search is split."""
+SPREAD = 4
+"""Open nodes a worker the parent's descent makes before the first tasks go out."""
+SLICE = 0.5
+"""Seconds of a task at first (see the module docstring)."""
+SPARE = 0.5
+"""Seconds a task ends before the run's deadline, for its answer to come back and the pool to
+close within the time limit."""
+_POLL = 0.02
+"""Seconds between two looks of the parent at its cancellation event while tasks run."""
+
+Node = tuple[Any, Probes, int, int]
+"""An open node: its grid, its probes, its depth and the cell decided to make it."""
+
+
+class Piece(NamedTuple):
+    """What a task (:func:`explore`) brings back.
+
+    Attributes
+    ----------
+    solutions : list of Grid
+        The solutions it found.
+    open : list of Node
+        The nodes it left unexplored (empty when its share is exhausted or settled).
+    stats : Stats
+        Its counters: ``expanded`` counts every node it began (an interrupted one included).
+    finished : int
+        The nodes it finished.
+    """
+
+    solutions: list[Grid]
+    open: list[Node]
+    stats: Stats
+    finished: int
+
+
+def _count(net: Network, stats: Stats) -> None:
+    """Add the network's kernel counters to ``stats``."""
+    stats.propagations += int(net.counters[_SOLVES])
+    stats.probes += int(net.counters[_PROBES])
+    hits = stats.extra.get("line_cache_hits", 0) + int(net.counters[_HITS])
+    stats.extra["line_cache_hits"] = hits
+
+
+def explore(
+    puzzle: Nonogram, nodes: list[Node], max_solutions: int, seconds: float, allowance: int | None
+) -> Piece:
+    """Search the open ``nodes`` depth-first (the last first) for ``seconds`` and at most
+    ``allowance`` nodes (no limit: ``None``); a task of :func:`solve_split`.
+
+    Stops at ``max_solutions`` solutions. Returns what it found and the nodes it left open
+    (those are kept even when it stopped at ``max_solutions``: the parent may know some of its
+    solutions already).
+    """
+    load_kernels()
+    stats = Stats()
+    budget = Limits(time_limit=seconds, max_nodes=allowance).start(stats)
+    net = Network.build(puzzle)
+    # The probes' clocks come from the network that made them: go on from the latest.
+    net.counters[_CLOCK] = max(_clock(probes) for _, probes, _, _ in nodes)
+    dive = _Dive(net, net.unknown(), LIKELIER, 0.0)
+    dive.stack = list(nodes)
+    dive.resumable = True
+    dive.last_conflict = True
+    found: list[Grid] = []
+    with budget.alarm(functools.partial(raise_stop, net.counters)):
+        dive.advance(sys.maxsize, budget, found, max_solutions)
+    _count(net, stats)
+    finished = stats.expanded - dive.put_back
+    return Piece(found, dive.stack, budget.finish(), finished)
+
+
+def _clock(probes: Probes) -> int:
+    """The latest time of the clock that stamped ``probes``."""
+    return max(int(probes.changed_at.max()), int(probes.probed_at.max()))
+
+
+def _warm_up(
+    net: Network, budget: Budget, max_solutions: int, seed: int
+) -> tuple[list[Grid], bool]:
+    """The one-core search for :data:`WARMUP_SECONDS` (or less, within the run's limits): the
+    solutions it found and whether it settled the puzzle."""
+    left = budget.remaining()
+    seconds = WARMUP_SECONDS if left is None else min(WARMUP_SECONDS, left)
+    limits = dataclasses.replace(budget.limits, time_limit=seconds, max_nodes=_left(budget, 0))
+    warm = limits.start(Stats())
+    with warm.alarm(functools.partial(raise_stop, net.counters)):
+        solutions, stopped = search(net, warm, max_solutions=max_solutions, seed=seed)
+    net.counters[:] = 0  # counted into the warm-up's stats; the stop flag down again
+    _add(budget.stats, warm.finish())
+    return solutions, stopped is None
+
+
+def _add(total: Stats, part: Stats) -> None:
+    """Add the counters of a part of the run to its total."""
+    total.expanded += part.expanded
+    total.generated += part.generated
+    total.backtracks += part.backtracks
+    total.propagations += part.propagations
+    total.probes += part.probes
+    total.depth = max(total.depth, part.depth)
+    total.max_frontier = max(total.max_frontier, part.max_frontier)
+    for key in ("line_cache_hits",):
+        total.extra[key] = total.extra.get(key, 0) + part.extra.get(key, 0)
+
+
+def _descend(
+    net: Network, budget: Budget, found: list[Grid], max_solutions: int, spread: int
+) -> tuple[list[Node], Status | None]:
+    """Probe the root to its fixpoint and descend depth-first until ``spread`` nodes are open
+    (or the tree is settled); returns the open nodes and the budget's stop status."""
+    stats = Stats()
+    part = dataclasses.replace(budget.rest(), max_nodes=_left(budget, 0)).start(stats)
+    dive = _Dive(net, net.unknown(), LIKELIER, 0.0)
+    root = dive.stack[0][0]
+    open_nodes: list[Node] = []
+    stopped: Status | None = None
+    with part.alarm(functools.partial(raise_stop, net.counters)):
+        if _propagate_all(net, root):
+            while dive.stack and len(dive.stack) < spread:
+                settled, stopped = dive.advance(1, part, found, max_solutions)
+                if settled or stopped:
+                    break
+            open_nodes = dive.stack if not stopped and len(found) < max_solutions else []
+        stopped = stopped or interrupted(net.counters, part)
+    _count(net, stats)
+    _add(budget.stats, part.finish())
+    return open_nodes, stopped
+
+
+def _left(budget: Budget, promised: int) -> int | None:
+    """Nodes the run may still expand beyond those ``promised`` to running tasks."""
+    most = budget.limits.max_nodes
+    return None if most is None else max(0, most - budget.stats.expanded - promised)
+
+
+class _Farm:
+    """The parent's side of the split search: the open nodes, the running tasks, the answer."""
+
+    def __init__(
+        self, puzzle: Nonogram, budget: Budget, found: list[Grid], max_solutions: int
+    ) -> None:
+        self.puzzle = puzzle
+        self.budget = budget
+        self.found = found
+        self.seen = set(found)
+        """The solutions found, for finding a repeated one at once (the one-core start's
+        solutions are found again in the tasks' trees)."""
+        self.max_solutions = max_solutions
+        self.open: list[Node] = []
+        self.running: dict[cf.Future[Piece], int] = {}
+        self.slice = SLICE
+        self.tasks = 0
+        """Tasks handed out so far."""
+
+    def settled(self) -> bool:
+        """Whether the answer is known: enough solutions, or nothing left to search."""
+        return len(self.found) >= self.max_solutions or not (self.open or self.running)
+
+    def hand_out(self, pool: cf.Executor, workers: int) -> None:
+        """Give the free workers a share of the open nodes each (the deepest first)."""
+        while self.open and len(self.running) < workers:
+            free = workers - len(self.running)
+            left = _left(self.budget, sum(self.running.values()))
+            if left == 0:
+                return
+            allowance = None if left is None else max(1, left // free)
+            remaining = self.budget.remaining()
+            seconds = self.slice if remaining is None else min(self.slice, remaining - SPARE)
+            if seconds <= 0:
+                return
+            share = -(-len(self.open) // free)
+            nodes, self.open = self.open[-share:], self.open[:-share]
+            wanted = self.max_solutions - len(self.found)
+            task = pool.submit(explore, self.puzzle, nodes, wanted, seconds, allowance)
+            self.running[task] = allowance or 0
+            self.tasks += 1
+
+    def collect(self) -> None:
+        """Wait a moment for tasks to end and take in what they bring back."""
+        done, _ = cf.wait(self.running, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
+        for task in done:
+            del self.running[task]
+            piece = task.result()
+            _add(self.budget.stats, piece.stats)
+            for solution in piece.solutions:
+                if solution not in self.seen:
+                    self.seen.add(solution)
+                    self.found.append(solution)
+            self.open.extend(piece.open)
+            stats = self.budget.stats
+            stats.max_frontier = max(stats.max_frontier, len(self.open))
+            if piece.open and not piece.finished:
+                self.slice *= 2  # not one node finished: its nodes need longer slices
+
+    def run(self, pool: cf.Executor, workers: int) -> Status | None:
+        """Hand out and collect until settled or stopped; returns the stop status."""
+        while not self.settled():
+            stopped = self.budget.exhausted()
+            if stopped:
+                return stopped
+            self.hand_out(pool, workers)
+            if not self.running:  # open nodes, but no node or second left to give
+                return self.budget.interrupted() or Status.LIMIT
+            self.collect()
+        return None
+
+    def cancel(self) -> None:
+        """Cancel the tasks not yet started (a started one ends at its own deadline)."""
+        for task in self.running:
+            task.cancel()
+
+
+def solve_split(
+    puzzle: Nonogram,
+    *,
+    limits: Limits,
+    max_solutions: int = 1,
+    seed: int = 0,
+    warmup: float | None = None,
+    spread: int = SPREAD,
+) -> Result[Grid]:
+    """Solve a nonogram by the probing search split over ``limits.workers`` processes (or the
+    workers of the Dask scheduler ``limits.scheduler``); see the module docstring.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    limits : Limits
+        Time and node limits (the nodes of every process count), cancellation (looked at every
+        :data:`_POLL` seconds while tasks run), workers and scheduler.
+    max_solutions : int
+        Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
+    seed : int
+        Seeds the one-core start (:func:`.probing.search`).
+    warmup : float, optional
+        Seconds of the one-core start; :data:`WARMUP_SECONDS` by default, 0 to split at once.
+    spread : int
+        Open nodes a worker the parent makes before it hands out the first tasks.
+
+    Returns
+    -------
+    Result of Grid
+        As :func:`.probing.solve_probing`; ``stats.extra["tasks"]`` counts the tasks.
+    """
+    load_kernels()
+    stats = Stats()
+    budget = limits.start(stats)
+    net = Network.build(puzzle)
+    seconds = WARMUP_SECONDS if warmup is None else warmup
+    found, settled = _warm_up(net, budget, max_solutions, seed) if seconds > 0 else ([], False)
+    stopped: Status | None = None
+    if not settled:
+        nodes, stopped = _descend(net, budget, found, max_solutions, spread * limits.workers)
+        if nodes and not stopped:
+            stopped = _farm_out(puzzle, budget, found, max_solutions, nodes)
+    found = found[:max_solutions]  # tasks running at once may find more
+    result = Result.from_solutions(
+        budget.finish(), "probing", found, max_solutions=max_solutions, stopped=stopped
+    )
+    result.solutions = found
+    return result
+
+
+def _farm_out(
+    puzzle: Nonogram, budget: Budget, found: list[Grid], max_solutions: int, nodes: list[Node]
+) -> Status | None:
+    """Search the open ``nodes`` in tasks; returns the stop status (``None``: settled)."""
+    limits = budget.limits
+    farm = _Farm(puzzle, budget, found, max_solutions)
+    farm.open = nodes
+    with executor(limits.workers, limits.scheduler) as pool:
+        try:
+            stopped = farm.run(pool, limits.workers)
+        finally:
+            farm.cancel()
+    budget.stats.extra["tasks"] = farm.tasks
+    return stopped
