@@ -62,6 +62,19 @@ def load() -> str:
     return f"load {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
+def balanced(sizes: dict[int, list[int]], workers: int) -> int:
+    """Nodes on the busiest worker, summed over the iterations, when each iteration's subtrees
+    (their measured sizes) go largest first to the least loaded worker: the search's length
+    in nodes on ``workers`` equal cores, whatever else loads this machine."""
+    total = 0
+    for counts in sizes.values():
+        loads = [0] * workers
+        for n in sorted(counts, reverse=True):
+            loads[loads.index(min(loads))] += n
+        total += max(loads)
+    return total
+
+
 def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
     """Each instance on each number of workers; a row as each finishes."""
     from cspsolve.limits import Limits
@@ -86,9 +99,13 @@ def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
         best, tiles = known[ident]
         puzzle = Puzzle(5, 5, tiles, korf_goal(25))
         first: float | None = None
+        serial: int | None = None
         for n in workers:
             limits = Limits(time_limit=time_limit, workers=n)
-            result = fastida.solve(puzzle, "pdb", limits=limits, partition="6-6-6-6")
+            sizes: dict[int, list[int]] = {}
+            result = fastida.solve(
+                puzzle, "pdb", limits=limits, partition="6-6-6-6", subtrees=sizes
+            )
             s = result.stats
             seconds = s.seconds - s.extra.get("database_seconds", 0.0)
             length = ""
@@ -97,7 +114,10 @@ def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
                 assert len(result.solution) == best, ident
                 length = str(len(result.solution))
             first = seconds if first is None else first
+            serial = s.expanded if serial is None else serial
             speedup = first / seconds
+            above = s.expanded - sum(map(sum, sizes.values()))
+            balance = f"{serial / n / (above + balanced(sizes, n)):.2f}" if sizes else ""
             table.add_row(
                 ident,
                 str(best),
@@ -108,6 +128,8 @@ def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
                 f"{seconds:.1f}",
                 f"{speedup:.2f}",
                 f"{speedup * workers[0] / n:.2f}",
+                f"{s.expanded / serial:.2f}",
+                balance,
             )
             console.print(f"id {ident} on {n}: {result.status.value} {seconds:.1f} s ({load()})")
     console.print(table)

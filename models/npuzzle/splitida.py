@@ -24,8 +24,10 @@ back its search state, which the next task on that subtree resumes: the caller, 
 on the tasks :data:`POLL` seconds at a time, stops within a slice of a cancellation and the
 pool never holds long work. Subtrees differ in size by orders of magnitude, and a subtree's
 nodes in one iteration predict its nodes in the next: after each iteration, a subtree that
-took more than a share of the nodes (:data:`REFINE`) is replaced by its children, and the
-largest subtrees of the previous iteration are handed out first.
+took more than a share of the nodes (:data:`REFINE`) is replaced by its children. The
+subtrees are handed out in the serial search's order (the moves U, L, R, D from the start), so
+that the last iteration, which stops at the first plan, searches about the nodes the serial
+one does before it.
 
 Workers read the pattern databases from the caller's cache folder once per process (the
 caller got them first, so they are built and cached before any task starts); a forked local
@@ -56,7 +58,7 @@ from .pdb import PatternDatabases, cache_dir
 
 __all__ = ["POLL", "SLICE", "SUBTREES_PER_WORKER", "Outcome", "Setup", "search", "subtree"]
 
-SUBTREES_PER_WORKER = 16
+SUBTREES_PER_WORKER = 32
 """The split stops at the first level with at least this many nodes per worker."""
 
 SLICE = 0.1
@@ -230,23 +232,20 @@ def _refined(
     cut: list[Node],
     sizes: list[int],
     most: float,
-) -> tuple[list[Node], list[int], list[Node]]:
+) -> tuple[list[Node], list[Node]]:
     """Split the subtrees of ``cut`` that took more than ``most`` nodes (``sizes``) into their
-    children: the new cut, the sizes expected of its subtrees (a split one's shared among its
-    children) and the nodes that left the cut. A subtree with the goal as a child is kept."""
+    children, in place (the order stays the serial search's): the new cut and the nodes that
+    left it. A subtree with the goal as a child is kept whole."""
     new_cut: list[Node] = []
-    new_sizes: list[int] = []
     left: list[Node] = []
     for node, size in zip(cut, sizes, strict=True):
         children = list(_children(puzzle, dbs, setup, node)) if size > most else []
         if not children or any(child.tiles == puzzle.goal for child in children):
             new_cut.append(node)
-            new_sizes.append(size)
-            continue
-        left.append(node)
-        new_cut.extend(children)
-        new_sizes.extend([size // len(children)] * len(children))
-    return new_cut, new_sizes, left
+        else:
+            left.append(node)
+            new_cut.extend(children)
+    return new_cut, left
 
 
 @dataclass
@@ -305,7 +304,6 @@ def search(
     remaining = budget.remaining()
     deadline = math.inf if remaining is None else time.time() + remaining
     bound = walk.h_weight * walk.h
-    sizes = [0] * len(cut)
     with executor(limits.workers, limits.scheduler) as pool:
         iterations = 0
         while True:
@@ -318,7 +316,7 @@ def search(
             for node in above:
                 if node.parent_f <= bound < node.f:
                     account.cut(node.f)
-            order = sorted((i for i, n in enumerate(cut) if n.f <= bound), key=lambda i: -sizes[i])
+            order = [i for i, n in enumerate(cut) if n.f <= bound]
             _iteration(pool, setup, cut, order, bound, deadline, budget, account)
             if tally is not None:
                 tally[float(bound)] = account.expanded
@@ -329,10 +327,10 @@ def search(
             if account.stopped is not None:
                 return account.stopped
             assert account.next_bound is not None, "a solvable board has a path beyond any bound"
-            bound, sizes = account.next_bound, account.sizes
+            bound = account.next_bound
             if REFINE:
                 most = account.expanded / (REFINE * limits.workers)
-                cut, sizes, left = _refined(puzzle, dbs, setup, cut, sizes, most)
+                cut, left = _refined(puzzle, dbs, setup, cut, account.sizes, most)
                 above.extend(left)
                 stats.extra["subtrees"] = len(cut)
 
