@@ -15,6 +15,9 @@ weighting, "Heuristic search viewed as path finding in a graph", Artificial Inte
 a goal is found, and the plan costs at most ``w`` times the optimum. The result is then
 ``SOLVED`` with that bound in ``proof``.
 
+With ``limits.workers > 1`` or a ``limits.scheduler``, each iteration is split into subtrees
+searched by worker processes (:mod:`.splitida`), from :class:`Walk` states like this one's.
+
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
 reports are honoured between chunks (sized by :class:`cspsolve.pacing.Pace` to some 20 ms each,
 however busy the cores). The time limit and cancellation also cover building or reading the

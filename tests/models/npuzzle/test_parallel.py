@@ -136,12 +136,15 @@ def test_two_workers_find_the_optimum_of_one_core_and_the_oracle(
     split = fastida.solve(
         puzzle, heuristic, limits=Limits(workers=2), partition=chosen, tally=tally
     )
-    one = fastida.solve(puzzle, heuristic, partition=chosen)
+    serial: dict[float, int] = {}
+    one = fastida.solve(puzzle, heuristic, partition=chosen, tally=serial)
     assert one.status == split.status == Status.OPTIMAL
     assert split.solution is not None
     assert replay(puzzle, split.solution) is None
     assert len(split.solution) == len(one.solution or []) == best == split.stats.cost
     assert sum(tally.values()) == split.stats.expanded > 0
+    if "subtrees" in split.stats.extra:  # else the plan was found above the split
+        assert list(tally) == list(serial)  # the same f-limits, in the same order
     assert max(tally) == best
 
 
@@ -169,6 +172,20 @@ def test_weighted_search_on_two_workers_keeps_its_bound() -> None:
     assert replay(puzzle, result.solution) is None
     assert best <= len(result.solution) <= 2 * best
     assert result.proof["lower_bound"] <= best
+
+
+def test_the_explained_proof_holds_on_two_workers() -> None:
+    puzzle = CASES[6]
+    best = meet_in_the_middle(puzzle)
+    request = Request("tile-idastar", "manhattan")
+    explanation = tasks.explain(kind.KIND, puzzle, request=request, limits=Limits(workers=2))
+    serial = tasks.explain(kind.KIND, puzzle, request=request)
+    counts = explanation.summary["counts"]
+    assert [b for b, _ in counts] == [b for b, _ in serial.summary["counts"]]
+    assert counts[-1][0] == best
+    assert sum(n for _, n in counts) == explanation.result.stats.expanded
+    assert f"No plan is shorter than {best} moves" in " ".join(explanation.proof)
+    assert len(explanation.steps) == best
 
 
 def hardest_24() -> Puzzle:
