@@ -54,7 +54,7 @@ from cspsolve.search import Tally
 from .board import Puzzle, neighbours
 from .fastida import FOUND, PAUSED, Walk
 from .partitions import Partition
-from .pdb import PatternDatabases, cache_dir
+from .pdb import BuildStoppedError, PatternDatabases, cache_dir
 
 __all__ = ["POLL", "SLICE", "SUBTREES_PER_WORKER", "Outcome", "Setup", "search", "subtree"]
 
@@ -119,7 +119,8 @@ _LOADED: dict[tuple[object, ...], PatternDatabases] = {}
 """The databases this process has, by board shape, goal and patterns (one entry)."""
 
 _CHUNK = [1 << 14]
-"""Nodes per kernel call in this process, grown while a call takes under 10 ms."""
+"""Nodes per kernel call in this process: doubled while a call takes under 10 ms, halved when
+one takes over 40 ms."""
 
 
 def _key(setup: Setup) -> tuple[object, ...]:
@@ -140,14 +141,24 @@ def _cache_at(folder: str) -> Iterator[None]:
             os.environ["CSPSOLVE_CACHE"] = before
 
 
-def _databases(setup: Setup) -> PatternDatabases:
-    """The databases of ``setup``, read from the cache the first time in this process."""
+def _databases(setup: Setup, deadline: float) -> PatternDatabases:
+    """The databases of ``setup``, read from the cache the first time in this process.
+
+    Raises
+    ------
+    BuildStoppedError
+        When ``deadline`` (a :func:`time.time`) passed before they were read.
+    """
     key = _key(setup)
     if key not in _LOADED:
         goal = Puzzle(setup.rows, setup.cols, setup.goal, setup.goal)
+
+        def late() -> Status | None:
+            return Status.LIMIT if time.time() > deadline else None
+
         with _cache_at(setup.cache):
             dbs = PatternDatabases.for_puzzle(
-                goal, chosen=setup.patterns, manhattan=setup.patterns is None
+                goal, chosen=setup.patterns, manhattan=setup.patterns is None, stop=late
             )
         _LOADED.clear()
         _LOADED[key] = dbs
@@ -164,10 +175,13 @@ def subtree(
 ) -> Outcome:
     """A task: search the subtree of ``node`` within cost ``bound`` for one :data:`SLICE`,
     stopping earlier at ``deadline`` (a :func:`time.time`) or after ``nodes`` expansions;
-    resumes from ``state`` when given."""
-    walk = Walk(
-        _databases(setup), setup.cols, node.tiles, node.path, setup.g_weight, setup.h_weight
-    )
+    resumes from ``state`` when given. A worker that has not got the databases by the
+    deadline hands the task back untouched."""
+    try:
+        dbs = _databases(setup, deadline)
+    except BuildStoppedError:
+        return Outcome(PAUSED, 0, 0, None, state=state)
+    walk = Walk(dbs, setup.cols, node.tiles, node.path, setup.g_weight, setup.h_weight)
     if state is not None:
         walk.resume(state)
         walk.counters[:2] = 0
@@ -181,6 +195,8 @@ def subtree(
             break
         if now - began < 0.01 and _CHUNK[0] < 1 << 22:
             _CHUNK[0] *= 2
+        elif now - began > 0.04 and _CHUNK[0] > 1 << 10:
+            _CHUNK[0] //= 2
     return Outcome(
         code,
         walk.generated,
