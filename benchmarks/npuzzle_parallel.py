@@ -7,15 +7,21 @@ same search as ``cspsolve solve --method tile-idastar --partition 6-6-6-6 --work
 1. Scaling (``--ids``, ``--workers``): each instance on each number of workers (1 is the
    one-core search, no pool), one at a time: status, length (replayed by the checker, equal to
    the published optimum), nodes expanded, search seconds (without getting the databases),
-   speed-up over the first worker count and efficiency (speed-up / workers).
+   speed-up over the first worker count and efficiency (speed-up / workers); then, from the
+   nodes alone (whatever else loads the machine): the nodes against the first run's
+   (``nodes/1``), and the balanced efficiency (``bal.eff.``): the first run's nodes / workers
+   over the nodes above the split plus, per iteration, the busiest worker's when the measured
+   subtrees go largest first to the least loaded worker.
 2. ``--estimate ID``: one instance the budget cannot finish, split into ``--subtrees`` subtrees
-   (the split of a ``--cluster``-worker cluster at 16 a worker), searched on ``--workers``
-   processes for ``--budget`` seconds. For each complete iteration: its bound, nodes expanded,
+   (the split of a ``--cluster``-worker cluster at 16 a worker) and refined after each
+   iteration as for the cluster, searched on ``--workers`` processes for ``--budget`` seconds.
+   For each complete iteration: its bound, nodes expanded,
    the growth over the previous one, and the share of its largest subtree. Then the estimate
    for the published optimum: the growth ratio of the last complete iterations (their
    geometric mean) carried from the last complete bound to the optimum, the nodes of every
    iteration still to do (the last one searched in full: an upper figure), and their makespan
-   on the cluster at the measured nodes per second and worker: each iteration takes at least
+   on the cluster at the measured nodes per second and worker (``--rate``: another speed,
+   e.g. a quiet machine's): each iteration takes at least
    its nodes / workers, and at least its largest subtree (the share measured in the last
    complete iteration).
 
@@ -41,7 +47,7 @@ KORF_FELNER = (
     Path(__file__).resolve().parents[1] / "tests" / "data" / "npuzzle" / "korf-felner50.tsv"
 )
 
-console = Console()
+console = Console(width=150)
 
 
 def instances() -> dict[str, tuple[int, tuple[int, ...]]]:
@@ -135,7 +141,9 @@ def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
     console.print(table)
 
 
-def estimate(ident: str, workers: int, budget: float, subtrees: int, cluster: int) -> None:
+def estimate(
+    ident: str, workers: int, budget: float, subtrees: int, cluster: int, speed: float | None
+) -> None:
     """Measure the iterations of one instance within ``budget`` and extrapolate to its optimum."""
     from cspsolve.limits import Limits
     from cspsolve.models.npuzzle import fastida, splitida
@@ -144,6 +152,7 @@ def estimate(ident: str, workers: int, budget: float, subtrees: int, cluster: in
     best, tiles = instances()[ident]
     puzzle = Puzzle(5, 5, tiles, korf_goal(25))
     splitida.SUBTREES_PER_WORKER = math.ceil(subtrees / workers)
+    splitida.REFINE = splitida.REFINE * cluster // workers  # subtrees refined as for the cluster
     tally: dict[float, int] = {}
     sizes: dict[int, list[int]] = {}
     started = time.perf_counter()
@@ -158,12 +167,13 @@ def estimate(ident: str, workers: int, budget: float, subtrees: int, cluster: in
     wall = time.perf_counter() - started
     s = result.stats
     searched = s.seconds - s.extra.get("database_seconds", 0.0)
-    rate = s.expanded / searched / workers
+    measured = s.expanded / searched / workers
+    rate = speed or measured
     complete = sorted(tally)[:-1] if result.solution is None else sorted(tally)
     table = Table(
         title=f"24-puzzle {ident} (optimum {best}, h0 {s.extra['initial_h']}): "
         f"{s.extra['subtrees']} subtrees at depth {s.extra['split_depth']}, {workers} workers, "
-        f"{searched:.0f} s, {rate / 1e6:.1f} M nodes/s a worker ({load()})"
+        f"{searched:.0f} s, {measured / 1e6:.1f} M nodes/s a worker ({load()})"
     )
     for name in ("bound", "expanded", "growth", "largest subtree", "share"):
         table.add_column(name, justify="right")
@@ -206,10 +216,11 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=300, help="--estimate: seconds")
     parser.add_argument("--subtrees", type=int, default=512, help="--estimate: split into")
     parser.add_argument("--cluster", type=int, default=32, help="--estimate: cluster workers")
+    parser.add_argument("--rate", type=float, help="--estimate: nodes/s a worker (else measured)")
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
     if args.estimate:
-        estimate(args.estimate, counts[-1], args.budget, args.subtrees, args.cluster)
+        estimate(args.estimate, counts[-1], args.budget, args.subtrees, args.cluster, args.rate)
     else:
         scaling(args.ids.split(","), counts, args.time_limit)
 

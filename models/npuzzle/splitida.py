@@ -25,9 +25,9 @@ on the tasks :data:`POLL` seconds at a time, stops within a slice of a cancellat
 pool never holds long work. Subtrees differ in size by orders of magnitude, and a subtree's
 nodes in one iteration predict its nodes in the next: after each iteration, a subtree that
 took more than a share of the nodes (:data:`REFINE`) is replaced by its children. The
-subtrees are handed out in the serial search's order (the moves U, L, R, D from the start), so
-that the last iteration, which stops at the first plan, searches about the nodes the serial
-one does before it.
+subtrees are handed out one a worker in the serial search's order (the moves U, L, R, D from
+the start), a paused one resumed before a later one starts, so that the last iteration, which
+stops at the first plan, searches about the nodes the serial one does before it.
 
 Workers read the pattern databases from the caller's cache folder once per process (the
 caller got them first, so they are built and cached before any task starts); a forked local
@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import heapq
 import math
 import os
 import time
@@ -67,10 +68,7 @@ SLICE = 0.1
 POLL = 0.05
 """Seconds between two looks of the caller at its limits while tasks run."""
 
-IN_FLIGHT = 4
-"""Tasks handed out at a time per worker."""
-
-REFINE = 4
+REFINE = 16
 """After each iteration, a subtree that took more than 1 / (``REFINE`` x workers) of its
 nodes is split into its children for the next iterations (0: never)."""
 
@@ -361,18 +359,17 @@ def _iteration(
     budget: Budget,
     account: _Account,
 ) -> None:
-    """Search the subtrees ``order`` (indices of ``cut``) within ``bound`` as tasks of
-    ``pool``, until done, a plan is found or the limits stop it (noted in ``account``)."""
+    """Search the subtrees ``order`` (increasing indices of ``cut``) within ``bound`` as tasks
+    of ``pool``, one a worker, the first of the serial order first (a paused one is resumed
+    before the next is started), until done, a plan is found or the limits stop it (noted in
+    ``account``)."""
     limits, stats = budget.limits, budget.stats
-    todo: list[tuple[int, tuple[np.ndarray, ...] | None]] = [
-        (i, None) for i in reversed(order)
-    ]  # popped from the end: largest first
+    todo: list[tuple[int, tuple[np.ndarray, ...] | None]] = [(i, None) for i in order]
     running: dict[cf.Future[Outcome], int] = {}
-    width = IN_FLIGHT * limits.workers
 
     def hand_out() -> None:
-        while todo and len(running) < width:
-            i, state = todo.pop()
+        while todo and len(running) < limits.workers:
+            i, state = heapq.heappop(todo)
             nodes = None if limits.max_nodes is None else max(0, limits.max_nodes - stats.expanded)
             running[pool.submit(subtree, setup, cut[i], bound, deadline, nodes, state)] = i
 
@@ -392,7 +389,7 @@ def _iteration(
                     account.found = outcome.path
                     return
                 if outcome.code == PAUSED:
-                    todo.append((i, outcome.state))
+                    heapq.heappush(todo, (i, outcome.state))
             account.stopped = budget.exhausted()
             if account.stopped is not None:
                 return
