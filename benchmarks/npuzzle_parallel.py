@@ -98,6 +98,8 @@ def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
         "s",
         "speed-up",
         "eff.",
+        "nodes/1",
+        "bal.eff.",
     ):
         table.add_column(name, justify="right")
     known = instances()
