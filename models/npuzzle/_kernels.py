@@ -158,8 +158,10 @@ def ida_iteration(
     h_weight: int,
     budget: int,
     counters: np.ndarray,
+    floor: int,
 ) -> int:
-    """Run (or resume) one cost-bounded depth-first iteration of IDA* for ``budget`` nodes.
+    """Run (or resume) one cost-bounded depth-first iteration of IDA* for ``budget`` nodes,
+    over the subtree of the node at depth ``floor`` (0: the whole tree).
 
     A node of depth ``g`` and heuristic ``h`` is cut off when ``f = g_weight * g + h_weight *
     h`` exceeds ``bound``: ``g_weight == h_weight`` is IDA*, ``h_weight > g_weight`` weighted
@@ -169,14 +171,17 @@ def ida_iteration(
     ``tiles[cell]``, ``where[tile]`` and ``rwhere`` (the board reflected about the main
     diagonal), the per-pattern values ``parts``/``rparts`` and their sums ``totals[0:2]``, and
     ``stack[d] = (move index tried next, blank cell, saved part, saved reflected part)`` per
-    depth, ``depth_box[0]`` the current depth. ``counters`` = (generated, expanded, next
-    bound) are accumulated.
+    depth, ``depth_box[0]`` the current depth. A subtree's root at depth ``floor > 0`` has the
+    path to it in ``stack[:floor + 1, 1]`` (the move back to its parent is not tried) and is
+    left when its moves are all tried. ``counters`` = (generated, expanded, next bound) are
+    accumulated.
 
     Returns
     -------
     int
-        1 goal found at depth ``depth_box[0]`` (the path is ``stack[1:depth+1, 1]``, blank
-        cells), 0 iteration finished without the goal, -1 budget spent (call again to resume).
+        1 goal found at depth ``depth_box[0]`` (the path is ``stack[:depth+1, 1]``, blank
+        cells), 0 iteration (or subtree) finished without the goal, -1 budget spent (call
+        again to resume).
     """
     cells = tiles.shape[0]
     scratch = np.empty(members.shape[1], np.int64)
@@ -197,8 +202,8 @@ def ida_iteration(
         stack[d, 0] = m
         if c < 0:
             # every move of this node tried: go back up, undoing the move that led here
-            if d == 0:
-                depth_box[0] = 0
+            if d == floor:
+                depth_box[0] = floor
                 return 0
             parent = stack[d - 1, 1]
             tile = tiles[parent]

@@ -7,7 +7,9 @@ most 9 cells, ``tile-idastar`` above; the heuristic defaults to ``pdb`` (the bes
 Options (:class:`SlidingTileOptions`): ``partition`` names the pattern databases (e.g.
 ``6-6-6-6`` for the 24-puzzle), ``weight`` makes ``tile-idastar`` weighted IDA* (plans within
 ``w`` times the optimum, the bound in ``proof``) and sets the weight of ``weighted-astar``;
-``verify`` always runs unweighted.
+``verify`` always runs unweighted. ``tile-idastar`` splits its search over ``limits.workers``
+processes, or the workers of the Dask scheduler ``limits.scheduler`` (:mod:`.splitida`), with
+the answer of the one-core run.
 Unsolvable boards are reported at once from the parity rule, without a search. The limits
 cover the whole command: building the pattern databases counts against the time limit (and
 stops with status ``limit`` when it passes). There is no CP-SAT model of sliding tiles:

@@ -19,9 +19,12 @@ is the plan's length; and a method that claims optimality finds exactly the orac
 weighted A* at most :data:`~cspsolve.models.npuzzle.kind.WEIGHT` times it. A method named
 ``NAME/H@W`` runs with ``--weight W`` (:data:`WEIGHTED`): its plan costs at most ``W`` times
 the optimum, it says ``solved`` (``optimal`` when ``W`` is 1) with ``W`` as its
-``suboptimality_bound``, and its ``lower_bound`` is at most the optimum. Methods that would
+``suboptimality_bound``, and its ``lower_bound`` is at most the optimum. A method named
+``...*N`` (:data:`SPLIT`) runs its search split over ``N`` worker processes
+(``Limits.workers``) and is held to what the method without ``*N`` must do. Methods that would
 take long (tree searches with weak heuristics, uninformed searches of the 3x3 graph) run only
-on the cases :data:`REACH` allows.
+on the cases :data:`REACH` allows, and the split searches (a process pool each) only where the
+plan lies below the split.
 """
 
 from __future__ import annotations
@@ -65,12 +68,16 @@ WEIGHTED = (
 )
 """Methods run with a weight (after the ``@``)."""
 
+SPLIT = ("tile-idastar/pdb*2", "tile-idastar/manhattan@3/2*2")
+"""Methods run on worker processes (their number after the ``*``)."""
+
 METHODS = (
     *OPTIMAL,
     *(f"weighted-astar/{h}" for h in kind.HEURISTICS),
     *(f"greedy/{h}" for h in kind.HEURISTICS),
     "dfs",
     *WEIGHTED,
+    *SPLIT,
 )
 """Every method x heuristic of the kind: the optimal ones, then those checked for valid plans."""
 
@@ -81,6 +88,7 @@ REACH: dict[str, Callable[[Puzzle, int], bool]] = {
     "bfs": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 20,
     "dfs": lambda puzzle, optimum: puzzle.cells <= 6,
     "astar/misplaced": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 24,
+    **dict.fromkeys(SPLIT, lambda puzzle, optimum: puzzle.cells >= 8 and optimum >= 16),
 }
 """Which solvable cases (board, optimal length) a slow method is run on; every other method runs
 on every case, and every method on every unsolvable case. The engine's depth-first search
@@ -266,11 +274,12 @@ def check(puzzle: Puzzle) -> dict[str, str | None]:
     verdicts: dict[str, str | None] = {}
     with _fresh_cache():
         for method in methods_for(puzzle, best):
-            named, _, weight = method.partition("@")
+            alone, _, workers = method.partition("*")
+            named, _, weight = alone.partition("@")
             name, _, h = named.partition("/")
             options = {"weight": weight} if weight else {}
             request = Request(name, h or None, options)
-            limits = Limits(time_limit=METHOD_SECONDS)
+            limits = Limits(time_limit=METHOD_SECONDS, workers=int(workers or 1))
             result = tasks.solve(kind.KIND, puzzle, request=request, limits=limits)
-            verdicts[method] = disagreement(method, puzzle, best, result)
+            verdicts[method] = disagreement(alone, puzzle, best, result)
     return verdicts
