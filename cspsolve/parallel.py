@@ -17,8 +17,11 @@ own deadline and node budget and the caller stops handing out work when it is ca
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import ctypes
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +29,9 @@ from contextlib import contextmanager
 from cspsolve.errors import OptionError
 
 __all__ = ["cores", "executor", "workers_value"]
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option: the signal a process gets when its parent dies (Linux)."""
 
 
 def cores() -> int:
@@ -59,9 +65,12 @@ def workers_value(text: str | int) -> int:
 def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[cf.Executor]:
     """An executor for parallel tasks, shut down (its processes gone) on leaving the block.
 
-    A local pool's processes ignore Ctrl-C (the terminal sends it to every process of the
-    command; the process that made the pool ends it), and when the block is left by an
-    exception (Ctrl-C, a failed task, a limit) they are ended at once, not waited for.
+    Tasks still running when the block is left are abandoned: a local pool's processes are
+    ended at once (a search split into tasks stops the moment its answer is known, its limit
+    is reached or it is cancelled, with no task finishing its slice first); a Dask cluster's
+    running tasks end at their own deadline. A local pool's processes ignore Ctrl-C (the
+    terminal sends it to every process of the command; the process that made the pool ends
+    it).
 
     Parameters
     ----------
@@ -77,13 +86,14 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         scheduler cannot be reached within 30 s.
     """
     if scheduler is None:
-        with cf.ProcessPoolExecutor(workers or cores(), initializer=_worker_start) as pool:
+        with cf.ProcessPoolExecutor(
+            workers or cores(), initializer=_worker_start, initargs=(os.getpid(),)
+        ) as pool:
             _launch(pool)
             try:
                 yield pool
-            except BaseException:
+            finally:
                 _terminate(pool)
-                raise
         return
     try:
         from distributed import Client
@@ -97,11 +107,18 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         yield client.get_executor()  # type: ignore[no-untyped-call]
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int) -> None:
     """A pool process's first act: ignore Ctrl-C, then let signals through again where
-    :func:`_launch` held Ctrl-C back."""
+    :func:`_launch` held Ctrl-C back; on Linux, ask to be killed when the process that made
+    the pool dies (``prctl(PR_SET_PDEATHSIG)``, prctl(2)), so that no worker outlives a
+    killed command."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _hold_interrupts(False)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os._exit(1)
 
 
 def _launch(pool: cf.ProcessPoolExecutor) -> None:
