@@ -178,7 +178,7 @@ def _limits(
         max_nodes=max_nodes,
         cancel=cancel,
         progress=progress,
-        workers=workers,
+        workers=parallel.cluster_size(scheduler) if scheduler and workers == 1 else workers,
         scheduler=scheduler,
     )
 
@@ -220,7 +220,8 @@ def solve(
         one whatever this says (:attr:`~cspsolve.limits.Limits.workers`).
     scheduler : str, optional
         Address of a Dask scheduler (``tcp://host:8786``) whose workers take the pieces of a
-        split search instead of local processes.
+        split search instead of local processes; ``workers`` left at 1 then means every
+        thread of the cluster (:func:`cspsolve.parallel.cluster_size`).
     **options
         The kind's own options by field name (e.g. ``metric="moves"``, ``unique=True``).
 

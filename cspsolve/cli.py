@@ -491,6 +491,13 @@ def _parallel(run: _Run, workers: int | None, scheduler: str | None) -> _Run:
     """``run`` with ``--workers`` and ``--scheduler``; exit 2 when both are given."""
     if workers is not None and scheduler is not None:
         _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    if scheduler is not None:  # a search split over the cluster keeps all its workers busy
+        from cspsolve import parallel
+
+        try:
+            workers = parallel.cluster_size(scheduler)
+        except OptionError as e:
+            _fail(str(e))
     return dataclasses.replace(run, workers=workers or 1, scheduler=scheduler)
 
 

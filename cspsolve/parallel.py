@@ -25,10 +25,11 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from cspsolve.errors import OptionError
 
-__all__ = ["cores", "executor", "workers_value"]
+__all__ = ["cluster_size", "cores", "executor", "workers_value"]
 
 PR_SET_PDEATHSIG = 1
 """prctl(2)'s option: the signal a process gets when its parent dies (Linux)."""
@@ -95,16 +96,33 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
             finally:
                 _terminate(pool)
         return
+    with _client(scheduler) as client:
+        yield client.get_executor()
+
+
+def cluster_size(scheduler: str) -> int:
+    """The number of tasks the Dask cluster of ``scheduler`` runs at once (its workers'
+    threads), at least 1: what ``Limits.workers`` says for a search split over that cluster.
+
+    Raises
+    ------
+    OptionError
+        As :func:`executor`.
+    """
+    with _client(scheduler) as client:
+        return max(1, int(sum(client.nthreads().values())))
+
+
+def _client(scheduler: str) -> Any:
+    """A ``distributed.Client`` connected to ``scheduler`` (a context manager)."""
     try:
         from distributed import Client
     except ImportError:
         raise OptionError("a Dask scheduler needs Dask: pip install 'cspsolve[cluster]'") from None
     try:
-        client = Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
+        return Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as e:
         raise OptionError(f"cannot reach the scheduler {scheduler}: {e}") from None
-    with client:
-        yield client.get_executor()  # type: ignore[no-untyped-call]
 
 
 def _worker_start(parent: int) -> None:

@@ -24,7 +24,7 @@ import psutil
 import pytest
 from click.testing import CliRunner, Result
 
-from cspsolve import api, cli, tasks
+from cspsolve import api, cli, parallel, tasks
 from cspsolve.instances import ROOT
 from cspsolve.limits import Limits
 
@@ -84,7 +84,8 @@ def masked(result: Result, output: str) -> tuple[int, Any, str]:
         shown: Any = [without_seconds(json.loads(line)) for line in result.stdout.splitlines()]
     else:
         shown = masked_text(result.stdout)
-    return result.exit_code, shown, result.stderr
+    said = [line for line in result.stderr.splitlines() if " compiling " not in line]
+    return result.exit_code, shown, said  # a first compile is announced where it happens
 
 
 def case(name: str, tmp_path: Path) -> list[Any]:
@@ -162,6 +163,7 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Limits]]:
             return real(*args, **kwargs)
 
         monkeypatch.setattr(tasks, name, recording)
+    monkeypatch.setattr(parallel, "cluster_size", lambda scheduler: 3)  # the cluster's threads
     yield limits
 
 
@@ -181,7 +183,7 @@ def test_one_puzzle_runs_here_with_the_workers_in_its_limits(
     assert invoke(command, EASY8, "--workers", "2", *extra).exit_code == 0
     assert given(seen) == {(2, None)}
     assert invoke(command, EASY8, "--scheduler", "tcp://127.0.0.1:1", *extra).exit_code == 0
-    assert given(seen) == {(1, "tcp://127.0.0.1:1")}
+    assert given(seen) == {(3, "tcp://127.0.0.1:1")}
     assert invoke(command, EASY8, *extra).exit_code == 0
     assert given(seen) == {(1, None)}
     assert children() <= before  # no pool for one puzzle
@@ -192,7 +194,7 @@ def test_the_library_passes_the_workers_to_the_limits(seen: list[Limits]) -> Non
     api.solve(board, workers=2)
     assert given(seen) == {(2, None)}
     api.analyze(board, scheduler="tcp://127.0.0.1:1")
-    assert given(seen) == {(1, "tcp://127.0.0.1:1")}
+    assert given(seen) == {(3, "tcp://127.0.0.1:1")}
     api.compare(board, methods=["astar"], workers=2)
     assert given(seen) == {(2, None)}
 
@@ -264,3 +266,7 @@ def test_a_dask_cluster_prints_what_one_process_prints(scheduler: str, tmp_path:
     dask = invoke(*args, "--scheduler", scheduler)
     assert masked(dask, "json") == masked(one, "json")
     assert one.exit_code == 2
+
+
+def test_a_search_split_over_a_cluster_keeps_every_worker_busy(scheduler: str) -> None:
+    assert parallel.cluster_size(scheduler) == 2  # two workers of one thread each
