@@ -259,9 +259,7 @@ def scheduler() -> Iterator[str]:
 
 
 def test_a_dask_cluster_prints_what_one_process_prints(scheduler: str, tmp_path: Path) -> None:
-    # Rush Hour left out: its bfs counts other nodes in the first solve of a process
-    # (the cluster's workers are fresh processes, this one is not).
-    args = [a for a in case("solve", tmp_path) if a != CARD] + ["--format", "json"]
+    args = [*case("solve", tmp_path), "--format", "json"]
     one = invoke(*args)
     dask = invoke(*args, "--scheduler", scheduler)
     assert masked(dask, "json") == masked(one, "json")

@@ -123,37 +123,45 @@ def search(board: Board, budget: Budget, *, steps: bool, most: float) -> Outcome
     pieces = list(zip(range(len(start)), masks, weights, strict=True))
     cap = math.inf if budget.limits.max_nodes is None else budget.limits.max_nodes
     check: float = stats.expanded
+    generated = 0  # every successor, as the compiled search counts them
     while frontier:
         layer: list[tuple[int, tuple[int, ...], int]] = []
+        waiting = len(frontier)  # of this layer, the nodes not yet expanded
         for key, position, occupied in frontier:
             if stats.expanded >= check:
                 if stats.expanded >= most:
                     return None
                 stopped = budget.exhausted()
                 if stopped is not None:
-                    stats.generated = len(parents) - 1
+                    stats.generated = generated
                     return Outcome(None, stopped, len(parents))
                 check = min(stats.expanded + _CHECK, cap)
             stats.expanded += 1
+            waiting -= 1
+            found = None
             for i, cells, weight in pieces:
                 o = position[i]
                 others = occupied ^ cells[o]
                 for direction, end in ((-1, -1), (1, len(cells))):
                     k = o + direction
                     while k != end and not cells[k] & others:
+                        generated += 1
                         after = key + (k - o) * weight
                         if after not in parents:
                             parents[after] = (key, i, k - o)
-                            if i == red and k == goal:
-                                stats.generated = len(parents) - 1
-                                return Outcome(_plan(board, parents, after), None, len(parents))
+                            if i == red and k == goal and found is None:
+                                found = after
                             moved = (*position[:i], k, *position[i + 1 :])
                             layer.append((after, moved, others | cells[k]))
                         if steps:
                             break
                         k += direction
-        stats.generated = len(parents) - 1
-        stats.max_frontier = max(stats.max_frontier, len(layer))
+            if waiting + len(layer) > stats.max_frontier:  # the queue, as compiled
+                stats.max_frontier = waiting + len(layer)
+            if found is not None:  # the node's other successors are counted, as compiled
+                stats.generated = generated
+                return Outcome(_plan(board, parents, found), None, len(parents))
+        stats.generated = generated
         frontier = layer
     return Outcome(None, None, len(parents))
 

@@ -8,6 +8,7 @@ Keys of several words are reached two ways: by packing small boards into narrow 
 from __future__ import annotations
 
 import csv
+import math
 import random
 
 import numpy as np
@@ -16,9 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
-from cspsolve.models.rushhour import parse, read
+from cspsolve.models.rushhour import parse, quick, read
 from cspsolve.models.rushhour.beam import plan
 from cspsolve.models.rushhour.board import Board, Piece, check
+from cspsolve.models.rushhour.cluster import explore
 from cspsolve.models.rushhour.deepening import _MOST_STRIDE, _TRUSTED, _stride, solve
 from cspsolve.models.rushhour.generate import hardest_start, jam, random_board, scramble
 from cspsolve.models.rushhour.packed import (
@@ -421,3 +423,26 @@ def test_plans_name_pieces_past_the_127th() -> None:
     assert result.status == Status.OPTIMAL and result.solution is not None
     assert [str(m) for m in result.solution] in (["B-1", "X+22"], ["B+2", "X+22"])
     assert check(board, result.solution) == []
+
+
+@given(case=cases(), metric=st.sampled_from(("moves", "steps")))
+@SETTINGS
+def test_both_breadth_first_searches_count_alike(case: Case, metric: str) -> None:
+    # bfs runs in plain Python (quick.search) at first and compiled (cluster.explore) beyond:
+    # the same search must report the same counters and plan length either way.
+    board = case.board
+    stats = Stats()
+    outcome = quick.search(board, Limits().start(stats), steps=metric == "steps", most=math.inf)
+    assert outcome is not None
+    found, compiled, stopped = explore(board, steps=metric == "steps")
+    assert found is not None and stopped is None
+    if outcome.plan == []:
+        return  # solved at the start: neither search expands a node
+    assert (stats.expanded, stats.generated, stats.max_frontier) == (
+        compiled.expanded,
+        compiled.generated,
+        compiled.max_frontier,
+    )
+    plan = found.plan(found.goal) if found.goal >= 0 else None
+    assert (outcome.plan is None) == (plan is None)
+    assert outcome.plan is None or plan is None or len(outcome.plan) == len(plan)
