@@ -248,23 +248,13 @@ def test_ctrl_c_stops_the_pool_and_exits_130(tmp_path: Path) -> None:
     assert not [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
 
 
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """The address of a Dask cluster of two worker processes, one thread each."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
-
-
-def test_a_dask_cluster_prints_what_one_process_prints(scheduler: str, tmp_path: Path) -> None:
+def test_a_dask_cluster_prints_what_one_process_prints(dask_scheduler: str, tmp_path: Path) -> None:
     args = [*case("solve", tmp_path), "--format", "json"]
     one = invoke(*args)
-    dask = invoke(*args, "--scheduler", scheduler)
+    dask = invoke(*args, "--scheduler", dask_scheduler)
     assert masked(dask, "json") == masked(one, "json")
     assert one.exit_code == 2
 
 
-def test_a_search_split_over_a_cluster_keeps_every_worker_busy(scheduler: str) -> None:
-    assert parallel.cluster_size(scheduler) == 2  # two workers of one thread each
+def test_a_search_split_over_a_cluster_keeps_every_worker_busy(dask_scheduler: str) -> None:
+    assert parallel.cluster_size(dask_scheduler) == 2  # two workers of one thread each

@@ -297,6 +297,10 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
         if found is not None:
             return found
         limits = budget.rest()
+    if limits is not None and (limits.workers > 1 or limits.scheduler is not None):
+        from .search.split import solve_split
+
+        return solve_split(puzzle, limits=limits, max_solutions=wanted)
     from .search.probing import solve_probing
 
     return solve_probing(puzzle, limits=limits, max_solutions=wanted)

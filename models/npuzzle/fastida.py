@@ -16,7 +16,7 @@ a goal is found, and the plan costs at most ``w`` times the optimum. The result 
 ``SOLVED`` with that bound in ``proof``.
 
 With ``limits.workers > 1`` or a ``limits.scheduler``, each iteration is split into subtrees
-searched by worker processes (:mod:`.splitida`), from :class:`Walk` states like this one's.
+searched by worker processes (:mod:`.splitida`), from :class:`.walk.Walk` states like this one's.
 
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
 reports are honoured between chunks (sized by :class:`cspsolve.pacing.Pace` to some 20 ms each,
@@ -29,10 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Sequence
 from fractions import Fraction
-
-import numpy as np
 
 from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
@@ -42,14 +39,13 @@ from cspsolve.search import Tally
 
 from . import pdb
 from .board import MOVES, Puzzle, solvability
-from .pdb import BuildStoppedError, PatternDatabases, adjacency
+from .pdb import BuildStoppedError, PatternDatabases
+from .walk import DONE, FOUND, Walk
 
-__all__ = ["DONE", "FOUND", "HEURISTICS", "PAUSED", "Walk", "solve"]
+__all__ = ["HEURISTICS", "solve"]
 
 HEURISTICS = ("manhattan", "pdb")
 """Heuristics this solver computes incrementally."""
-
-_NO_BOUND = np.iinfo(np.int64).max
 
 
 def _moves(cells: list[int], cols: int) -> list[str]:
@@ -184,168 +180,6 @@ def _serial(walk: Walk, budget: Budget, tally: Tally | None) -> list[int] | Stat
             iterations += 1
             started_at = stats.expanded
             walk.fit(bound)
-
-
-FOUND, DONE, PAUSED = 1, 0, -1
-"""What :meth:`Walk.run` returns: the goal found, the (sub)tree searched, the budget spent."""
-
-
-class Walk:
-    """The compiled IDA*'s search state below one node: the board and its heuristic parts,
-    the stack of moves (the path to the node first) and the counters, in numpy arrays that
-    :func:`._kernels.ida_iteration` changes in place.
-
-    Parameters
-    ----------
-    dbs : PatternDatabases
-    cols : int
-        Columns of the board.
-    tiles : sequence of int
-        The node's board.
-    path : sequence of int
-        The blank's cells from the start to the node (the node's depth is ``len(path) - 1``;
-        the move back to the previous cell is never tried).
-    g_weight, h_weight : int
-        ``f = g_weight * g + h_weight * h`` (weighted IDA* when ``h_weight > g_weight``).
-    """
-
-    def __init__(
-        self,
-        dbs: PatternDatabases,
-        cols: int,
-        tiles: Sequence[int],
-        path: Sequence[int],
-        g_weight: int = 1,
-        h_weight: int = 1,
-    ) -> None:
-        from ._kernels import pdb_value
-
-        self.dbs, self.cols = dbs, cols
-        self.g_weight, self.h_weight = g_weight, h_weight
-        self.floor = len(path) - 1
-        self.tiles = np.array(tiles, np.int64)
-        self.where, self.rwhere = dbs.where(tiles)
-        lookup = (dbs.members, dbs.sizes, dbs.offsets, dbs.table, dbs.cells)
-        self.parts = np.empty(len(dbs.sizes), np.int64)
-        self.rparts = np.empty(len(dbs.sizes), np.int64)
-        self.totals = np.array(
-            [
-                pdb_value(self.where, *lookup, self.parts),
-                pdb_value(self.rwhere, *lookup, self.rparts),
-            ]
-        )
-        self.stack = np.zeros((max(256, 2 * len(path)), 4), np.int64)
-        self.stack[: self.floor + 1, 1] = path
-        self.depth = np.array([self.floor], np.int64)
-        self.counters = np.array([0, 0, _NO_BOUND], np.int64)
-        self.adjacent = adjacency(len(tiles) // cols, cols)
-
-    @property
-    def h(self) -> int:
-        """The heuristic value of the node the walk stands on."""
-        return int(max(self.totals) if self.dbs.reflect else self.totals[0])
-
-    @property
-    def generated(self) -> int:
-        """Nodes generated so far."""
-        return int(self.counters[0])
-
-    @property
-    def expanded(self) -> int:
-        """Nodes expanded so far (the root of the walk not counted)."""
-        return int(self.counters[1])
-
-    @property
-    def next_bound(self) -> int | None:
-        """The least f above the bound met so far (the next iteration's bound), or None."""
-        value = int(self.counters[2])
-        return None if value == _NO_BOUND else value
-
-    @property
-    def deepest(self) -> int:
-        """The depth the walk stands at."""
-        return int(self.depth[0])
-
-    def fit(self, bound: int) -> None:
-        """Make the stack deep enough for paths of cost up to ``bound``."""
-        while bound // self.g_weight + 2 > len(self.stack):
-            self.stack = np.vstack([self.stack, np.zeros_like(self.stack)])
-
-    def run(self, bound: int, chunk: int) -> int:
-        """Search (or go on searching) below the walk's root with cost bound ``bound`` for up
-        to ``chunk`` nodes: :data:`FOUND`, :data:`DONE` or :data:`PAUSED`."""
-        from ._kernels import ida_iteration
-
-        dbs = self.dbs
-        return int(
-            ida_iteration(
-                self.tiles,
-                self.where,
-                self.rwhere,
-                self.parts,
-                self.rparts,
-                self.totals,
-                self.stack,
-                self.depth,
-                bound,
-                self.adjacent,
-                dbs.members,
-                dbs.pattern_of,
-                dbs.sizes,
-                dbs.offsets,
-                dbs.table,
-                dbs.rcell,
-                dbs.rtile,
-                dbs.reflect,
-                self.g_weight,
-                self.h_weight,
-                chunk,
-                self.counters,
-                self.floor,
-            )
-        )
-
-    def path(self) -> list[int]:
-        """The blank's cells from the start to where the walk stands (the goal after
-        :data:`FOUND`)."""
-        return [int(c) for c in self.stack[: self.deepest + 1, 1]]
-
-    def restart(self) -> int:
-        """Prepare the next iteration from the walk's root; return its bound (the least f
-        cut off by the one just done)."""
-        bound = int(self.counters[2])
-        self.counters[2] = _NO_BOUND
-        self.stack[self.floor, 0] = 0
-        return bound
-
-    def state(self) -> tuple[np.ndarray, ...]:
-        """The arrays that a paused walk resumes from (:meth:`resume`), without the
-        databases: what a task sends back."""
-        return (
-            self.tiles,
-            self.where,
-            self.rwhere,
-            self.parts,
-            self.rparts,
-            self.totals,
-            self.stack,
-            self.depth,
-            self.counters,
-        )
-
-    def resume(self, state: tuple[np.ndarray, ...]) -> None:
-        """Stand where the walk that gave ``state`` (:meth:`state`) paused."""
-        (
-            self.tiles,
-            self.where,
-            self.rwhere,
-            self.parts,
-            self.rparts,
-            self.totals,
-            self.stack,
-            self.depth,
-            self.counters,
-        ) = state
 
 
 def _bounded(result: Result[list[str]], weight: Fraction, h0: int) -> Result[list[str]]:

@@ -7,7 +7,7 @@ path-maximum of f) until a level holds :data:`SUBTREES_PER_WORKER` nodes a worke
 holds the goal, the first such level is the optimal length and its path is the plan. Otherwise
 each iteration of IDA* (cost bound ``B``, in the order of serial IDA*) searches the subtrees of
 the last level's nodes whose path stays within ``B``, one task each, with the compiled kernel
-(:class:`.fastida.Walk`). A node above the cut is counted as the serial search counts it
+(:class:`.walk.Walk`). A node above the cut is counted as the serial search counts it
 (generated when its parent is within ``B``, expanded when it is within ``B`` itself), so the
 tally per f-limit adds up to ``stats.expanded``; the next bound is the least f cut off, above
 the split or in a subtree.
@@ -53,9 +53,9 @@ from cspsolve.results import Status
 from cspsolve.search import Tally
 
 from .board import Puzzle, neighbours
-from .fastida import FOUND, PAUSED, Walk
 from .partitions import Partition
 from .pdb import BuildStoppedError, PatternDatabases, cache_dir
+from .walk import FOUND, PAUSED, Walk
 
 __all__ = ["POLL", "SLICE", "SUBTREES_PER_WORKER", "Outcome", "Setup", "search", "subtree"]
 
@@ -101,7 +101,7 @@ class Node:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one slice of a task did: :data:`.fastida.FOUND` (with the blank's ``path``),
+    """What one slice of a task did: :data:`.walk.FOUND` (with the blank's ``path``),
     ``DONE`` or ``PAUSED`` (with the ``state`` to resume from), its node counts and the least
     f it cut off (None if none)."""
 

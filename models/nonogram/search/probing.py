@@ -1022,8 +1022,7 @@ def solve_probing(
     limits : Limits, optional
         The node limit is checked before each node; the time limit and cancellation also
         stop the kernels within a node, before their next line solve (:meth:`Budget.alarm`).
-        With ``workers > 1`` or a ``scheduler``, the search is split over processes
-        (:func:`.split.solve_split`).
+        One core whatever ``workers`` says (the split search is :func:`.split.solve_split`).
     max_solutions : int
         Stop after this many solutions: 1 to solve, 2 to decide uniqueness.
     seed : int
@@ -1040,10 +1039,6 @@ def solve_probing(
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
         :func:`search`); ``solutions`` lists every solution found.
     """
-    if limits is not None and (limits.workers > 1 or limits.scheduler is not None):
-        from .split import solve_split
-
-        return solve_split(puzzle, limits=limits, max_solutions=max_solutions, seed=seed)
     load_kernels()
     stats = Stats()
     budget = (limits or Limits()).start(stats)

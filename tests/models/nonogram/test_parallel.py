@@ -15,7 +15,6 @@ import itertools
 import random
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -201,20 +200,10 @@ def test_a_split_run_stops_when_cancelled() -> None:
     assert result.stats.extra["tasks"] >= 2
 
 
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """The address of a Dask cluster of two worker processes."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as cluster:
-        yield cluster.scheduler_address
-
-
-def test_a_dask_cluster_gives_the_one_core_answer(scheduler: str) -> None:
+def test_a_dask_cluster_gives_the_one_core_answer(dask_scheduler: str) -> None:
     puzzle = puzzle_of(random_grid(9, 9, 0.5, 2))  # 28 solutions, split over tasks
     known = every_solution(puzzle, CAP + 1)
-    limits = Limits(workers=2, scheduler=scheduler, time_limit=60)
+    limits = Limits(workers=2, scheduler=dask_scheduler, time_limit=60)
     result = solve_split(puzzle, limits=limits, max_solutions=CAP, warmup=0, spread=1)
     one = solve_probing(puzzle, max_solutions=CAP)
     assert result.stats.extra["tasks"] >= 1

@@ -245,20 +245,10 @@ def test_cancelling_from_another_thread_stops_the_workers_promptly() -> None:
     assert returned - fired[0] <= SLACK
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    """A Dask cluster of 2 single-threaded worker processes (its scheduler's address)."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as local:
-        yield local.scheduler_address
-
-
 @pytest.mark.parametrize("puzzle", [CASES[2], CASES[5], CASES[7]], ids=lambda p: str(p.cells))
-def test_a_dask_cluster_gives_the_one_core_answer(cluster: str, puzzle: Puzzle) -> None:
+def test_a_dask_cluster_gives_the_one_core_answer(dask_scheduler: str, puzzle: Puzzle) -> None:
     one = solve(puzzle)
-    spread = solve(puzzle, workers=2, scheduler=cluster)
+    spread = solve(puzzle, workers=2, scheduler=dask_scheduler)
     assert spread.status == one.status == Status.OPTIMAL
     assert spread.solution is not None and replay(puzzle, spread.solution) is None
     assert len(spread.solution) == len(one.solution or [])

@@ -4,10 +4,8 @@ search's (:func:`.differential.explore`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 
 from cspsolve.models.rushhour.board import Board
@@ -40,18 +38,8 @@ def test_two_workers_prove_the_optimum_of_a_card() -> None:
     assert_same(card("Card-32"), workers=2)
 
 
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """The address of a local Dask cluster of two worker processes."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
-
-
-def test_a_dask_cluster_gives_the_answer_of_one_process(scheduler: str) -> None:
+def test_a_dask_cluster_gives_the_answer_of_one_process(dask_scheduler: str) -> None:
     board = card("Card-18")
-    result = anytime(board, workers=2, scheduler=scheduler)
+    result = anytime(board, workers=2, scheduler=dask_scheduler)
     assert_sound(board, "moves", explore(board, "moves"), result)
     assert result.status is Status.OPTIMAL
