@@ -207,7 +207,7 @@ def test_explanations_replay_on_random_boards(case: Case) -> None:
 
 @pytest.mark.slow
 @given(cases())
-@differential(25)
+@differential(12)
 def test_every_method_explains_random_boards(case: Case) -> None:
     for metric in ("moves", "steps"):
         for method, heuristic in ALL:
