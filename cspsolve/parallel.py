@@ -66,12 +66,12 @@ def workers_value(text: str | int) -> int:
 def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[cf.Executor]:
     """An executor for parallel tasks, shut down (its processes gone) on leaving the block.
 
-    Tasks still running when the block is left are abandoned: a local pool's processes are
-    ended at once (a search split into tasks stops the moment its answer is known, its limit
-    is reached or it is cancelled, with no task finishing its slice first); a Dask cluster's
-    running tasks end at their own deadline. A local pool's processes ignore Ctrl-C (the
-    terminal sends it to every process of the command; the process that made the pool ends
-    it).
+    Leaving the block waits for the tasks still running (each ends at its own deadline or
+    slice; the caller cancels those not started), except when it is left by an exception
+    (Ctrl-C, a failed task): then a local pool's processes are ended at once. Ending a process
+    that may be writing its result could leave the pool's result pipe half-written, so it is
+    kept for that case. A local pool's processes ignore Ctrl-C (the terminal sends it to every
+    process of the command; the process that made the pool ends it).
 
     Parameters
     ----------
@@ -93,8 +93,9 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
             _launch(pool)
             try:
                 yield pool
-            finally:
+            except BaseException:
                 _terminate(pool)
+                raise
         return
     with _client(scheduler) as client:
         yield client.get_executor()

@@ -1,6 +1,6 @@
 """cspsolve.parallel: the workers value, and a local pool that leaves no process behind — not
-when its block ends with a task still running, and not when the process that made it is
-killed."""
+when its block ends by an exception with a task still running, and not when the process that
+made it is killed."""
 
 from __future__ import annotations
 
@@ -30,13 +30,14 @@ def test_workers_value() -> None:
         Limits(workers=0)
 
 
-def test_leaving_the_block_ends_a_running_task_at_once() -> None:
+def test_an_exception_ends_a_running_task_at_once() -> None:
     start = time.perf_counter()
-    with parallel.executor(2) as pool:
+    with pytest.raises(KeyboardInterrupt), parallel.executor(2) as pool:
         running = pool.submit(time.sleep, 60)
         time.sleep(0.5)
         assert running.running()
         workers = list(pool._processes)  # type: ignore[attr-defined]
+        raise KeyboardInterrupt  # as Ctrl-C would
     assert time.perf_counter() - start < 10  # the 60 s task was not waited for
     assert workers and not any(psutil.pid_exists(p) for p in workers)
 
