@@ -4,9 +4,10 @@ Each kind's ``differential.py`` offers ``METHODS`` (the methods it checks), ``ca
 hypothesis strategy of random instances) and ``check(case)`` (each method mapped to ``None``
 when it agrees with the independent oracle, else a one-line account of the disagreement).
 
-The suite runs a fixed, derandomized set of cases per kind. For a long run set the
-environment variable ``CSPSOLVE_FUZZ=N`` (or pass ``pytest --fuzz N``): every differential test
-then draws ``N`` random cases, and ``python benchmarks/fuzz.py`` prints the table of cases and
+The suite runs a fixed, derandomized set of cases per kind (as every property test of the suite,
+``tests/conftest.py``). For a long run set the environment variable ``CSPSOLVE_FUZZ=N`` (or pass
+``pytest --fuzz N``): every differential test then draws ``N`` random cases, the other property
+tests fresh examples, and ``python benchmarks/fuzz.py`` prints the table of cases and
 disagreements per kind and method.
 """
 
