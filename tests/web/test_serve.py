@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import socket
+
 import httpx
 import pytest
 from click.testing import CliRunner
 
 from cspsolve import cli
+from cspsolve.web.server import listening
 
 from ..conftest import run
 from .conftest import serving
@@ -35,6 +39,29 @@ def test_listening_beyond_this_computer_warns(monkeypatch: pytest.MonkeyPatch) -
     assert "anyone who can reach it may use this computer's CPU" in said.output
     quiet = CliRunner().invoke(cli.cli, ["serve", "--port", "0"])
     assert "anyone" not in quiet.output and "http://127.0.0.1:" in quiet.output
+
+
+def test_connections_to_the_listening_socket_send_at_once() -> None:
+    """asyncio sets TCP_NODELAY on each connection it accepts there (else an answer written
+    in two parts waits 40 ms for the client's delayed ACK)."""
+
+    async def accepted_nodelay() -> int:
+        sock = listening("127.0.0.1", 0)
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            raw = writer.get_extra_info("socket")
+            seen.set_result(raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(accept, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection(*sock.getsockname())
+            nodelay = await asyncio.wait_for(seen, 5)
+            writer.close()
+        return nodelay
+
+    assert asyncio.run(accepted_nodelay()) != 0
 
 
 @pytest.mark.slow
