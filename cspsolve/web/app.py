@@ -8,8 +8,9 @@ Routes (``docs/web.md`` describes each):
 - ``POST /api/read``: the puzzles of a source (JSON, or a form with an uploaded ``file``);
 - ``POST /api/solve``, ``/api/verify``, ``/api/analyze``, ``/api/compare``, ``/api/explain``:
   start a job (answer 202 with its id);
-- ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer;
-  ``DELETE /api/jobs/ID``: cancel it;
+- ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer (asking renews
+  the job's lease: one nobody asks about for :data:`~cspsolve.web.pool.LEASE` seconds is
+  cancelled); ``DELETE /api/jobs/ID``: cancel it;
 - ``GET /jobs/ID/player``: an explanation's step player, a page of its own;
 - ``POST /api/play``: a Lights Out grid after presses; ``POST /api/hint``: start a hint job;
 - ``POST /api/design``: start the check of a nonogram drawn; ``GET /api/design/file``: its
@@ -44,7 +45,7 @@ from cspsolve.errors import CspsolveError, OptionError
 from cspsolve.web import design as designer
 from cspsolve.web import options, sources
 from cspsolve.web import play as lights
-from cspsolve.web.pool import BusyError, Pool
+from cspsolve.web.pool import LEASE, BusyError, Pool
 from cspsolve.web.work import ACTIONS, Spec
 
 __all__ = ["Settings", "create_app"]
@@ -90,12 +91,15 @@ class Settings:
         The time limit of a request that names none (at most ``max_time_limit``).
     max_input_bytes : int
         The largest puzzle text (pasted or uploaded), in bytes of UTF-8.
+    lease : float
+        Seconds a job may go without a client asking about it before it is cancelled.
     """
 
     workers: int = 1
     max_time_limit: float = 60.0
     default_time_limit: float = 30.0
     max_input_bytes: int = 1 << 20
+    lease: float = LEASE
 
     def time_limit(self, asked: Any) -> float:
         """The time limit of a request (``None``: the default).
@@ -180,7 +184,7 @@ class _InMemory(MultiPartParser):
 def create_app(settings: Settings | None = None) -> Starlette:
     """The application; its lifespan starts and ends the worker processes."""
     settings = settings or Settings()
-    pool = Pool(settings.workers)
+    pool = Pool(settings.workers, lease=settings.lease)
     env = Environment(
         loader=PackageLoader("cspsolve.web", "templates"),
         autoescape=select_autoescape(default=True),
@@ -273,12 +277,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         found = pool.get(request.path_params["id"])
         if found is None:
             return _error("no job of that id (it may have been forgotten)", 404)
+        pool.asked(found)
         if request.method == "DELETE":
             pool.cancel(found)
         else:
             with anyio.move_on_after(_wait(request.query_params.get("wait"))):
                 while not found.over:
                     await anyio.sleep(0.05)
+            pool.asked(found)  # the lease runs from the answer (it is longer than any wait)
         return JSONResponse(found.to_json())
 
     async def player(request: Request) -> Response:

@@ -5,6 +5,10 @@ of the server hands it jobs from one queue and reads back its progress and answe
 an id; cancelling it sets the worker's cancellation event, which the run's
 :class:`~cspsolve.limits.Limits` watch. A worker that has not answered :data:`GRACE` seconds
 after its job's time limit, or after the job was cancelled, is killed and replaced.
+
+A job is cancelled, too, when no client has asked about it for :data:`LEASE` seconds: the
+page that started it follows it until it ends, so a job nobody asks about is one whose page
+was closed (or crashed, or lost its network) and whose answer nobody will read.
 """
 
 from __future__ import annotations
@@ -26,10 +30,14 @@ from typing import Any
 from cspsolve.errors import CspsolveError
 from cspsolve.web.work import Spec
 
-__all__ = ["GRACE", "BusyError", "Job", "Pool"]
+__all__ = ["GRACE", "LEASE", "BusyError", "Job", "Pool"]
 
 GRACE = 2.0
 """Seconds a worker may run past its job's time limit, or after a cancel, before it is killed."""
+
+LEASE = 15.0
+"""Seconds a queued or running job may go without a client asking about it (``GET``, counted
+from its answer) before it is cancelled; more than the longest wait of one ``GET``."""
 
 POLL = 0.02
 """Seconds between two looks of a server thread at its worker (and a worker at its cancel)."""
@@ -66,6 +74,8 @@ class Job:
     answer: dict[str, Any] | None = None
     error: str | None = None
     cancel_asked: bool = False
+    abandoned: bool = False
+    asked: float = field(default_factory=time.monotonic)
     started: float | None = None
     finished: float | None = None
     done: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -77,6 +87,8 @@ class Job:
 
     def end(self, state: str, *, answer: dict[str, Any] | None = None, error: str = "") -> None:
         """Record how the job ended."""
+        if self.abandoned:
+            error = "cancelled: no client asked about it for a while (its page was closed)"
         self.state, self.answer, self.error = state, answer, error or None
         self.finished = time.monotonic()
         self.done.set()
@@ -178,13 +190,17 @@ class Pool:
         How many jobs may wait; :meth:`submit` refuses more (:class:`BusyError`).
     keep : int
         How many ended jobs are kept for ``GET``, the oldest forgotten first.
+    lease : float
+        Seconds a job may go unasked (:meth:`asked`) before it is cancelled.
     """
 
-    def __init__(self, workers: int, *, max_queued: int = 64, keep: int = 256) -> None:
+    def __init__(
+        self, workers: int, *, max_queued: int = 64, keep: int = 256, lease: float = LEASE
+    ) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         self.workers = workers
-        self.max_queued, self.keep = max_queued, keep
+        self.max_queued, self.keep, self.lease = max_queued, keep, lease
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._queue: queue.Queue[Job | None] = queue.Queue()
@@ -240,6 +256,16 @@ class Pool:
         with self._lock:
             return self.jobs.get(job_id)
 
+    @staticmethod
+    def asked(job: Job) -> None:
+        """Note that a client asked about ``job`` now, which renews its lease."""
+        job.asked = time.monotonic()
+
+    def _abandon_unasked(self, job: Job) -> None:
+        """Cancel ``job`` if no client asked about it within the lease."""
+        if not job.cancel_asked and time.monotonic() - job.asked > self.lease:
+            job.abandoned = job.cancel_asked = True
+
     def cancel(self, job: Job) -> None:
         """Ask a job to stop: a queued job never runs; a running one stops at its next check
         (its worker is replaced if it has not stopped :data:`GRACE` seconds later)."""
@@ -254,6 +280,9 @@ class Pool:
         try:
             while (job := self._queue.get()) is not None:
                 with self._lock:
+                    self._abandon_unasked(job)
+                    if job.abandoned:
+                        job.end("cancelled")
                     if job.over:
                         continue
                     job.state, job.started = "running", time.monotonic()
@@ -275,6 +304,7 @@ class Pool:
             return False
         deadline = time.monotonic() + job.spec.time_limit + GRACE
         while True:
+            self._abandon_unasked(job)
             if job.cancel_asked and not worker.cancel.is_set():
                 worker.cancel.set()
                 deadline = min(deadline, time.monotonic() + GRACE)

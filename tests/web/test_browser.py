@@ -1,7 +1,7 @@
 """The page in a real browser (headless Chromium through selenium) against a real server:
 paste a puzzle of each kind and solve it, step through an explanation, check and analyze,
-cancel a long solve, bad input, design a nonogram and play Lights Out. What the page shows is
-compared with the library's answers and with rules written here.
+cancel a long solve (or leave it), bad input, design a nonogram and play Lights Out. What the
+page shows is compared with the library's answers and with rules written here.
 
 Screenshots go to the test's temporary folder; with ``CSPSOLVE_SCREENSHOTS=DIR`` set they are
 also saved as ``DIR/web-NAME.png`` (``docs/images`` holds the ones ``docs/web.md`` shows).
@@ -220,17 +220,43 @@ def test_check_gives_the_verdict_in_words_and_the_analysis(page: Page) -> None:
 
 def test_a_long_solve_is_cancelled(page: Page) -> None:
     page.open()
-    page.paste((ROOT / "npuzzle/korf15-easy.korf").read_text(), "npuzzle")
-    page.choose("#method", "astar")
-    page.choose("#heuristic", "misplaced")
-    page.set("#time-limit", "25")
-    page.one('[data-action="solve"]').click()
-    page.until(lambda: page.text("#job-state") == "running" and page.text("#job-progress"))
+    long_solve(page)
+    page.until(lambda: page.text("#job-progress"))
     page.one("#cancel").click()
     page.until(lambda: page.text("#job-state") == "cancelled", within=GRACE + 10)
     seconds = float(page.text("#job-progress").split()[0])
     assert seconds < 25
     assert not page.one("#cancel").is_displayed()
+
+
+def long_solve(page: Page) -> str:
+    """Start a solve that runs 25 s; its job's id once it runs."""
+    page.paste((ROOT / "npuzzle/korf15-easy.korf").read_text(), "npuzzle")
+    page.choose("#method", "astar")
+    page.choose("#heuristic", "misplaced")
+    page.set("#time-limit", "25")
+    page.one('[data-action="solve"]').click()
+    page.until(lambda: page.text("#job-state") == "running")
+    return str(page.driver.execute_script("return state.job"))
+
+
+def job_of(page: Page, job_id: str) -> dict[str, Any]:
+    answer = httpx.get(f"{page.address}api/jobs/{job_id}", params={"wait": 1}, timeout=10)
+    return dict(answer.json())
+
+
+def test_leaving_the_page_cancels_its_jobs(page: Page) -> None:
+    """A new job cancels the one shown before; leaving the page cancels the one running."""
+    page.open()
+    first = long_solve(page)
+    page.one('[data-action="solve"]').click()
+    page.until(lambda: job_of(page, first)["state"] == "cancelled", within=GRACE + 10)
+    second = str(page.driver.execute_script("return state.job"))
+    assert second != first
+    page.until(lambda: job_of(page, second)["state"] == "running")
+    page.driver.get("about:blank")
+    page.until(lambda: job_of(page, second)["state"] == "cancelled", within=GRACE + 10)
+    assert job_of(page, second)["seconds"] < 25
 
 
 def test_bad_input_shows_one_line_next_to_it(page: Page) -> None:

@@ -1,5 +1,6 @@
 """Jobs in the worker processes: every kind solved, checked, analyzed and compared as the
-library does it; a request's time limit honoured; cancellation; pictures free of markup."""
+library does it; a request's time limit honoured; cancellation, asked or for want of a client
+asking; pictures free of markup."""
 
 from __future__ import annotations
 
@@ -111,6 +112,27 @@ def test_a_queued_job_cancelled_never_runs(served: TestClient) -> None:
     for job in busy:
         served.delete(f"/api/jobs/{job['id']}")
         assert finished(served, job)["state"] == "cancelled"
+
+
+def test_a_job_nobody_asks_about_is_cancelled(
+    served: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two running jobs and one queued behind them are left unasked (their page closed): the
+    running ones are cancelled past the lease, the queued one never runs. A job its client
+    keeps asking about runs to its end."""
+    monkeypatch.setattr(served.app.state.pool, "lease", 0.6)  # type: ignore[attr-defined]
+    left = [started(served, "solve", {**HARD, "time_limit": 15}) for _ in range(3)]
+    followed = started(served, "solve", {**HARD, "time_limit": 2.0})
+    while (now := served.get(f"/api/jobs/{followed['id']}", params={"wait": 0.2}).json())[
+        "state"
+    ] in ("queued", "running"):
+        pass
+    assert now["state"] == "done" and now["answer"]["status"] == "limit", now
+    ended = [served.get(f"/api/jobs/{job['id']}").json() for job in left]
+    assert [job["state"] for job in ended] == ["cancelled"] * 3, ended
+    assert all("no client asked about it" in job["error"] for job in ended)
+    assert all(job["seconds"] < 0.6 + GRACE for job in ended[:2])
+    assert ended[2]["seconds"] is None, "the queued job never ran"
 
 
 def test_markup_in_a_title_stays_out_of_the_picture(served: TestClient) -> None:

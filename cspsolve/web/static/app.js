@@ -4,7 +4,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { kinds: {}, tab: "paste", source: null, kind: null, job: null, jobs: [] };
+const state = { kinds: {}, tab: "paste", source: null, kind: null, job: null, jobs: [], live: new Set() };
+const ENDED = ["done", "failed", "cancelled"];
 
 function el(tag, text, attrs) {
   const node = document.createElement(tag);
@@ -36,7 +37,18 @@ async function api(method, path, body) {
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (path.startsWith("/api/") && data.id && data.state) noteJob(data);
   return data;
+}
+
+// the jobs this page started and has not seen end: cancelled when the page goes away
+function noteJob(job) {
+  if (ENDED.includes(job.state)) state.live.delete(job.id);
+  else state.live.add(job.id);
+}
+
+function leave() {
+  state.live.forEach((id) => fetch(`/api/jobs/${id}`, { method: "DELETE", keepalive: true }));
 }
 
 // --- the puzzle -------------------------------------------------------------------------------
@@ -157,6 +169,7 @@ function optionValues() {
 // --- jobs ------------------------------------------------------------------------------------
 
 async function start(action) {
+  cancel(); // the job shown before, if it still runs: its answer would not be shown
   $("job").hidden = false;
   $("job-error").textContent = "";
   $("answer").replaceChildren();
@@ -196,7 +209,7 @@ async function follow(job, second) {
     const p = first.progress;
     $("job-state").textContent = first.state;
     $("job-progress").textContent = p ? `expanded ${p.expanded}, ${p.seconds.toFixed(1)} s` : "";
-    if (ended.every((j) => ["done", "failed", "cancelled"].includes(j.state))) break;
+    if (ended.every((j) => ENDED.includes(j.state))) break;
   }
   if (state.job !== job.id) return;
   $("cancel").hidden = true;
@@ -207,7 +220,7 @@ async function follow(job, second) {
 }
 
 async function cancel() {
-  for (const id of state.jobs) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
+  for (const id of state.jobs.filter((j) => state.live.has(j))) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
 }
 
 function stats(result) {
@@ -266,7 +279,7 @@ function show(job) {
 
 async function ended(job) {
   let now = job;
-  while (!["done", "failed", "cancelled"].includes(now.state)) now = await api("GET", `/api/jobs/${job.id}?wait=5`);
+  while (!ENDED.includes(now.state)) now = await api("GET", `/api/jobs/${job.id}?wait=5`);
   if (now.state !== "done") throw new Error(now.error || now.state);
   return now.answer;
 }
@@ -431,6 +444,7 @@ async function init() {
   $("read").addEventListener("click", readPuzzle);
   $("method").addEventListener("change", fillHeuristics);
   $("cancel").addEventListener("click", cancel);
+  window.addEventListener("pagehide", leave);
   $("play-start").addEventListener("click", playStart);
   $("play-hint").addEventListener("click", playHint);
   $("play-reset").addEventListener("click", playStart);
