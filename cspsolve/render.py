@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cspsolve.errors import OptionError
 
@@ -486,7 +486,12 @@ def draw_graph(graph: Any, path: str | Path, *, title: str = "") -> None:
     fig.savefig(path, format=suffix[1:], dpi=DPI)
 
 
-def plot_comparison(runs: Sequence[tuple[str, str, float, float]], path: str | Path) -> None:
+def plot_comparison(
+    runs: Sequence[tuple[str, str, float, float]],
+    path: str | Path | BinaryIO,
+    *,
+    format: str | None = None,
+) -> None:
     """Bar charts of the effort of each run, log scale: expanded nodes above, seconds below.
 
     Parameters
@@ -494,8 +499,10 @@ def plot_comparison(runs: Sequence[tuple[str, str, float, float]], path: str | P
     runs : sequence of (puzzle, run, expanded, seconds)
         ``run`` names the method and heuristic (``"astar/manhattan"``); one group of bars per
         run, one bar per puzzle. Zero values are drawn at the axis floor (1 node, 0.1 ms).
-    path : str or Path
-        ``.png`` or ``.svg`` (any format matplotlib writes).
+    path : str, Path or binary file
+        ``.png`` or ``.svg`` (any format matplotlib writes), or a file open for writing bytes.
+    format : str, optional
+        The image format (``"svg"``, ``"png"``); by default the path's extension.
     """
     import numpy as np
     from matplotlib.figure import Figure
@@ -525,4 +532,4 @@ def plot_comparison(runs: Sequence[tuple[str, str, float, float]], path: str | P
     else:
         axes[0].set_title(puzzles[0])
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, format=format)

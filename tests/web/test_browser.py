@@ -107,7 +107,9 @@ class Page:
         """A screenshot of the page's element ``css``, also saved to ``$CSPSOLVE_SCREENSHOTS``
         when set."""
         path = self.shots / f"web-{name}.png"
-        self.one(css).screenshot(str(path))
+        element = self.one(css)
+        self.driver.execute_script("arguments[0].scrollIntoView()", element)
+        element.screenshot(str(path))
         assert path.read_bytes().startswith(b"\x89PNG")
         if os.environ.get("CSPSOLVE_SCREENSHOTS"):
             shutil.copy(path, Path(os.environ["CSPSOLVE_SCREENSHOTS"]) / path.name)
@@ -227,6 +229,22 @@ def test_a_long_solve_is_cancelled(page: Page) -> None:
     seconds = float(page.text("#job-progress").split()[0])
     assert seconds < 25
     assert not page.one("#cancel").is_displayed()
+
+
+def test_compare_shows_the_table_and_the_plot(page: Page) -> None:
+    page.open()
+    name = ONE_PER_KIND["npuzzle"]
+    page.paste((ROOT / name).read_text(), "npuzzle")
+    assert page.run("compare") == "done"
+    kind = cspsolve.registry.get("npuzzle")
+    expected = cspsolve.tasks.comparisons(kind, puzzle_of(name))
+    rows = [[td.text for td in row.find_elements(page.by.TAG_NAME, "td")]
+            for row in page.all("#answer table tr")][1:]  # fmt: skip
+    assert [(r[0], None if r[1] == "-" else r[1]) for r in rows] == expected
+    plot = '#answer img[alt^="expanded nodes"]'
+    assert page.driver.execute_script("return arguments[0].naturalWidth", page.one(plot)) > 0
+    page.shot("compare", plot)
+    assert not page.severe()
 
 
 def long_solve(page: Page) -> str:

@@ -4,6 +4,7 @@ asking; pictures free of markup."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -79,6 +80,10 @@ def test_compare_runs_the_kinds_table(served: TestClient) -> None:
     assert [(r["method"], r["heuristic"]) for r in runs] == pairs
     assert {r["stats"]["cost"] for r in runs} == {cspsolve.solve(puzzle_of(name)).stats.cost}
     assert all(r["stats"]["seconds"] <= 4 / len(pairs) + 0.5 for r in runs)
+    plot = job["answer"]["plot"]
+    assert plot.startswith("<?xml") and "<svg" in plot
+    labels = re.findall(r"<!-- (.*?) -->", plot)  # matplotlib names each text drawn
+    assert all("/".join(filter(None, pair)) in labels for pair in pairs), labels
 
 
 def test_a_requests_time_limit_is_honoured(served: TestClient) -> None:

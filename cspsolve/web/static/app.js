@@ -228,8 +228,8 @@ function stats(result) {
   return table(["counter", "value"], rows);
 }
 
-function picture(svg) {
-  return el("img", null, { src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg), alt: "the solution" });
+function picture(svg, alt) {
+  return el("img", null, { src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg), alt: alt || "the solution" });
 }
 
 function showResult(result) {
@@ -262,6 +262,7 @@ function show(job) {
     answer.append(table(["method", "heuristic", "status", "cost", "expanded", "seconds"],
       a.runs.map((r) => [r.method, r.heuristic || "-", r.status, r.stats.cost ?? "", r.stats.expanded ?? "", r.stats.seconds ?? ""])));
     answer.append(el("p", `each run had ${a.seconds_each.toFixed(2)} s`, { class: "note" }));
+    if (a.plot) answer.append(picture(a.plot, "expanded nodes and seconds of each run"));
   } else if (job.action === "explain") {
     if (a.player) answer.append(el("iframe", null, { src: `/jobs/${job.id}/player`, sandbox: "allow-scripts", class: "player", title: "step player" }));
     const list = el("ol");
