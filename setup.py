@@ -12,13 +12,11 @@ ENGINE = find_packages(include=["cspsolve", "cspsolve.*"])
 MODELS = ["cspsolve.models", *(f"cspsolve.models.{p}" for p in find_packages("models"))]
 EXAMPLES = [f"cspsolve.instances.{p}" for p in find_namespace_packages("instances")]
 """The folders of example puzzles, one per kind: data, shipped whole."""
+PAGE = ["cspsolve.web.static", "cspsolve.web.templates"]
+"""The web page's script, style and template: data, shipped whole."""
 
 setup(
-    packages=[*ENGINE, *MODELS, "cspsolve.instances", *EXAMPLES],
-    package_data={
-        "": ["py.typed"],
-        "cspsolve.web": ["templates/*.html", "static/*.js", "static/*.css"],
-        **{name: ["*"] for name in EXAMPLES},
-    },
+    packages=[*ENGINE, *MODELS, "cspsolve.instances", *EXAMPLES, *PAGE],
+    package_data={"": ["py.typed"], **{name: ["*"] for name in [*EXAMPLES, *PAGE]}},
     exclude_package_data={"": ["*.pyc"]},
 )

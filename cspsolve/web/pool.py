@@ -64,7 +64,12 @@ class Job:
     answer : dict or None
         The JSON answer when done.
     error : str or None
-        One line when failed (a request that does not fit, a worker killed past its limit).
+        One line when failed (a request that does not fit, a worker killed past its limit),
+        or cancelled for want of a client asking about it.
+    abandoned : str
+        Why the pool cancelled the job (no client asked about it within the lease), or "".
+    asked : float
+        When a client last asked about the job (:func:`time.monotonic`).
     """
 
     id: str
@@ -74,7 +79,7 @@ class Job:
     answer: dict[str, Any] | None = None
     error: str | None = None
     cancel_asked: bool = False
-    abandoned: bool = False
+    abandoned: str = ""
     asked: float = field(default_factory=time.monotonic)
     started: float | None = None
     finished: float | None = None
@@ -87,8 +92,7 @@ class Job:
 
     def end(self, state: str, *, answer: dict[str, Any] | None = None, error: str = "") -> None:
         """Record how the job ended."""
-        if self.abandoned:
-            error = "cancelled: no client asked about it for a while (its page was closed)"
+        error = self.abandoned or error
         self.state, self.answer, self.error = state, answer, error or None
         self.finished = time.monotonic()
         self.done.set()
@@ -264,7 +268,8 @@ class Pool:
     def _abandon_unasked(self, job: Job) -> None:
         """Cancel ``job`` if no client asked about it within the lease."""
         if not job.cancel_asked and time.monotonic() - job.asked > self.lease:
-            job.abandoned = job.cancel_asked = True
+            job.cancel_asked = True
+            job.abandoned = f"cancelled: no client asked about it for {self.lease:g} s"
 
     def cancel(self, job: Job) -> None:
         """Ask a job to stop: a queued job never runs; a running one stops at its next check
