@@ -967,8 +967,7 @@ def compare(
         for result in outcomes:
             if result is not None:
                 rows.append(result)
-                m, h = result.method, result.heuristic
-                label = f"{m}/{h}" if h else m
+                label = tasks.run_name(result.method, result.heuristic)
                 plotted.append((puzzle.title, label, result.stats.expanded, result.stats.seconds))
                 if output == "json":
                     click.echo(

@@ -32,6 +32,7 @@ __all__ = [
     "explain",
     "options_of",
     "prepare",
+    "run_name",
     "solve",
     "verify",
 ]
@@ -229,7 +230,8 @@ class Verification:
         >>> Verification(found, bound, True, []).words()[1]
         'cpsat proves that no solution costs less than 5, the cost astar found: it is optimal.'
         """
-        search, reference = _named(self.search), _named(self.reference)
+        search = run_name(self.search.method, self.search.heuristic)
+        reference = run_name(self.reference.method, self.reference.heuristic)
         if self.agree is None:
             return [f"{p[:1].upper()}{p[1:]}." for p in self.problems]
         if self.agree is False:
@@ -256,9 +258,9 @@ class Verification:
         return words
 
 
-def _named(result: Result[Any]) -> str:
-    """The method of a result, with its heuristic: ``"astar/blocking"``."""
-    return f"{result.method}/{result.heuristic}" if result.heuristic else result.method
+def run_name(method: str, heuristic: str | None) -> str:
+    """A method with its heuristic, as tables and plots name a run: ``"astar/blocking"``."""
+    return f"{method}/{heuristic}" if heuristic else method
 
 
 def verify(

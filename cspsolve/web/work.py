@@ -117,7 +117,7 @@ def _plot(title: str, runs: list[dict[str, Any]]) -> str:
     from cspsolve.render import plot_comparison
 
     plotted = [
-        (title, "/".join(filter(None, (r["method"], r["heuristic"]))),
+        (title, tasks.run_name(r["method"], r["heuristic"]),
          r["stats"].get("expanded", 0), r["stats"].get("seconds", 0.0))
         for r in runs
     ]  # fmt: skip
