@@ -151,15 +151,14 @@ def korf100(started: float) -> None:
     from cspsolve import tasks
     from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal
     from cspsolve.models.npuzzle.kind import KIND
+    from cspsolve.models.npuzzle.pdb import cache_at
 
     rows = rows_of(KORF100)
     table = Table(title="Korf's 100 15-puzzles, default method (tasks.solve), one process")
     for name in ("cache", "total s", "PDB s", "search s", "slowest", "expanded", "generated"):
         table.add_column(name, justify="right")
     totals = {}
-    before = os.environ.get("CSPSOLVE_CACHE")
-    with tempfile.TemporaryDirectory() as fresh:
-        os.environ["CSPSOLVE_CACHE"] = fresh
+    with tempfile.TemporaryDirectory() as fresh, cache_at(fresh):
         for cache in ("cold", "warm"):
             build = expanded = generated = 0.0
             slowest = ("", 0.0)
@@ -185,10 +184,6 @@ def korf100(started: float) -> None:
                 f"{expanded:,.0f}",
                 f"{generated:,.0f}",
             )
-    if before is None:
-        del os.environ["CSPSOLVE_CACHE"]
-    else:
-        os.environ["CSPSOLVE_CACHE"] = before
     console.print(table)
     console.print(
         "All 100 optimal (plans replayed, lengths as published). PDB s: getting the databases "

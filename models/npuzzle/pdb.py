@@ -73,6 +73,7 @@ __all__ = [
     "PatternDatabases",
     "adjacency",
     "build",
+    "cache_at",
     "cache_dir",
     "load",
     "load_all",
@@ -161,6 +162,20 @@ def cache_dir() -> Path:
         return Path(os.environ["CSPSOLVE_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "cspsolve"
+
+
+@contextlib.contextmanager
+def cache_at(folder: str | Path) -> Iterator[None]:
+    """:func:`cache_dir` is ``folder`` inside the block (``$CSPSOLVE_CACHE`` set, then put back)."""
+    before = os.environ.get("CSPSOLVE_CACHE")
+    os.environ["CSPSOLVE_CACHE"] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["CSPSOLVE_CACHE"]
+        else:
+            os.environ["CSPSOLVE_CACHE"] = before
 
 
 def _entries(cells: int, k: int) -> int:

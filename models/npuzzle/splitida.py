@@ -37,10 +37,8 @@ pool inherits the caller's.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import heapq
 import math
-import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -54,7 +52,7 @@ from cspsolve.search import Tally
 
 from .board import Puzzle, neighbours
 from .partitions import Partition
-from .pdb import BuildStoppedError, PatternDatabases, cache_dir
+from .pdb import BuildStoppedError, PatternDatabases, cache_at, cache_dir
 from .walk import FOUND, PAUSED, Walk
 
 __all__ = ["POLL", "SLICE", "SUBTREES_PER_WORKER", "Outcome", "Setup", "search", "subtree"]
@@ -125,20 +123,6 @@ def _key(setup: Setup) -> tuple[object, ...]:
     return (setup.rows, setup.cols, setup.goal, setup.patterns)
 
 
-@contextlib.contextmanager
-def _cache_at(folder: str) -> Iterator[None]:
-    """``CSPSOLVE_CACHE`` set to ``folder`` in the block (a worker reads the caller's cache)."""
-    before = os.environ.get("CSPSOLVE_CACHE")
-    os.environ["CSPSOLVE_CACHE"] = folder
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["CSPSOLVE_CACHE"]
-        else:
-            os.environ["CSPSOLVE_CACHE"] = before
-
-
 def _databases(setup: Setup, deadline: float) -> PatternDatabases:
     """The databases of ``setup``, read from the cache the first time in this process.
 
@@ -154,7 +138,7 @@ def _databases(setup: Setup, deadline: float) -> PatternDatabases:
         def late() -> Status | None:
             return Status.LIMIT if time.time() > deadline else None
 
-        with _cache_at(setup.cache):
+        with cache_at(setup.cache):  # a worker reads the caller's cache
             dbs = PatternDatabases.for_puzzle(
                 goal, chosen=setup.patterns, manhattan=setup.patterns is None, stop=late
             )

@@ -30,7 +30,6 @@ plan lies below the split.
 from __future__ import annotations
 
 import functools
-import os
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -43,6 +42,7 @@ from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.npuzzle import kind
 from cspsolve.models.npuzzle.board import Puzzle
+from cspsolve.models.npuzzle.pdb import cache_at
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
 
@@ -256,16 +256,8 @@ def _beyond_bound(weight: Fraction, best: int, result: Result[list[str]]) -> str
 @contextmanager
 def _fresh_cache() -> Iterator[None]:
     """Point ``CSPSOLVE_CACHE`` at a new folder, removed afterwards."""
-    before = os.environ.get("CSPSOLVE_CACHE")
-    with tempfile.TemporaryDirectory(prefix="npuzzle-pdb-") as folder:
-        os.environ["CSPSOLVE_CACHE"] = folder
-        try:
-            yield
-        finally:
-            if before is None:
-                del os.environ["CSPSOLVE_CACHE"]
-            else:
-                os.environ["CSPSOLVE_CACHE"] = before
+    with tempfile.TemporaryDirectory(prefix="npuzzle-pdb-") as folder, cache_at(folder):
+        yield
 
 
 def check(puzzle: Puzzle) -> dict[str, str | None]:
