@@ -40,14 +40,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cspsolve.errors import OptionError
 from cspsolve.limits import Budget, Limits
 from cspsolve.parallel import executor
 from cspsolve.results import Result, Stats, Status
 
 from .beam import MOST_WIDTH, shortcut
 from .board import Board, Move, merged
-from .deepening import MEMORY, _stride
+from .deepening import MEMORY, _stride, check_options
 from .packed import INFINITE, LEVELS, Packing, search
 
 __all__ = ["FIRST_WIDTH", "STOP_POLL", "solve"]
@@ -354,10 +353,7 @@ def solve(
     OptionError
         For an unknown heuristic or metric.
     """
-    if heuristic not in LEVELS:
-        raise OptionError(f"anytime takes the heuristics {', '.join(LEVELS)}, not {heuristic!r}")
-    if metric not in ("moves", "steps"):
-        raise OptionError(f"unknown metric {metric!r}; choose from moves, steps")
+    check_options("anytime", heuristic, metric)
     limits = limits or Limits()
     stats = Stats()
     budget = limits.start(stats)

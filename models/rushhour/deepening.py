@@ -35,7 +35,7 @@ from .beam import plan
 from .board import Board, Move, merged
 from .packed import INFINITE, LEVELS, Layers, Packing, search
 
-__all__ = ["EXACT_SHARE", "MEMORY", "solve"]
+__all__ = ["EXACT_SHARE", "MEMORY", "check_options", "solve"]
 
 MEMORY = 2 << 30
 """Bytes of states a search may keep (2 GiB)."""
@@ -49,6 +49,21 @@ _TRUSTED = 10_000
 raised to the proven one only): the first iterations are too small to predict the next."""
 EXACT_SHARE = 0.8
 """The share of a time limit the exact search may spend before beam search takes the rest."""
+
+
+def check_options(method: str, heuristic: str, metric: str) -> None:
+    """Refuse a heuristic or metric that ``method``, a search over packed positions, lacks.
+
+    Raises
+    ------
+    OptionError
+        For a heuristic not in :data:`.packed.LEVELS` or a metric other than ``"moves"`` and
+        ``"steps"``.
+    """
+    if heuristic not in LEVELS:
+        raise OptionError(f"{method} takes the heuristics {', '.join(LEVELS)}, not {heuristic!r}")
+    if metric not in ("moves", "steps"):
+        raise OptionError(f"unknown metric {metric!r}; choose from moves, steps")
 
 
 def solve(
@@ -91,10 +106,7 @@ def solve(
     OptionError
         For an unknown heuristic or metric.
     """
-    if heuristic not in LEVELS:
-        raise OptionError(f"bfida takes the heuristics {', '.join(LEVELS)}, not {heuristic!r}")
-    if metric not in ("moves", "steps"):
-        raise OptionError(f"unknown metric {metric!r}; choose from moves, steps")
+    check_options("bfida", heuristic, metric)
     packing = Packing.of(board) if word_bits is None else Packing.of(board, word_bits=word_bits)
     stats = Stats()
     limits = limits or Limits()
