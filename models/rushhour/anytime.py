@@ -45,8 +45,8 @@ from cspsolve.parallel import executor
 from cspsolve.results import Result, Stats, Status
 
 from .beam import MOST_WIDTH, shortcut
-from .board import Board, Move, merged
-from .deepening import MEMORY, _stride, check_options
+from .board import EXHAUSTED, Board, Move, merged
+from .deepening import MEMORY, _optimal_plan, _stopped, _stride, check_options
 from .packed import INFINITE, LEVELS, Packing, search
 
 __all__ = ["FIRST_WIDTH", "STOP_POLL", "solve"]
@@ -284,30 +284,22 @@ class Lanes:
         ended."""
         stats.extra.update(self.extra)
         if self.unsolvable:
-            message = "no plan: every reachable position was searched"
-            return Result(Status.UNSOLVABLE, None, stats, message=message)
+            return Result(Status.UNSOLVABLE, None, stats, message=EXHAUSTED)
         if self.best is not None and self.optimal:
-            return self._with_plan(Status.OPTIMAL, self.best, stats, "")
+            return _optimal_plan(self.best, stats)
         why = "the memory budget ran out" if self.full else "a limit stopped the search"
         if self.best is not None and stopped is not Status.CANCELLED:
-            found = f"a plan of {len(self.best)} {self.metric} by beam search"
-            return self._with_plan(Status.SOLVED, self.best, stats, f"{found}; {why}")
+            return self._beam_plan(self.best, stats, why)
         why = "the run was cancelled" if stopped is Status.CANCELLED else why
-        message = f"no plan within the limits: {why}; every plan has at least {self.proven}"
-        result: Result[list[Move]] = Result(
-            stopped or Status.LIMIT, None, stats, message=f"{message} {self.metric}"
-        )
-        result.proof["lower_bound"] = self.proven
-        return result
+        return _stopped(stopped or Status.LIMIT, self.proven, stats, why, self.metric)
 
-    def _with_plan(
-        self, status: Status, moves: list[Move], stats: Stats, found: str
-    ) -> Result[list[Move]]:
+    def _beam_plan(self, moves: list[Move], stats: Stats, why: str) -> Result[list[Move]]:
+        """The best plan the beam found, not proven optimal, with the bound proven beside it."""
         stats.cost = stats.depth = len(moves)  # edges: moves, or one-cell steps
-        bound = len(moves) if status is Status.OPTIMAL else self.proven
-        message = f"{found}; every plan has at least {bound} {self.metric}" if found else ""
-        result = Result(status, merged(moves), stats, message=message)
-        result.proof["lower_bound"] = bound
+        found = f"a plan of {len(moves)} {self.metric} by beam search; {why}"
+        message = f"{found}; every plan has at least {self.proven} {self.metric}"
+        result = Result(Status.SOLVED, merged(moves), stats, message=message)
+        result.proof["lower_bound"] = self.proven
         return result
 
 

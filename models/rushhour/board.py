@@ -19,6 +19,7 @@ from cspsolve.notebook import picture
 from cspsolve.render import plural
 
 __all__ = [
+    "EXHAUSTED",
     "Board",
     "Move",
     "Piece",
@@ -29,6 +30,9 @@ __all__ = [
     "replay",
     "walled_in",
 ]
+
+EXHAUSTED = "no plan: every reachable position was searched"
+"""The message of a search that proves a board unsolvable by exhausting its positions."""
 
 _MOVE = re.compile(r"([A-Za-z0-9_]+)([+-])([0-9]+)")
 

@@ -32,7 +32,7 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .beam import plan
-from .board import Board, Move, merged
+from .board import EXHAUSTED, Board, Move, merged
 from .packed import INFINITE, LEVELS, Layers, Packing, search
 
 __all__ = ["EXACT_SHARE", "MEMORY", "check_options", "solve"]
@@ -140,8 +140,7 @@ def solve(
             del layers  # its memory is the beam's
             return _with_beam(stopped, why, board, overall, metric, most)
         if layers.least_pruned >= INFINITE:
-            message = "no plan: every reachable position was searched"
-            return Result(Status.UNSOLVABLE, None, budget.finish(), message=message)
+            return Result(Status.UNSOLVABLE, None, budget.finish(), message=EXHAUSTED)
         proven = layers.least_pruned
         history.append((bound, stats.expanded - before, time.perf_counter() - began))
         bound = proven + _stride(history, proven, budget.remaining())

@@ -49,7 +49,7 @@ from cspsolve.kind import Kind
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-from .board import Board, Move, Piece, merged, replay, walled_in
+from .board import EXHAUSTED, Board, Move, Piece, merged, replay, walled_in
 from .pictures import picture, text
 from .search import RushHourProblem
 from .search import heuristic as make_heuristic
@@ -290,9 +290,8 @@ def _deepening(
             return plans.Searched(result, algorithm, proof, tally)
         if layers.least_pruned >= INFINITE:
             stats.extra["positions"] = layers.size
-            message = "no plan: every reachable position was searched"
             return plans.Searched(
-                Result(Status.UNSOLVABLE, None, budget.finish(), message=message),
+                Result(Status.UNSOLVABLE, None, budget.finish(), message=EXHAUSTED),
                 algorithm,
                 proof,
                 tally,

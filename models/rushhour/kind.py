@@ -40,7 +40,7 @@ from cspsolve.limits import Limits
 from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import Board, Move, check, merged, walled_in
+from .board import EXHAUSTED, Board, Move, check, merged, walled_in
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
 from .quick import QUICK_EXPANSIONS, Outcome, breadth_first, fits
@@ -161,7 +161,7 @@ def _engine(name: str, informed: bool, transpositions: bool = False) -> Runner:
         else:
             result = search(problem, limits=limits)
         if result.status == Status.UNSOLVABLE:
-            result.message = "no plan: every reachable position was searched"
+            result.message = EXHAUSTED
         return result
 
     return run
