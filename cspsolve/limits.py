@@ -75,6 +75,11 @@ class Limits:
         if self.max_nodes is not None and self.max_nodes < 0:
             raise OptionError(f"node limit must be >= 0, got {self.max_nodes}")
 
+    @property
+    def parallel(self) -> bool:
+        """Whether a method that splits its search may use more than this process."""
+        return self.workers > 1 or self.scheduler is not None
+
     def start(self, stats: Stats) -> Budget:
         """Start the clock for one run that counts into ``stats``."""
         return Budget(self, stats)

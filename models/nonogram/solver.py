@@ -297,7 +297,7 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
         if found is not None:
             return found
         limits = budget.rest()
-    if limits is not None and (limits.workers > 1 or limits.scheduler is not None):
+    if limits is not None and limits.parallel:
         from .search.split import solve_split
 
         return solve_split(puzzle, limits=limits, max_solutions=wanted)

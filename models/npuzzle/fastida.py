@@ -137,7 +137,7 @@ def solve(
         budget.finish()
         return _bounded(result, w, h0)
     limits = budget.limits
-    if limits.workers > 1 or limits.scheduler is not None:
+    if limits.parallel:
         from . import splitida
 
         manhattan = heuristic == "manhattan"

@@ -352,10 +352,8 @@ def solve(
     lanes = Lanes(metric, width=width)
     most = max(1, memory // Packing.of(board).state_bytes())
     how = _How(board, LEVELS[heuristic], metric == "steps", most)
-    if limits.workers == 1 and limits.scheduler is None:
-        stopped = _in_turn(how, lanes, budget)
-    else:
-        stopped = _at_once(how, lanes, budget)
+    lanes_run = _at_once if limits.parallel else _in_turn
+    stopped = lanes_run(how, lanes, budget)
     return lanes.result(budget.finish(), stopped)
 
 

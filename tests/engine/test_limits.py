@@ -150,3 +150,9 @@ def test_step_through_stops_at_the_time_limit() -> None:
     assert 0 < len(done) < 1000
     assert budget.stats.seconds < 0.1 + 0.5
     assert Limits().start(Stats()).step_through(iter(range(3))) is None
+
+
+def test_parallel_means_more_than_this_process() -> None:
+    assert not Limits().parallel
+    assert Limits(workers=2).parallel
+    assert Limits(scheduler="tcp://127.0.0.1:8786").parallel
