@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cspsolve.limits import Budget
+from cspsolve.pacing import Pace
 from cspsolve.parallel import executor
 from cspsolve.results import Status
 from cspsolve.search import Tally
@@ -114,9 +115,8 @@ class Outcome:
 _LOADED: dict[tuple[object, ...], PatternDatabases] = {}
 """The databases this process has, by board shape, goal and patterns (one entry)."""
 
-_CHUNK = [1 << 14]
-"""Nodes per kernel call in this process: doubled while a call takes under 10 ms, halved when
-one takes over 40 ms."""
+_PACE = Pace(first=1 << 14, largest=1 << 22)
+"""Nodes per kernel call in this process, sized from the speed of the last call."""
 
 
 def _key(setup: Setup) -> tuple[object, ...]:
@@ -170,15 +170,15 @@ def subtree(
     walk.fit(bound)
     stop_at = min(deadline, time.time() + SLICE)
     while True:
-        began = time.time()
-        code = walk.run(bound, _CHUNK[0])
-        now = time.time()
-        if code != PAUSED or now >= stop_at or (nodes is not None and walk.expanded >= nodes):
+        chunk, before = _PACE.chunk(), walk.expanded
+        if nodes is not None:
+            chunk = max(1, min(chunk, nodes - walk.expanded))
+        code = walk.run(bound, chunk)
+        _PACE.measured(walk.expanded - before)
+        if code != PAUSED or time.time() >= stop_at:
             break
-        if now - began < 0.01 and _CHUNK[0] < 1 << 22:
-            _CHUNK[0] *= 2
-        elif now - began > 0.04 and _CHUNK[0] > 1 << 10:
-            _CHUNK[0] //= 2
+        if nodes is not None and walk.expanded >= nodes:
+            break
     return Outcome(
         code,
         walk.generated,
