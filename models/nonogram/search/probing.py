@@ -992,12 +992,17 @@ def search(
             if settled or stopped:
                 break
         rounds += 1
-    stats = budget.stats
+    add_counters(net, budget.stats)
+    budget.stats.extra["rounds"] = rounds
+    return solutions, stopped
+
+
+def add_counters(net: Network, stats: Stats) -> None:
+    """Add the network's kernel counters (line solves, probes, line-cache hits) to ``stats``."""
     stats.propagations += int(net.counters[_SOLVES])
     stats.probes += int(net.counters[_PROBES])
-    stats.extra["line_cache_hits"] = int(net.counters[_HITS])
-    stats.extra["rounds"] = rounds
-    return solutions, stopped
+    hits = stats.extra.get("line_cache_hits", 0) + int(net.counters[_HITS])
+    stats.extra["line_cache_hits"] = hits
 
 
 @functools.cache

@@ -41,14 +41,12 @@ from cspsolve.results import Result, Stats, Status
 from ..board import Grid, Nonogram
 from .probing import (
     _CLOCK,
-    _HITS,
-    _PROBES,
-    _SOLVES,
     LIKELIER,
     Network,
     Probes,
     _Dive,
     _propagate_all,
+    add_counters,
     interrupted,
     load_kernels,
     raise_stop,
@@ -94,14 +92,6 @@ class Piece(NamedTuple):
     finished: int
 
 
-def _count(net: Network, stats: Stats) -> None:
-    """Add the network's kernel counters to ``stats``."""
-    stats.propagations += int(net.counters[_SOLVES])
-    stats.probes += int(net.counters[_PROBES])
-    hits = stats.extra.get("line_cache_hits", 0) + int(net.counters[_HITS])
-    stats.extra["line_cache_hits"] = hits
-
-
 def explore(
     puzzle: Nonogram, nodes: list[Node], max_solutions: int, seconds: float, allowance: int | None
 ) -> Piece:
@@ -125,7 +115,7 @@ def explore(
     found: list[Grid] = []
     with budget.alarm(functools.partial(raise_stop, net.counters)):
         dive.advance(sys.maxsize, budget, found, max_solutions)
-    _count(net, stats)
+    add_counters(net, stats)
     finished = stats.expanded - dive.put_back
     return Piece(found, dive.stack, budget.finish(), finished)
 
@@ -160,8 +150,8 @@ def _add(total: Stats, part: Stats) -> None:
     total.probes += part.probes
     total.depth = max(total.depth, part.depth)
     total.max_frontier = max(total.max_frontier, part.max_frontier)
-    for key in ("line_cache_hits",):
-        total.extra[key] = total.extra.get(key, 0) + part.extra.get(key, 0)
+    hits = total.extra.get("line_cache_hits", 0) + part.extra.get("line_cache_hits", 0)
+    total.extra["line_cache_hits"] = hits
 
 
 def _descend(
@@ -183,7 +173,7 @@ def _descend(
                     break
             open_nodes = dive.stack if not stopped and len(found) < max_solutions else []
         stopped = stopped or interrupted(net.counters, part)
-    _count(net, stats)
+    add_counters(net, stats)
     _add(budget.stats, part.finish())
     return open_nodes, stopped
 
