@@ -28,8 +28,6 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import cspsolve.fanout as fanout
-import cspsolve.parallel as parallel
 import cspsolve.registry as registry
 import cspsolve.tasks as tasks
 from cspsolve.errors import OptionError, UnknownKindError
@@ -173,12 +171,16 @@ def _limits(
     workers: int,
     scheduler: str | None,
 ) -> Limits:
+    if scheduler and workers == 1:
+        from cspsolve.parallel import cluster_size  # not at import: it loads ctypes
+
+        workers = cluster_size(scheduler)
     return Limits(
         time_limit=time_limit,
         max_nodes=max_nodes,
         cancel=cancel,
         progress=progress,
-        workers=parallel.cluster_size(scheduler) if scheduler and workers == 1 else workers,
+        workers=workers,
         scheduler=scheduler,
     )
 
@@ -309,11 +311,16 @@ def solve_many(
             tasks.solve(found, puzzle, request=request, limits=limits)
             for puzzle, (found, request) in zip(listed, calls, strict=True)
         ]
+    # not at import: they load concurrent.futures and ctypes
+    import cspsolve.fanout as fanout
+    import cspsolve.parallel as parallel
+
     jobs = [
         fanout.Job(tasks.solve, found.name, puzzle, (request,), time_limit, max_nodes)
         for puzzle, (found, request) in zip(listed, calls, strict=True)
     ]
-    chunk = fanout.chunk_size(len(jobs), workers or 1)
+    width = parallel.cluster_size(scheduler) if scheduler else workers or parallel.cores()
+    chunk = fanout.chunk_size(len(jobs), width)
     with parallel.executor(workers, scheduler) as executor:
         done = list(fanout.ordered(executor, fanout.perform, jobs, chunk=chunk))
     results: list[Result[Any]] = []
@@ -507,12 +514,10 @@ def compare(
     """
     found, request = _call(puzzle, kind, None, None, options)
     pairs = tasks.comparisons(found, puzzle, methods=methods, heuristics=heuristics)
+    limits = _limits(time_limit, max_nodes, cancel, None, workers, scheduler)  # each run's own
     return [
         tasks.solve(
-            found,
-            puzzle,
-            request=tasks.Request(method, heuristic, request.options),
-            limits=_limits(time_limit, max_nodes, cancel, None, workers, scheduler),
+            found, puzzle, request=tasks.Request(method, heuristic, request.options), limits=limits
         )
         for method, heuristic in pairs
     ]

@@ -211,6 +211,20 @@ def test_solve_many_gives_the_results_of_solve_in_order() -> None:
     assert api.solve_many(puzzles[:2], workers=1)[1].status.value == "optimal"
 
 
+def test_solve_many_sizes_its_chunks_for_the_pool_it_gets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no ``workers`` the pool has a process a core, and the chunks are sized for them."""
+    from cspsolve import fanout
+
+    sized: list[tuple[int, int]] = []
+    chunk_size = fanout.chunk_size
+    monkeypatch.setattr(fanout, "chunk_size", lambda n, w: sized.append((n, w)) or chunk_size(n, w))
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    puzzles = api.read(DUCK) * 3
+    assert len(api.solve_many(puzzles)) == 3
+    api.solve_many(puzzles, workers=3)
+    assert sized == [(3, 2), (3, 3)]
+
+
 def test_solve_many_names_the_puzzle_a_method_refuses() -> None:
     puzzles = [*api.read(DATA148), *api.read(MUSHROOM)]
     with pytest.raises(ValueError, match=r"^puzzle 2: mac: "):
