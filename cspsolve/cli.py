@@ -205,6 +205,11 @@ class _Workers(click.ParamType[int]):
             self.fail(str(e), param, ctx)
 
 
+_scheduler_option = click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Run on a Dask distributed cluster instead (needs cspsolve[cluster]).",
+)
 _parallel_options = [
     click.option(
         "--workers",
@@ -214,12 +219,16 @@ _parallel_options = [
         "process, printed in input order; one puzzle uses them where its method splits its "
         "search.",
     ),
-    click.option(
-        "--scheduler",
-        metavar="tcp://HOST:PORT",
-        help="Run on a Dask distributed cluster instead (needs cspsolve[cluster]).",
-    ),
+    _scheduler_option,
 ]
+
+
+def _exclusive(workers: int | None, scheduler: str | None) -> None:
+    """Exit 2 when both ``--workers`` and ``--scheduler`` are given."""
+    if workers is not None and scheduler is not None:
+        _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
+
+
 _choice_options = [
     click.option(
         "--method",
@@ -489,8 +498,7 @@ def _run_options() -> Callable[[Any], Any]:
 
 def _parallel(run: _Run, workers: int | None, scheduler: str | None) -> _Run:
     """``run`` with ``--workers`` and ``--scheduler``; exit 2 when both are given."""
-    if workers is not None and scheduler is not None:
-        _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    _exclusive(workers, scheduler)
     if scheduler is not None:  # a search split over the cluster keeps all its workers busy
         from cspsolve import parallel
 
@@ -1050,11 +1058,7 @@ def _print_comparison(puzzle: _Puzzle, results: list[Result[Any]]) -> None:
     metavar="N",
     help="Processes of the local pool (default: the number of cores).",
 )
-@click.option(
-    "--scheduler",
-    metavar="tcp://HOST:PORT",
-    help="Run on a Dask distributed cluster instead (needs cspsolve[cluster]).",
-)
+@_scheduler_option
 @click.option(
     "--shard",
     metavar="K/N",
@@ -1107,8 +1111,7 @@ def batch(
         return
     if not paths or out is None:
         _fail("batch needs PATH... and --out RESULTS.sqlite (or --summary RESULTS.sqlite)")
-    if workers is not None and scheduler is not None:
-        _fail("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    _exclusive(workers, scheduler)
     from cspsolve import batch as batches
 
     plan = batches.plan(
