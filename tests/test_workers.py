@@ -137,9 +137,12 @@ def test_a_drawing_per_puzzle_as_with_one_worker(tmp_path: Path) -> None:
     [
         (["solve", EASY8, "--workers", "0"], r"cspsolve: .*workers must be a positive count.*"),
         (["compare", EASY8, "--workers", "x"], r"cspsolve: .*workers must be a positive .*'x'.*"),
-        (
-            ["analyze", EASY8, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
-            r"cspsolve: --workers and --scheduler exclude each other.*",
+        *(
+            (
+                [*command, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+                r"cspsolve: --workers and --scheduler exclude each other.*",
+            )
+            for command in (["analyze", EASY8], ["batch", EASY8, "--out", "never.sqlite"])
         ),
     ],
 )
