@@ -30,6 +30,7 @@ plan lies below the split.
 from __future__ import annotations
 
 import functools
+import random
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -103,6 +104,25 @@ STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
 Board = bytes
 """Tiles in row-major order, 0 for the blank."""
+
+
+def scrambled(rows: int, cols: int, moves: int, seed: int) -> list[int]:
+    """The goal ``1 2 ... 0`` after ``moves`` random moves of the blank (never straight back):
+    solvable by construction, and far from the goal."""
+    rng = random.Random(seed)
+    board = [*range(1, rows * cols), 0]
+    blank, previous = rows * cols - 1, -1
+    for _ in range(moves):
+        r, c = divmod(blank, cols)
+        options = [
+            (r + dr) * cols + c + dc
+            for dr, dc in STEPS.values()
+            if 0 <= r + dr < rows and 0 <= c + dc < cols and (r + dr) * cols + c + dc != previous
+        ]
+        target = rng.choice(options)
+        board[blank], board[target] = board[target], 0
+        previous, blank = blank, target
+    return board
 
 
 @st.composite

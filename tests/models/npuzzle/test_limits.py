@@ -36,6 +36,7 @@ from cspsolve.cli import cli
 from cspsolve.instances import ROOT
 from cspsolve.results import Status
 
+from .differential import STEPS, scrambled
 from .test_cli import run as run_console
 
 pytestmark = pytest.mark.slow
@@ -44,7 +45,6 @@ LIMIT = 2.0
 SLACK = 0.5
 DATA = Path(__file__).resolve().parents[2] / "data" / "npuzzle"
 METHODS = ("astar", "tile-idastar", "idastar", "weighted-astar", "greedy", "bfs", "iddfs", "dfs")
-STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
 
 # --- boards -----------------------------------------------------------------------------------
@@ -70,27 +70,6 @@ def _korf_file(folder: Path, table: str, ident: int | None = None) -> tuple[Path
     path = folder / "board.korf"
     path.write_text(" ".join(map(str, tiles)) + "\n", encoding="utf-8")
     return path, optimum
-
-
-def _scrambled(rows: int, cols: int, moves: int, seed: int) -> list[int]:
-    """The goal ``1 2 ... 0`` after ``moves`` random moves of the blank (never straight back):
-    solvable by construction, and far from the goal."""
-    import random
-
-    rng = random.Random(seed)
-    board = [*range(1, rows * cols), 0]
-    blank, previous = rows * cols - 1, -1
-    for _ in range(moves):
-        r, c = divmod(blank, cols)
-        options = [
-            (r + dr) * cols + c + dc
-            for dr, dc in STEPS.values()
-            if 0 <= r + dr < rows and 0 <= c + dc < cols and (r + dr) * cols + c + dc != previous
-        ]
-        target = rng.choice(options)
-        board[blank], board[target] = board[target], 0
-        previous, blank = blank, target
-    return board
 
 
 # --- checking ---------------------------------------------------------------------------------
@@ -219,7 +198,7 @@ def test_other_sizes_from_a_cold_cache(
         path, optimum = _korf_file(tmp_path, "korf-felner50.tsv", 1)
     else:
         rows, cols = map(int, size.split("x"))
-        path = _json_board(tmp_path, size, rows, cols, _scrambled(rows, cols, 400, seed=rows))
+        path = _json_board(tmp_path, size, rows, cols, scrambled(rows, cols, 400, seed=rows))
     args = ("--method", method, "--time-limit", LIMIT, *extra)
     code, record = cli_json(cold, "solve", path, *args)
     assert code in (0, 3)

@@ -13,7 +13,6 @@ slice. The same search on a Dask ``LocalCluster`` of 2 workers gives the one-cor
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Iterator
@@ -30,28 +29,15 @@ from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
 
 from .differential import optimum, replay
+from .differential import scrambled as scrambled_tiles
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "npuzzle"
 SLACK = 0.5
 
 
 def scrambled(rows: int, cols: int, moves: int, seed: int) -> Puzzle:
-    """The goal ``1 2 ... 0`` after ``moves`` random moves of the blank, never straight back."""
-    rng = random.Random(seed)
-    board = [*range(1, rows * cols), 0]
-    before = -1
-    for _ in range(moves):
-        blank = board.index(0)
-        r, c = divmod(blank, cols)
-        cells = [
-            (r + dr) * cols + c + dc
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < rows and 0 <= c + dc < cols and (r + dr) * cols + c + dc != before
-        ]
-        cell = rng.choice(cells)
-        board[blank], board[cell] = board[cell], 0
-        before = blank
-    return Puzzle(rows, cols, tuple(board))
+    """:func:`.differential.scrambled` as a puzzle."""
+    return Puzzle(rows, cols, tuple(scrambled_tiles(rows, cols, moves, seed)))
 
 
 def swapped(puzzle: Puzzle) -> Puzzle:
