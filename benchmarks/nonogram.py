@@ -67,6 +67,7 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.table import Table
 
+from cspsolve import registry
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, clue_of, read, solve
 from cspsolve.models.nonogram.colour import board as colour_board
@@ -395,9 +396,8 @@ def hard(args: argparse.Namespace, console: Console, progress: Console) -> None:
     for column in (*columns, "ok"):
         table.add_column(column, justify="left" if column == "puzzle" else "right")
     for spec in filter(None, args.hard.split(",")):
-        path, _, number = spec.partition("#")
-        entries = read(path)
-        puzzle = entries[int(number) - 1 if number else 0].puzzle
+        _, entries = registry.load(spec, "nonogram")  # FILE#KEY as the command line reads it
+        puzzle = entries[0].puzzle
         assert isinstance(puzzle, Nonogram)
         for workers in map(int, args.workers.split(",")):
             cells = in_fresh_process(hard_one, puzzle, workers, args.time_limit)
@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
     parser.add_argument("--colour-seed", type=int, default=2026, help="of the colour sets")
-    parser.add_argument("--hard", default="", help="for --parts hard: FILE or FILE#N, ...")
+    parser.add_argument("--hard", default="", help="for --parts hard: FILE or FILE#KEY, ...")
     parser.add_argument("--workers", default="1,2", help="for --parts hard: process counts")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
