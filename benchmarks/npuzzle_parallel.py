@@ -38,14 +38,10 @@ import csv
 import math
 import os
 import time
-from pathlib import Path
 
+from npuzzle import KORF_FELNER, tiles
 from rich.console import Console
 from rich.table import Table
-
-KORF_FELNER = (
-    Path(__file__).resolve().parents[1] / "tests" / "data" / "npuzzle" / "korf-felner50.tsv"
-)
 
 console = Console(width=150)
 
@@ -54,10 +50,7 @@ def instances() -> dict[str, tuple[int, tuple[int, ...]]]:
     """Korf & Felner's 50 by id: (published optimum, tiles with Korf's goal)."""
     with KORF_FELNER.open(encoding="utf-8") as f:
         return {
-            r["id"]: (
-                int(r["optimal_length"]),
-                tuple(map(int, r["tiles_goal_blank_first"].split())),
-            )
+            r["id"]: (int(r["optimal_length"]), tiles(r["tiles_goal_blank_first"]))
             for r in csv.DictReader(f, delimiter="\t")
         }
 
