@@ -27,6 +27,7 @@ without a search.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import sys
 from collections.abc import Callable
@@ -266,22 +267,19 @@ def _cluster_default(board: Board) -> bool:
     return board.size <= LARGEST_BFS_DEFAULT and fits(board)
 
 
-def _bfida(
-    board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
-) -> Result[list[Move]]:
-    from .deepening import solve
+def _packed(module: str) -> Runner:
+    """The ``solve`` of the search module ``module`` over packed positions (``deepening``,
+    ``anytime``), imported at its first run: it loads the compiled kernels."""
 
-    assert heuristic is not None
-    return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
+    def run(
+        board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
+    ) -> Result[list[Move]]:
+        solve: Callable[..., Result[list[Move]]]
+        solve = importlib.import_module(f".{module}", __package__).solve
+        assert heuristic is not None
+        return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
 
-
-def _anytime(
-    board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
-) -> Result[list[Move]]:
-    from .anytime import solve
-
-    assert heuristic is not None
-    return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
+    return run
 
 
 METHODS = (
@@ -297,7 +295,7 @@ METHODS = (
     ),
     Method(
         name="bfida",
-        run=_open(_bfida),
+        run=_open(_packed("deepening")),
         summary="breadth-first iterative-deepening A* on bit-packed positions (Zhou, Hansen 2006)",
         backend="compiled",
         optimal=True,
@@ -307,7 +305,7 @@ METHODS = (
     ),
     Method(
         name="anytime",
-        run=_open(_anytime),
+        run=_open(_packed("anytime")),
         summary="beam search for plans beside BFIDA* for a lower bound, until they meet",
         backend="compiled",
         optimal=True,

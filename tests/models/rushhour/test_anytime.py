@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 
 from cspsolve import tasks
 from cspsolve.limits import Limits
-from cspsolve.models.rushhour import kind, parse, read
+from cspsolve.models.rushhour import kind, read
 from cspsolve.models.rushhour.anytime import solve
 from cspsolve.models.rushhour.beam import shortcut
 from cspsolve.models.rushhour.board import Board, Move, merged
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
 
-from .conftest import DATA, cards
+from .conftest import DATA, board, cards
 from .differential import Case, Graph, Oracle, cases, cost, explore, replay
 
 SCRAMBLED = DATA / "scrambled12x12_44_s2.csv"
@@ -133,7 +133,7 @@ def test_a_plan_found_before_the_limit_is_kept_beside_the_bound(nodes: int) -> N
 def card(name: str) -> Board:
     """The board of a card of ``cards.tsv``."""
     (row,) = [r for r in cards() if r["card"] == name]
-    return parse(row["board"], fmt="string")[0].puzzle
+    return board(row["board"])
 
 
 def test_the_explanation_says_how_the_optimum_was_proven() -> None:
