@@ -114,6 +114,13 @@ class Budget:
             return None
         return max(0.0, self._deadline - time.perf_counter())
 
+    def nodes_left(self, promised: int = 0) -> int | None:
+        """Nodes the run may still expand beyond those ``promised`` to work already handed out
+        (a task in another process), at least 0; ``None`` when there is no node limit."""
+        if self.limits.max_nodes is None:
+            return None
+        return max(0, self.limits.max_nodes - self.stats.expanded - promised)
+
     def rest(self) -> Limits:
         """The run's limits with the time spent so far taken off the time limit (for a second
         run that shares this one's time); the node limit, cancellation and progress are kept."""

@@ -421,7 +421,7 @@ def _left(meter: _Meter) -> Limits | None:
     if meter.stopped is not None:
         return None
     limits = meter.budget.limits
-    nodes = None if limits.max_nodes is None else limits.max_nodes - meter.stats.expanded
+    nodes = meter.budget.nodes_left()
     return Limits(meter.budget.remaining(), nodes, limits.cancel, limits.progress)
 
 

@@ -354,7 +354,7 @@ def _iteration(
     def hand_out() -> None:
         while todo and len(running) < limits.workers:
             i, state = heapq.heappop(todo)
-            nodes = None if limits.max_nodes is None else max(0, limits.max_nodes - stats.expanded)
+            nodes = budget.nodes_left()
             running[pool.submit(subtree, setup, cut[i], bound, deadline, nodes, state)] = i
 
     try:

@@ -426,11 +426,9 @@ class _Tasks:
         """Submit ``lane``'s next run: within the time left and, under a node limit, the
         nodes no finished or running task has taken (half of them while the other lane has no
         task yet), so that the tasks together keep within the limit."""
-        most = self.budget.limits.max_nodes
-        nodes = None
-        if most is not None:
-            taken = self.budget.stats.expanded + sum(n for _, n in self.running.values())
-            nodes = max(0, most - taken) // (1 if self.running else 2)
+        nodes = self.budget.nodes_left(sum(n for _, n in self.running.values()))
+        if nodes is not None and not self.running:
+            nodes //= 2
         how, remaining = self.how, self.budget.remaining()
         value = self.lanes.next_value(lane, remaining)
         arguments = (how.board, lane, value, how.level, how.steps, how.most, remaining)

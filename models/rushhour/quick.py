@@ -202,9 +202,7 @@ def breadth_first(board: Board, budget: Budget, *, steps: bool, plain: int) -> t
     from .cluster import explore
 
     stats = budget.stats
-    rest = budget.rest()
-    if rest.max_nodes is not None:
-        rest = dataclasses.replace(rest, max_nodes=max(0, rest.max_nodes - stats.expanded))
+    rest = dataclasses.replace(budget.rest(), max_nodes=budget.nodes_left())
     cluster, found, stopped = explore(board, steps=steps, limits=rest)
     assert cluster is not None  # the key fits
     stats.expanded += found.expanded

@@ -156,3 +156,13 @@ def test_parallel_means_more_than_this_process() -> None:
     assert not Limits().parallel
     assert Limits(workers=2).parallel
     assert Limits(scheduler="tcp://127.0.0.1:8786").parallel
+
+
+def test_nodes_left_takes_off_the_nodes_expanded_and_promised() -> None:
+    stats = Stats()
+    budget = Limits(max_nodes=100).start(stats)
+    stats.expanded = 30
+    assert budget.nodes_left() == 70
+    assert budget.nodes_left(50) == 20
+    assert budget.nodes_left(90) == 0
+    assert Limits().start(Stats()).nodes_left(5) is None

@@ -132,7 +132,7 @@ def _warm_up(
     solutions it found and whether it settled the puzzle."""
     left = budget.remaining()
     seconds = WARMUP_SECONDS if left is None else min(WARMUP_SECONDS, left)
-    limits = dataclasses.replace(budget.limits, time_limit=seconds, max_nodes=_left(budget, 0))
+    limits = dataclasses.replace(budget.limits, time_limit=seconds, max_nodes=budget.nodes_left())
     warm = limits.start(Stats())
     with warm.alarm(functools.partial(raise_stop, net.counters)):
         solutions, stopped = search(net, warm, max_solutions=max_solutions, seed=seed)
@@ -160,7 +160,7 @@ def _descend(
     """Probe the root to its fixpoint and descend depth-first until ``spread`` nodes are open
     (or the tree is settled); returns the open nodes and the budget's stop status."""
     stats = Stats()
-    part = dataclasses.replace(budget.rest(), max_nodes=_left(budget, 0)).start(stats)
+    part = dataclasses.replace(budget.rest(), max_nodes=budget.nodes_left()).start(stats)
     dive = _Dive(net, net.unknown(), LIKELIER, 0.0)
     root = dive.stack[0][0]
     open_nodes: list[Node] = []
@@ -176,12 +176,6 @@ def _descend(
     add_counters(net, stats)
     _add(budget.stats, part.finish())
     return open_nodes, stopped
-
-
-def _left(budget: Budget, promised: int) -> int | None:
-    """Nodes the run may still expand beyond those ``promised`` to running tasks."""
-    most = budget.limits.max_nodes
-    return None if most is None else max(0, most - budget.stats.expanded - promised)
 
 
 class _Farm:
@@ -211,7 +205,7 @@ class _Farm:
         """Give the free workers a share of the open nodes each (the deepest first)."""
         while self.open and len(self.running) < workers:
             free = workers - len(self.running)
-            left = _left(self.budget, sum(self.running.values()))
+            left = self.budget.nodes_left(sum(self.running.values()))
             if left == 0:
                 return
             allowance = None if left is None else max(1, left // free)
