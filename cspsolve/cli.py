@@ -1372,7 +1372,10 @@ def graph(source: str, image: str, kind: str | None) -> None:
         _fail(f"{found_kind} has no constraint graph")
     from cspsolve.render import draw_graph
 
-    network = build(puzzle)
+    try:
+        network = build(puzzle)
+    except OptionError as e:
+        _fail(f"{source}: {e}")
     try:
         draw_graph(network, image, title=f"{source}: {model.describe(puzzle)}")
     except OSError as e:

@@ -207,13 +207,15 @@ def optimality_words(
 
 
 def limit_words(algorithm: str, expanded: int, proven: float | None, unit: str) -> str:
-    """What a limit left open: the nodes spent and the lower bound proven, if any."""
+    """What a limit left open: the nodes spent (none named for a method that expands none,
+    such as CP-SAT) and the lower bound proven, if any."""
     bound = (
         f"; every plan has at least {amount(proven, unit)}"
         if proven is not None and proven > 0
         else ""
     )
-    return f"A limit stopped {algorithm} after {expanded:,} nodes expanded{bound}."
+    spent = f" after {expanded:,} nodes expanded" if expanded else ""
+    return f"A limit stopped {algorithm}{spent}{bound}."
 
 
 def grade(cost: float | None, thresholds: Sequence[float]) -> str:

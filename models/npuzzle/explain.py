@@ -19,6 +19,8 @@ The h column is the heuristic the method searched with; an uninformed method (``
 The proof uses what the run counted (:data:`cspsolve.search.Tally`): nodes expanded per f-value
 (``astar``), per f-limit (``idastar``, and the compiled ``tile-idastar``: its ``tally``),
 per depth (``bfs``, ``iddfs``).
+``cpsat`` proves its optimum by the horizons of the time-expanded model it found infeasible
+(:mod:`.cpsat`), listed in the words and in the summary's ``infeasible``.
 ``weighted-astar``, weighted ``tile-idastar``, ``greedy`` and ``dfs`` prove no optimum. An
 unsolvable board is proven so by the parity rule (:func:`.board.solvability`), without a
 search.
@@ -27,7 +29,7 @@ Summary: ``lower_bound``, ``cost``, ``grade`` (:func:`cspsolve.plans.grade` of t
 length: ``easy`` below 10, ``medium`` below 20, ``hard`` below 40, else ``expert``;
 ``unsolvable``), ``expanded``, ``generated``, ``per`` and ``counts`` (the tally),
 ``overestimates``, ``method``, ``heuristic``, ``h_start``, ``manhattan`` and
-``linear_conflict`` (of the start).
+``linear_conflict`` (of the start); ``infeasible`` for ``cpsat``.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ NAMES = {
     "bfs": "breadth-first search",
     "iddfs": "iterative deepening",
     "dfs": "depth-first search",
+    "cpsat": "CP-SAT",
 }
 """Each method's algorithm, for people."""
 COUNTED: dict[str, plans.Proof] = {
@@ -135,6 +138,7 @@ def explain(
         h_start=None if h0 is None else plans.number(h0),
         manhattan=manhattan,
         linear_conflict=conflict,
+        **{key: result.proof[key] for key in ("infeasible",) if key in result.proof},
     )
     return Explanation(
         "npuzzle",
@@ -213,8 +217,36 @@ def _search(
             puzzle, heuristic=heuristic, options=options, limits=limits
         )
         result.method, result.heuristic = method, heuristic
-        return plans.Searched(result, NAMES[method])
+        claim = _horizons(result, heuristic) if method == "cpsat" else ""
+        return plans.Searched(result, NAMES[method], claim=claim)
     return _counted(puzzle, method, heuristic, options, limits)
+
+
+def _horizons(result: Result[list[str]], heuristic: str | None) -> str:
+    """What CP-SAT's deepening proved, horizon by horizon (empty when it decided none)."""
+    proof = result.proof
+    if "first_horizon" not in proof:
+        return ""
+    first, infeasible = proof["first_horizon"], proof["infeasible"]
+    value = (
+        "Manhattan distance"
+        if heuristic == "manhattan"
+        else f"{heuristic} value or its Manhattan distance, whichever is larger"
+    )
+    words = [
+        f"CP-SAT started at horizon {first}: the start's {value}, rounded up to the parity "
+        "every plan shares, so no plan is shorter."
+    ]
+    if infeasible:
+        listed = ", ".join(map(str, infeasible))
+        words.append(
+            f"It proved the time-expanded model infeasible at horizon{'s' * (len(infeasible) > 1)} "
+            f"{listed}: no plan has at most {infeasible[-1]} moves, and by parity none has "
+            f"{infeasible[-1] + 1}."
+        )
+    if result.status is Status.OPTIMAL:
+        words.append(f"At horizon {proof['lower_bound']} it found a plan: no plan is shorter.")
+    return " ".join(words)
 
 
 def _counted(

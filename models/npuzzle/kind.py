@@ -2,19 +2,22 @@
 
 Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.SlidingTileProblem`
 (``astar``, ``idastar``, ``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``,
-``dfs``) and the compiled ``tile-idastar`` of :mod:`.fastida`. Default: A* for boards of at
-most 9 cells, ``tile-idastar`` above; the heuristic defaults to ``pdb`` (the best available).
+``dfs``), the compiled ``tile-idastar`` of :mod:`.fastida`, and ``cpsat``, the time-expanded
+CP-SAT model of :mod:`.cpsat` with its horizon deepened from the heuristic's value of the start
+(``manhattan`` by default, the model's own bound). Default: A* for boards of at most 9 cells,
+``tile-idastar`` above; the searches' heuristic defaults to ``pdb`` (the best available).
 Options (:class:`SlidingTileOptions`): ``partition`` names the pattern databases (e.g.
 ``6-6-6-6`` for the 24-puzzle), ``weight`` makes ``tile-idastar`` weighted IDA* (plans within
 ``w`` times the optimum, the bound in ``proof``) and sets the weight of ``weighted-astar``;
 ``verify`` always runs unweighted. ``tile-idastar`` splits its search over ``limits.workers``
 processes, or the workers of the Dask scheduler ``limits.scheduler`` (:mod:`.splitida`), with
 the answer of the one-core run.
-Unsolvable boards are reported at once from the parity rule, without a search. The limits
-cover the whole command: building the pattern databases counts against the time limit (and
-stops with status ``limit`` when it passes). There is no CP-SAT model of sliding tiles:
-``verify`` checks against breadth-first search on boards of at most 9 cells, else the compiled
-IDA* with the Manhattan distance (a heuristic independent of the pattern databases).
+Unsolvable boards are reported at once from the parity rule, without a search or a model. The
+limits cover the whole command: building the pattern databases (and CP-SAT's models) counts
+against the time limit (and stops with status ``limit`` when it passes). ``verify`` checks
+the search against ``cpsat``, which deepens from the Manhattan distance up to the optimum the
+search claims: every shorter horizon infeasible and a plan at the optimum confirm it; where a
+limit stops CP-SAT first, the bound it proved must not exceed the search's optimum.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cspsolve import tasks
 from cspsolve.errors import OptionError
@@ -36,12 +39,17 @@ from .formats import read, select, sniff, write
 from .partitions import PARTITIONS
 from .pictures import draw, scenes
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 __all__ = ["KIND", "WEIGHT", "SlidingTileOptions", "analyze"]
 
 HEURISTICS = ("pdb", "linear-conflict", "manhattan", "misplaced", "gaschnig")
 """The engine searches' heuristics, the default first."""
 COMPILED = ("pdb", "manhattan")
 """The heuristics of the compiled IDA*."""
+CPSAT_HEURISTICS = ("manhattan", "linear-conflict", "pdb")
+"""The estimates CP-SAT's first horizon may start from, the model's own first."""
 WEIGHT = 2.0
 """Weight of ``weighted-astar`` (plans cost at most twice the optimum)."""
 
@@ -132,20 +140,22 @@ def _compiled(
     return fastida.solve(puzzle, heuristic, limits=limits, partition=partition, weight=w)
 
 
-def _informed(name: str, search: Callable[..., Result[Plan]], weight: float = 1.0) -> Runner:
-    """The engine search called ``name`` (``weight`` as its default weight when it takes one),
-    with a heuristic whose pattern databases are built within the limits."""
+Estimated = Callable[[Puzzle, Callable[[bytes], float], Fraction | None, Limits], Result[Plan]]
+"""``run(puzzle, heuristic, weight, limits)``: a method given its heuristic, built."""
 
-    def run(
+
+def _estimated(name: str, run: Estimated) -> Runner:
+    """The method ``name`` doing ``run`` with the heuristic asked for, whose pattern databases
+    are built within the limits (their time counts in the result's seconds)."""
+
+    def estimated(
         puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
     ) -> Result[Plan]:
         from .pdb import BuildStoppedError
-        from .search import SlidingTileProblem
         from .search import heuristic as make_heuristic
 
         assert heuristic is not None
         w = _weight(options, name)
-        weighted = {} if name not in WEIGHTED else {"weight": float(w or weight)}
         partition = getattr(options, "partition", None)
         budget = (limits or Limits()).start(Stats())
         try:
@@ -153,11 +163,46 @@ def _informed(name: str, search: Callable[..., Result[Plan]], weight: float = 1.
         except BuildStoppedError as stopped:
             return Result(stopped.status, None, budget.finish(), message=str(stopped))
         built = budget.finish().seconds
-        result = search(SlidingTileProblem(puzzle), h, limits=budget.rest(), **weighted)
+        result = run(puzzle, h, w, budget.rest())
         result.stats.seconds += built
         return result
 
-    return run
+    return estimated
+
+
+def _informed(name: str, search: Callable[..., Result[Plan]], weight: float = 1.0) -> Runner:
+    """The engine search called ``name`` (``weight`` as its default weight when it takes one)."""
+
+    def searched(
+        puzzle: Puzzle, h: Callable[[bytes], float], w: Fraction | None, limits: Limits
+    ) -> Result[Plan]:
+        from .search import SlidingTileProblem
+
+        weighted = {} if name not in WEIGHTED else {"weight": float(w or weight)}
+        return search(SlidingTileProblem(puzzle), h, limits=limits, **weighted)
+
+    return _estimated(name, searched)
+
+
+def _cpsat(
+    puzzle: Puzzle, h: Callable[[bytes], float], w: Fraction | None, limits: Limits
+) -> Result[Plan]:
+    """CP-SAT's deepening (:func:`.cpsat.solve`) from the heuristic's value of the start."""
+    from . import cpsat
+
+    return cpsat.solve(puzzle, estimate=h(bytes(puzzle.start)), limits=limits)
+
+
+def _confirm(
+    puzzle: Puzzle, answer: Result[Plan], /, *, options: Any, limits: Limits | None
+) -> Result[Plan]:
+    """CP-SAT's check of another method's answer, deepening from the Manhattan distance: up
+    to an optimum ``c`` the answer claims (every horizon below infeasible, a plan at ``c``),
+    else afresh until a plan; an unsolvable board by the parity rule."""
+    from . import cpsat
+
+    claimed = answer.status is Status.OPTIMAL
+    return cpsat.solve(puzzle, limits=limits, stop=int(answer.stats.cost) if claimed else None)
 
 
 def _uninformed(name: str, search: Callable[..., Result[Plan]]) -> Runner:
@@ -248,6 +293,18 @@ METHODS = (
         compared=_by_size(("manhattan",), ("linear-conflict",)),
     ),
     Method(
+        name="cpsat",
+        run=_solvable(_estimated("cpsat", _cpsat)),
+        summary="OR-Tools CP-SAT on a time-expanded model, horizon deepened until a plan "
+        "(Kautz & Selman 1992)",
+        backend="cp-sat",
+        optimal=True,
+        complete=True,
+        heuristics=CPSAT_HEURISTICS,
+        compared=_by_size(("manhattan",), ()),
+        confirm=_confirm,
+    ),
+    Method(
         name="bfs",
         run=_solvable(_uninformed("bfs", _engine("bfs"))),
         summary="breadth-first graph search",
@@ -275,10 +332,6 @@ METHODS = (
         compared=_by_size((None,), ()),
     ),
 )
-
-
-def _reference(puzzle: Puzzle) -> tuple[str, str | None]:
-    return ("bfs", None) if _small(puzzle) else ("tile-idastar", "manhattan")
 
 
 def analyze(
@@ -329,6 +382,13 @@ def describe(puzzle: Puzzle) -> str:
     return f"{size} ({puzzle.cells - 1}-puzzle)" if puzzle.rows == puzzle.cols else size
 
 
+def constraint_graph(puzzle: Puzzle) -> nx.Graph:
+    """The constraint graph of CP-SAT's time-expanded model (:func:`.cpsat.constraint_graph`)."""
+    from .cpsat import constraint_graph as model_graph
+
+    return model_graph(puzzle)
+
+
 def _explain(puzzle: Puzzle, **how: Any) -> Explanation:
     """The plan explained move by move (:mod:`.explain`, imported on first use) by this
     kind's methods."""
@@ -343,7 +403,7 @@ KIND = Kind(
     extensions=frozenset({".korf"}),
     priority=40,
     methods=METHODS,
-    reference=_reference,
+    reference="cpsat",
     options=SlidingTileOptions,
     verify_options={"weight": None},
     analysis="solvable, optimal_length",
@@ -358,5 +418,6 @@ KIND = Kind(
     scenes=scenes,
     analyze=analyze,
     explain=_explain,
+    constraint_graph=constraint_graph,
     blank=no_moves,
 )

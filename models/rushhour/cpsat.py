@@ -16,36 +16,16 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
+from cspsolve.satplan import Horizon, deepen
 
 from .board import Board, Move, merged
 from .cluster import offset_ranges
 
-__all__ = ["DEEPEST", "Horizon", "amount", "cost", "plan_within", "solve"]
-
-
-@dataclass(frozen=True)
-class Horizon:
-    """The answer for one horizon.
-
-    Attributes
-    ----------
-    status : str
-        ``"feasible"`` (a plan of at most ``horizon`` moves was found), ``"infeasible"``
-        (proven none) or ``"unknown"`` (the time limit came first).
-    plan : list of Move or None
-        The plan found (idle steps dropped).
-    seconds : float
-        Wall time, building the model included.
-    """
-
-    status: str
-    plan: list[Move] | None
-    seconds: float
+__all__ = ["DEEPEST", "amount", "cost", "plan_within", "solve"]
 
 
 def _model(
@@ -118,7 +98,7 @@ def _sweep(
 
 def plan_within(
     board: Board, horizon: int, *, metric: str = "moves", budget: Budget | None = None
-) -> Horizon:
+) -> Horizon[list[Move]]:
     """Decide whether a plan of at most ``horizon`` moves (or steps) exists.
 
     Parameters
@@ -214,23 +194,19 @@ def solve(
         if isinstance(settled, Result):
             return settled
         stop = settled
-    bound = start
-    for horizon in range(start, stop + 1):
-        answer = plan_within(board, horizon, metric=metric, budget=budget)
-        stats.probes += 1
-        stats.extra["cpsat_seconds"] = stats.extra.get("cpsat_seconds", 0.0) + answer.seconds
-        if answer.status == "unknown" or (budget.exhausted() is not None and answer.plan is None):
-            break
-        if answer.status == "infeasible":
-            bound = horizon + 1
-            continue
-        assert answer.plan is not None
-        stats.cost = cost(answer.plan, metric)
-        stats.depth = len(answer.plan)
-        budget.finish()
-        status = Status.OPTIMAL if bound == horizon else Status.SOLVED
-        return Result(status, answer.plan, stats, "cpsat", proof={"lower_bound": bound})
+    deepened = deepen(
+        lambda horizon: plan_within(board, horizon, metric=metric, budget=budget),
+        range(start, stop + 1),
+        budget,
+    )
+    bound, found = deepened.bound, deepened.found
     budget.finish()
+    if found is not None:
+        assert found.plan is not None
+        stats.cost = cost(found.plan, metric)
+        stats.depth = len(found.plan)
+        status = Status.OPTIMAL if stats.cost == bound else Status.SOLVED
+        return Result(status, found.plan, stats, "cpsat", proof={"lower_bound": bound})
     return Result(
         budget.exhausted() or Status.LIMIT,
         None,

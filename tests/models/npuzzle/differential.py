@@ -55,6 +55,8 @@ OPTIMAL = (
     *(f"idastar/{h}" for h in kind.HEURISTICS),
     "tile-idastar/manhattan",
     "tile-idastar/pdb",
+    "cpsat/manhattan",
+    "cpsat/pdb",
     "bfs",
     "iddfs",
 )
@@ -89,12 +91,15 @@ REACH: dict[str, Callable[[Puzzle, int], bool]] = {
     "bfs": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 20,
     "dfs": lambda puzzle, optimum: puzzle.cells <= 6,
     "astar/misplaced": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 24,
+    "cpsat/manhattan": lambda puzzle, optimum: puzzle.cells <= 6 or optimum <= 20,
+    "cpsat/pdb": lambda puzzle, optimum: puzzle.cells <= 6 or optimum <= 20,
     **dict.fromkeys(SPLIT, lambda puzzle, optimum: puzzle.cells >= 8 and optimum >= 16),
 }
 """Which solvable cases (board, optimal length) a slow method is run on; every other method runs
 on every case, and every method on every unsolvable case. The engine's depth-first search
 expands a state again whenever it meets it by a shorter path: 12.8 s on one 2x4 board (20,160
-positions), so it runs on boards of at most 6 cells."""
+positions), so it runs on boards of at most 6 cells. CP-SAT takes about a second on a 3x3 or
+2x4 board of 26 moves or more; ``test_cpsat.py`` checks it on those (and on 3x4 boards)."""
 
 METHOD_SECONDS = 120.0
 """Time limit of a method under test; reaching it counts as a disagreement."""

@@ -8,10 +8,12 @@ flood-filled regions; and the 6-6-6-6 ones), a 3x4 and a 4x5 board (the generic 
 a 9x8 board (72 cells: a placement no longer packs into 64 bits, so the databases ignore the
 blank). Every method runs on the 8- and the 24-puzzle; the other sizes run the default
 ``tile-idastar``, whose databases (built by the same code for the engine's informed searches)
-are what depends on the size. Each run must report, in its own ``stats.seconds`` (``--format
+are what depends on the size, and ``cpsat``, whose models grow with the board and the horizon
+(the 9x8 board's first, at horizon 150, has some 55,000 Booleans, built step by step within
+the limit). Each run must report, in its own ``stats.seconds`` (``--format
 json``), at most the limit + 0.5 s, and either status ``limit`` with no plan or a plan that
 :func:`replay` (written here) takes to the goal, of the known optimal length when the status
-says ``optimal``.
+says ``optimal``; a lower bound in ``proof`` must not pass the known optimum.
 
 The runs go through the command line in this process (click's runner: no interpreter start-up
 per run); one runs the installed console script. A build cut short must leave no broken cache:
@@ -44,7 +46,17 @@ pytestmark = pytest.mark.slow
 LIMIT = 2.0
 SLACK = 0.5
 DATA = Path(__file__).resolve().parents[2] / "data" / "npuzzle"
-METHODS = ("astar", "tile-idastar", "idastar", "weighted-astar", "greedy", "bfs", "iddfs", "dfs")
+METHODS = (
+    "astar",
+    "tile-idastar",
+    "idastar",
+    "weighted-astar",
+    "greedy",
+    "cpsat",
+    "bfs",
+    "iddfs",
+    "dfs",
+)
 
 
 # --- boards -----------------------------------------------------------------------------------
@@ -107,6 +119,9 @@ def _board_of(path: Path) -> tuple[int, int, list[int], list[int]]:
 def assert_in_time(record: dict[str, Any], path: Path, optimum: int | None) -> None:
     """The run kept to the limit, and answered ``limit`` or a right plan."""
     assert record["stats"]["seconds"] <= LIMIT + SLACK, record
+    bound = record["proof"].get("lower_bound")
+    if bound is not None and optimum is not None:
+        assert bound <= optimum, record
     if record["status"] == "limit":
         assert record["solution"] is None
         return
@@ -186,6 +201,9 @@ def test_twentyfour_puzzle_every_method_from_a_cold_cache(
         ("3x4", "tile-idastar", ()),
         ("4x5", "tile-idastar", ()),
         ("9x8", "tile-idastar", ()),
+        ("15", "cpsat", ()),
+        ("24", "cpsat", ("--heuristic", "pdb")),
+        ("9x8", "cpsat", ()),
     ],
 )
 def test_other_sizes_from_a_cold_cache(
