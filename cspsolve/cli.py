@@ -1257,7 +1257,6 @@ def _yes(value: bool | None) -> str:
 
 def _kind_record(kind: Kind) -> dict[str, Any]:
     """What ``cspsolve methods`` says of a kind, as JSON-ready data."""
-    reference = kind.reference if isinstance(kind.reference, str) else "depends on the puzzle"
     rows = [
         {
             "method": m.name,
@@ -1276,7 +1275,7 @@ def _kind_record(kind: Kind) -> dict[str, Any]:
         "title": kind.title,
         "extensions": sorted(kind.extensions),
         "options": flags,
-        "reference": reference,
+        "reference": kind.reference,
         "analysis": kind.analysis,
         "methods": rows,
     }

@@ -181,9 +181,8 @@ class Kind:
         Kinds are asked to sniff a file in increasing priority; the first answer wins.
     methods : tuple of Method
         Every method; their names are unique.
-    reference : str or callable
-        The method ``verify`` checks answers against, or ``reference(puzzle) -> (method,
-        heuristic)`` when it depends on the puzzle.
+    reference : str
+        The method ``verify`` checks answers against.
     options : type
         The dataclass of the kind's own options (see :func:`option`).
     verify_options : mapping
@@ -235,7 +234,7 @@ class Kind:
     title: str
     extensions: frozenset[str]
     methods: tuple[Method, ...]
-    reference: str | Callable[[Any], tuple[str, str | None]]
+    reference: str
     sniff: Callable[[str, str], str | None]
     read: Callable[[str | Path], Sequence[PuzzleEntry]]
     select: Callable[[Any, str, str], PuzzleEntry]

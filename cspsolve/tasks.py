@@ -293,10 +293,8 @@ def verify(
     request = dataclasses.replace(request, options={**request.options, **kind.verify_options})
     options, puzzle = _shaped(kind, puzzle, request)
     method, heuristic = choose(kind, puzzle, request=request)
-    name, reference_heuristic = (
-        kind.reference(puzzle) if callable(kind.reference) else (kind.reference, None)
-    )
-    if method.name == name and heuristic == reference_heuristic:
+    name = kind.reference
+    if method.name == name:
         raise OptionError(f"verify checks a method against {name}; pick another --method")
     budget = (limits or Limits()).start(Stats())
     search = _run(kind, puzzle, method, heuristic, options, limits)
@@ -305,7 +303,7 @@ def verify(
         second = reference.confirm(puzzle, search, options=options, limits=budget.rest())
         second.method, second.heuristic = reference.name, None
     else:
-        second = _run(kind, puzzle, reference, reference_heuristic, options, budget.rest())
+        second = _run(kind, puzzle, reference, None, options, budget.rest())
     agree, problems = agreement(kind, puzzle, search, second)
     return Verification(search, second, agree, problems)
 

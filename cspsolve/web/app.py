@@ -362,7 +362,7 @@ def _kind_record(kind: Any) -> dict[str, Any]:
         ],
         "heuristics": list(kind.heuristic_names),
         "options": options.describe(kind),
-        "reference": kind.reference if isinstance(kind.reference, str) else None,
+        "reference": kind.reference,
         "analysis": kind.analysis,
         "explains": kind.explain is not None,
     }
