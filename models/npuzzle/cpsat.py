@@ -53,7 +53,7 @@ import numpy as np
 
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
-from cspsolve.satplan import Horizon, deepen
+from cspsolve.satplan import Deepened, Horizon, deepen
 
 from .board import Plan, Puzzle, neighbours
 
@@ -397,19 +397,24 @@ def solve(
         stats,
         "cpsat",
         proof=proof,
-        message=_stopped(deepened.infeasible, int(stats.extra.get("literals", 0))),
+        message=_stopped(deepened, stop, int(stats.extra.get("literals", 0))),
     )
 
 
-def _stopped(infeasible: list[int], size: int) -> str:
-    """Why the deepening ended without a plan, and what it proved."""
+def _stopped(deepened: Deepened[Plan], stop: int | None, size: int) -> str:
+    """What the deepening proved, and why it ended without a plan: the model's size, the last
+    horizon ``stop`` asked for, or a limit."""
+    infeasible = deepened.infeasible
     if size > MAX_LITERALS:
         why = f"the next model would have {size:,} Booleans, more than {MAX_LITERALS:,}"
+    elif stop is not None and deepened.bound > stop:
+        why = f"{stop} was the last horizon asked for"
     else:
         why = "a limit came first"
-    if infeasible:
-        return f"no plan of at most {infeasible[-1]} moves (proven); stopped there: {why}"
-    return f"stopped before any horizon was settled: {why}"
+    proved = (
+        f"horizons up to {infeasible[-1]} proven infeasible" if infeasible else "the first horizon"
+    )
+    return f"every plan has at least {deepened.bound} moves ({proved}); stopped: {why}"
 
 
 GRAPH_VARIABLES = 20_000

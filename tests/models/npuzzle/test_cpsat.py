@@ -186,7 +186,8 @@ def test_a_stopped_run_reports_the_bound_it_proved() -> None:
     infeasible = result.proof["infeasible"]
     assert all(h < 57 for h in infeasible)
     assert result.proof["lower_bound"] == (infeasible[-1] + 2 if infeasible else 41)
-    assert "(proven)" in (result.message or "") or not infeasible
+    if infeasible:
+        assert f"horizons up to {infeasible[-1]} proven infeasible" in (result.message or "")
 
 
 def test_a_cancelled_run_stops() -> None:
@@ -225,6 +226,22 @@ def test_cpsat_catches_a_plan_called_optimal_that_is_not() -> None:
     reference.method = "cpsat"
     agree, problems = tasks.agreement(kind.KIND, puzzle, claimed, reference)
     assert agree is False and reference.stats.cost == 2, problems
+
+
+def test_cpsat_proves_a_claimed_optimum_too_short() -> None:
+    """A search that called 2 moves optimal where 4 are needed: CP-SAT proves every horizon
+    up to 2 infeasible, and the bound it proves is one of the problems found."""
+    puzzle = Puzzle.from_rows([[0, 1, 3], [4, 2, 5], [7, 8, 6]])
+    claimed = Result(Status.OPTIMAL, ["R", "D"], Stats(cost=2, depth=2), "astar")
+    confirm = kind.KIND.method("cpsat").confirm
+    assert confirm is not None
+    reference = confirm(puzzle, claimed, options=kind.SlidingTileOptions(), limits=None)
+    reference.method = "cpsat"
+    assert reference.status is Status.LIMIT and reference.proof["lower_bound"] == 4
+    assert "2 was the last horizon asked for" in (reference.message or "")
+    agree, problems = tasks.agreement(kind.KIND, puzzle, claimed, reference)
+    assert agree is False
+    assert "astar found cost 2, below the bound 4 cpsat proves" in problems
 
 
 @pytest.mark.slow
