@@ -55,7 +55,7 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 from cspsolve.satplan import Deepened, Horizon, deepen
 
-from .board import Plan, Puzzle, neighbours
+from .board import Plan, Puzzle, neighbours, solvability
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -372,8 +372,6 @@ def solve(
         ``stats.extra`` holds ``cpsat_seconds``, ``literals`` (of the last model),
         ``conflicts`` and ``branches``.
     """
-    from .board import solvability
-
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     ok, why = solvability(puzzle)
@@ -382,15 +380,21 @@ def solve(
     first = first_horizon(puzzle, estimate)
     horizons = range(first, sys.maxsize if stop is None else stop + 1, 2)
     deepened = deepen(lambda h: plan_within(puzzle, h, budget=budget), horizons, budget)
-    proof = {"lower_bound": deepened.bound, "infeasible": deepened.infeasible}
-    proof["first_horizon"] = first
+    proof: dict[str, Any] = {
+        "lower_bound": deepened.bound,
+        "infeasible": deepened.infeasible,
+        "first_horizon": first,
+    }
     budget.finish()
     found = deepened.found
     if found is not None:
         assert found.plan is not None
         stats.cost = stats.depth = len(found.plan)
-        status = Status.OPTIMAL if stats.cost == deepened.bound else Status.SOLVED
-        return Result(status, found.plan, stats, "cpsat", proof=proof)
+        if stats.cost == deepened.bound:
+            return Result(Status.OPTIMAL, found.plan, stats, "cpsat", proof=proof)
+        del proof["lower_bound"]
+        message = f"a plan shorter than the first horizon {first}: the estimate was not admissible"
+        return Result(Status.SOLVED, found.plan, stats, "cpsat", proof=proof, message=message)
     return Result(
         budget.exhausted() or Status.LIMIT,
         None,

@@ -91,8 +91,8 @@ REACH: dict[str, Callable[[Puzzle, int], bool]] = {
     "bfs": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 20,
     "dfs": lambda puzzle, optimum: puzzle.cells <= 6,
     "astar/misplaced": lambda puzzle, optimum: puzzle.cells <= 8 or optimum <= 24,
-    "cpsat/manhattan": lambda puzzle, optimum: puzzle.cells <= 6 or optimum <= 20,
-    "cpsat/pdb": lambda puzzle, optimum: puzzle.cells <= 6 or optimum <= 20,
+    "cpsat/manhattan": lambda puzzle, optimum: puzzle.cells <= 6 or optimum <= 16,
+    "cpsat/pdb": lambda puzzle, optimum: puzzle.cells <= 6 or optimum <= 16,
     **dict.fromkeys(SPLIT, lambda puzzle, optimum: puzzle.cells >= 8 and optimum >= 16),
 }
 """Which solvable cases (board, optimal length) a slow method is run on; every other method runs
@@ -183,7 +183,7 @@ def _canonical(puzzle: Puzzle) -> tuple[int, Board]:
     return goal.index(0), bytes(name[t] for t in start)
 
 
-def _neighbours(rows: int, cols: int) -> list[list[int]]:
+def neighbours(rows: int, cols: int) -> list[list[int]]:
     """The cells next to each cell."""
     out = []
     for cell in range(rows * cols):
@@ -198,6 +198,15 @@ def _neighbours(rows: int, cols: int) -> list[list[int]]:
     return out
 
 
+def successors(board: Board, adjacent: list[list[int]]) -> Iterator[Board]:
+    """The boards one move of the blank away (``adjacent``: :func:`neighbours`)."""
+    empty = board.index(0)
+    for cell in adjacent[empty]:
+        nxt = bytearray(board)
+        nxt[empty], nxt[cell] = board[cell], 0
+        yield bytes(nxt)
+
+
 @functools.cache
 def distances(rows: int, cols: int, blank: int) -> dict[Board, int]:
     """Breadth-first search from the goal ``1 2 3 ...`` with its blank on ``blank``: the
@@ -205,17 +214,13 @@ def distances(rows: int, cols: int, blank: int) -> dict[Board, int]:
     goal = list(range(1, rows * cols))
     goal.insert(blank, 0)
     start = bytes(goal)
-    adjacent = _neighbours(rows, cols)
+    adjacent = neighbours(rows, cols)
     distance = {start: 0}
     queue = deque([start])
     while queue:
         board = queue.popleft()
         d = distance[board] + 1
-        empty = board.index(0)
-        for cell in adjacent[empty]:
-            nxt = bytearray(board)
-            nxt[empty], nxt[cell] = board[cell], 0
-            key = bytes(nxt)
+        for key in successors(board, adjacent):
             if key not in distance:
                 distance[key] = d
                 queue.append(key)
