@@ -687,6 +687,20 @@ def _draw_solution(puzzle: _Puzzle, result: Result[Any], name: str, output: str)
     return []
 
 
+def _listed(result: Result[Any], asked: int | None) -> str:
+    """What a list of solutions (``--solutions N``) is: all of them, as many as asked for, or
+    cut short by a limit; empty when none was asked for."""
+    if asked is None or not result.status.has_solution:
+        return ""
+    found = len(result.solutions)
+    counted = f"{found} solution{'s' * (found != 1)}"
+    if result.proof.get("exhaustive") is True:
+        return f"{counted}: all there are"
+    if found >= asked:
+        return f"{counted} listed, as many as asked for; there may be more"
+    return f"{counted} found; the search for more stopped at a limit"
+
+
 def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
     model = puzzle.kind
     if run.output == "json":
@@ -697,9 +711,13 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
     _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}", "bold")
     if result.solution is not None:
         _say(model.draw(puzzle.puzzle, result.solution))
+    complete = result.proof.get("exhaustive") is True
     for number, other in enumerate(result.solutions[1:], 2):
-        _say(f"solution {number} of {len(result.solutions)}:", "bold")
+        _say(f"solution {number}{f' of {len(result.solutions)}' * complete}:", "bold")
         _say(model.draw(puzzle.puzzle, other))
+    listed = _listed(result, run.request.options.get("solutions"))
+    if listed:
+        _say(listed)
     if result.message:
         _say(result.message)
     asked = bool(run.request.options.get("unique"))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cspsolve.errors import OptionError
+from cspsolve.results import Status
 
 if TYPE_CHECKING:
     from cspsolve.render import Scene
@@ -195,7 +196,8 @@ class Explanation:
 
     def facts(self) -> list[str]:
         """The summary's single values as ``name: value`` (lists, tables and unknown values
-        are left to the JSON summary).
+        are left to the JSON summary); a grade of ``None`` (a stopped run) says it is not
+        known.
 
         Examples
         --------
@@ -206,10 +208,15 @@ class Explanation:
         >>> why.facts()
         ['grade: easy', 'cost: 3', 'proven: False']
         """
+        stopped = {Status.LIMIT: "stopped at a limit", Status.CANCELLED: "cancelled"}
         return [
-            f"{name}: {value:g}" if isinstance(value, float) else f"{name}: {value}"
+            f"grade: not known ({stopped.get(self.result.status, 'not given')})"
+            if name == "grade" and value is None
+            else f"{name}: {value:g}"
+            if isinstance(value, float)
+            else f"{name}: {value}"
             for name, value in self.summary.items()
-            if isinstance(value, str | int | float)  # bools too
+            if isinstance(value, str | int | float) or name == "grade"  # bools too
         ]
 
     def __str__(self) -> str:

@@ -182,11 +182,14 @@ class Result(Generic[S]):
             Status ``SOLVED`` with the first solution when there is one, else ``stopped`` or
             ``UNSOLVABLE``. With ``max_solutions >= 2`` and a solution, ``proof["unique"]`` is
             ``False`` when a second one was found, ``True`` when the search proved there is none,
-            and ``None`` when a limit stopped it first.
+            and ``None`` when a limit stopped it first; ``proof["exhaustive"]`` says whether
+            ``solutions`` are provably all of them (the search ended on its own before it found
+            ``max_solutions``).
         """
         stats.extra["solutions"] = len(solutions)
         proof: dict[str, Any] = {}
         if max_solutions >= 2:
+            proof["exhaustive"] = stopped is None and len(solutions) < max_solutions
             if len(solutions) >= 2:
                 proof["unique"] = False
             elif solutions:

@@ -444,7 +444,8 @@ def explain(
     """Why the answer to ``puzzle`` holds, step by step (the kind's ``explain``).
 
     The explanation's result names the method that ran and can draw its solution, as
-    :func:`solve`'s does.
+    :func:`solve`'s does. A run that a limit stopped (or that was cancelled) has no grade:
+    ``summary["grade"]`` is ``None``, whatever the kind's explain said.
 
     Raises
     ------
@@ -464,6 +465,8 @@ def explain(
         limits=limits,
     )
     result = explanation.result
+    if result.status in (Status.LIMIT, Status.CANCELLED) and "grade" in explanation.summary:
+        explanation.summary["grade"] = None  # a stopped run says nothing of the puzzle
     if result.status.has_solution and result.picture is None:
         result.picture = functools.partial(kind.scenes, puzzle, result.solution)
     return explanation

@@ -150,6 +150,11 @@ def _method(solve: Solve, *, refutes_totals: bool = False, lists: bool = False) 
                 result.proof["unique"] = False
         if options.solutions is None:
             result.solutions = []
+            result.proof.pop("exhaustive", None)  # uniqueness says it
+        elif result.status is Status.UNSOLVABLE:
+            result.proof["exhaustive"] = True
+        else:
+            result.proof.setdefault("exhaustive", False)
         result.proof.setdefault("unique", None)
         return result
 

@@ -28,8 +28,10 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -470,9 +472,44 @@ def test_solutions_lists_up_to_n_distinct_solutions(puzzle: Nonogram, n: int, me
     assert set(listed) <= truth
     assert listed[0] == result.solution
     assert result.stats.extra["solutions"] == len(listed)
+    assert result.proof["exhaustive"] == (len(truth) < n)  # all of them, and provably so
     if n >= 2:
         assert result.proof["unique"] == (len(truth) == 1)
     json.dumps(result.to_json(KIND.encode))
+
+
+PERMUTATIONS = Nonogram(rows=((1,),) * 6, columns=((1,),) * 6)
+"""Every clue 1 on a 6 x 6 grid: its solutions are the 6! permutation matrices."""
+
+
+@pytest.mark.parametrize(
+    "asked, limit, count, exhaustive, words",
+    [
+        (1000, None, math.factorial(6), True, "720 solutions: all there are"),
+        (3, None, 3, False, "3 solutions listed, as many as asked for; there may be more"),
+        (1000, 30, None, False, "solutions found; the search for more stopped at a limit"),
+    ],
+)
+def test_a_list_of_solutions_says_whether_it_is_all_of_them(
+    tmp_path: Path, asked: int, limit: int | None, count: int | None, exhaustive: bool, words: str
+) -> None:
+    """``proof.exhaustive`` and the text: "of N" only beside a complete list."""
+    from click.testing import CliRunner
+
+    from cspsolve.cli import cli
+
+    path = tmp_path / "ones.non"
+    KIND.write(PERMUTATIONS, path)
+    args = ["solve", str(path), "--solutions", str(asked)]
+    args += [] if limit is None else ["--max-nodes", str(limit)]
+    record = json.loads(CliRunner().invoke(cli, [*args, "--format", "json"]).stdout)
+    assert record["proof"]["exhaustive"] is exhaustive
+    listed = len(record["solutions"])
+    assert listed == count if count is not None else 1 <= listed < asked
+    text = CliRunner().invoke(cli, args).stdout
+    assert words in text
+    assert (f"solution 2 of {listed}:" in text) is exhaustive
+    assert "solution 2" in text
 
 
 def test_solutions_is_refused_by_methods_that_do_not_list() -> None:

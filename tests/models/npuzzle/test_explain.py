@@ -245,6 +245,9 @@ def test_explain_keeps_within_the_node_limit() -> None:
         assert explanation.result.stats.expanded <= 5
         bound = explanation.summary["lower_bound"]
         assert bound is None or bound <= 31
+        assert explanation.summary["grade"] is None  # a stopped run grades nothing
+        assert "grade: not known (stopped at a limit)" in explanation.text()
+        assert "grade: " not in explanation.text().replace("grade: not known", "")
 
 
 def test_frames_draw_every_board() -> None:
