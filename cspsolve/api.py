@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import numbers
 import sys
 import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -159,8 +160,39 @@ def _call(
     found = registry.get(kind) if kind is not None else registry.kind_of(puzzle)
     request = tasks.Request(method, heuristic, options)
     tasks.check_names(found, request)
-    tasks.options_of(found, request)
+    tasks.options_of(found, request, also=KEYWORDS)
     return found, request
+
+
+KEYWORDS = (
+    "method",
+    "heuristic",
+    "kind",
+    "time_limit",
+    "max_nodes",
+    "cancel",
+    "progress",
+    "workers",
+    "scheduler",
+)
+"""The calls' own keywords, named beside a kind's options when a keyword is unknown."""
+
+
+def _workers(workers: int | str) -> int:
+    """A count of workers, or ``"auto"`` for every core (as ``--workers auto``).
+
+    Raises
+    ------
+    OptionError
+        For anything but a positive count or ``"auto"``.
+    """
+    if isinstance(workers, str):
+        from cspsolve.parallel import workers_value  # not at import: it loads ctypes
+
+        return workers_value(workers)
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
+        raise OptionError(f"workers must be a positive count or 'auto', got {workers!r}")
+    return int(workers)
 
 
 def _limits(
@@ -168,9 +200,10 @@ def _limits(
     max_nodes: int | None,
     cancel: threading.Event | None,
     progress: Callable[[Stats], None] | None,
-    workers: int,
+    workers: int | str,
     scheduler: str | None,
 ) -> Limits:
+    workers = _workers(workers)
     if scheduler and workers == 1:
         from cspsolve.parallel import cluster_size  # not at import: it loads ctypes
 
@@ -195,7 +228,7 @@ def solve(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
-    workers: int = 1,
+    workers: int | str = 1,
     scheduler: str | None = None,
     **options: Any,
 ) -> Result[Any]:
@@ -217,9 +250,10 @@ def solve(
         Stops the run (status ``cancelled``) when set from another thread.
     progress : callable, optional
         Receives the run's live :class:`~cspsolve.results.Stats` now and then.
-    workers : int
-        Processes the method may split its search over; a method that cannot split runs on
-        one whatever this says (:attr:`~cspsolve.limits.Limits.workers`).
+    workers : int or "auto"
+        Processes the method may split its search over (``"auto"``: every core); a method
+        that cannot split runs on one whatever this says
+        (:attr:`~cspsolve.limits.Limits.workers`).
     scheduler : str, optional
         Address of a Dask scheduler (``tcp://host:8786``) whose workers take the pieces of a
         split search instead of local processes; ``workers`` left at 1 then means every
@@ -248,7 +282,7 @@ def solve(
     >>> cspsolve.solve(Nonogram(rows=[(1,)], columns=[(1,)]), method="magic")
     Traceback (most recent call last):
     ...
-    cspsolve.errors.OptionError: unknown method 'magic' for nonogram; choose from ...
+    cspsolve.errors.OptionError: unknown method 'magic' for nonogram (did you mean 'mac'?); ...
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
     limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
@@ -263,7 +297,7 @@ def solve_many(
     kind: str | None = None,
     time_limit: float | None = None,
     max_nodes: int | None = None,
-    workers: int | None = None,
+    workers: int | str | None = None,
     scheduler: str | None = None,
     **options: Any,
 ) -> list[Result[Any]]:
@@ -279,8 +313,9 @@ def solve_many(
         Puzzles of any kinds (each must pickle, as the kinds' puzzle objects do).
     method, heuristic, kind, time_limit, max_nodes, **options
         As :func:`solve`, for every puzzle (the limits each puzzle's own).
-    workers : int, optional
-        Processes of the local pool; by default the cores (:func:`cspsolve.parallel.cores`).
+    workers : int or "auto", optional
+        Processes of the local pool; by default (or ``"auto"``) the cores
+        (:func:`cspsolve.parallel.cores`).
     scheduler : str, optional
         Address of a Dask scheduler (``tcp://host:8786``) whose workers solve the puzzles.
 
@@ -305,6 +340,7 @@ def solve_many(
     """
     listed = list(puzzles)
     calls = [_call(puzzle, kind, method, heuristic, options) for puzzle in listed]
+    workers = None if workers is None else _workers(workers)
     if workers == 1 and scheduler is None:
         limits = _limits(time_limit, max_nodes, None, None, 1, None)
         return [
@@ -341,7 +377,7 @@ def verify(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
-    workers: int = 1,
+    workers: int | str = 1,
     scheduler: str | None = None,
     **options: Any,
 ) -> tasks.Verification:
@@ -382,7 +418,7 @@ def analyze(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
-    workers: int = 1,
+    workers: int | str = 1,
     scheduler: str | None = None,
     **options: Any,
 ) -> dict[str, Any]:
@@ -424,7 +460,7 @@ def explain(
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[Stats], None] | None = None,
-    workers: int = 1,
+    workers: int | str = 1,
     scheduler: str | None = None,
     **options: Any,
 ) -> Explanation:
@@ -468,7 +504,7 @@ def compare(
     time_limit: float | None = 10.0,
     max_nodes: int | None = None,
     cancel: threading.Event | None = None,
-    workers: int = 1,
+    workers: int | str = 1,
     scheduler: str | None = None,
     **options: Any,
 ) -> list[Result[Any]]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
+import math
+import numbers
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -56,7 +58,8 @@ class Limits:
     Raises
     ------
     OptionError
-        If a limit is negative or ``workers`` is below 1.
+        If a limit is not a number (a count for ``max_nodes`` and ``workers``), is negative or
+        not finite, or ``workers`` is below 1.
     """
 
     time_limit: float | None = None
@@ -68,6 +71,16 @@ class Limits:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
+        for name, value, kinds in (
+            ("time limit", self.time_limit, numbers.Real),
+            ("node limit", self.max_nodes, numbers.Integral),
+            ("workers", self.workers, numbers.Integral),
+        ):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
+                what = "a number of seconds" if name == "time limit" else "a whole number"
+                raise OptionError(f"{name} must be {what}, got {value!r}")
+        if self.time_limit is not None and math.isnan(self.time_limit):
+            raise OptionError("time limit must be a number of seconds, got nan")
         if self.workers < 1:
             raise OptionError(f"workers must be at least 1, got {self.workers}")
         if self.time_limit is not None and self.time_limit < 0:

@@ -13,7 +13,7 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Callable, Iterable
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from cspsolve.errors import MAX_MESSAGE, InputError, OptionError, UnknownKindError
 from cspsolve.inputs import check, head
@@ -85,8 +85,13 @@ def kind_of(puzzle: object) -> Kind:
     Raises
     ------
     OptionError
-        When no kind's package defines the class.
+        When no kind's package defines the class, or ``puzzle`` is a file name or text.
     """
+    if isinstance(puzzle, str | PurePath):
+        raise OptionError(
+            f"{str(puzzle)!r} is a file name or text, not a puzzle: read it first, "
+            "cspsolve.read(path)[0] (or cspsolve.parse(text)[0])"
+        )
     packages: dict[str, Kind] = {
         module.removesuffix(".kind"): importlib.import_module(module).KIND for module in _modules()
     }

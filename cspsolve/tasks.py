@@ -10,6 +10,7 @@ and compares them by the rules of :func:`agreement`.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -57,18 +58,21 @@ class Request:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-def options_of(kind: Kind, request: Request) -> Any:
+def options_of(kind: Kind, request: Request, *, also: Collection[str] = ()) -> Any:
     """The kind's options dataclass filled from ``request.options``.
+
+    ``also``: the caller's own keywords (e.g. ``time_limit``), named beside the kind's
+    options when one is unknown.
 
     Raises
     ------
     OptionError
-        For an option the kind does not have, or a value outside the field's
-        ``metadata["choices"]`` (see :func:`cspsolve.kind.option`).
+        For an option the kind does not have (naming the closest one), or a value outside the
+        field's ``metadata["choices"]`` (see :func:`cspsolve.kind.option`).
     """
     unknown = sorted(set(request.options) - set(kind.option_names))
     if unknown:
-        return _refuse(kind, "option", unknown[0], kind.option_names)
+        return _refuse(kind, "option", unknown[0], [*also, *kind.option_names])
     for f in dataclasses.fields(kind.options):
         choices = f.metadata.get("choices", ())
         value = request.options.get(f.name)
@@ -79,7 +83,9 @@ def options_of(kind: Kind, request: Request) -> Any:
 
 def _refuse(kind: Kind, what: str, name: str, known: Collection[str]) -> Any:
     choices = ", ".join(known) or ("none (it uses no heuristic)" if what == "heuristic" else "none")
-    raise OptionError(f"unknown {what} {name!r} for {kind.name}; choose from {choices}")
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise OptionError(f"unknown {what} {name!r} for {kind.name}{hint}; choose from {choices}")
 
 
 def check_names(kind: Kind, request: Request) -> None:

@@ -197,7 +197,8 @@ def test_progress_receives_the_live_counters() -> None:
 @pytest.mark.parametrize(
     ("call", "words", "message"),
     [
-        (cspsolve.solve, {"colour": 3}, r"unknown option 'colour' .*choose from metric"),
+        (cspsolve.solve, {"colour": 3}, r"unknown option 'colour' .*choose from .*metric"),
+        (cspsolve.solve, {"timelimit": 5}, r"did you mean 'time_limit'\?\); .*max_nodes.*metric"),
         (cspsolve.solve, {"metric": "hops"}, r"unknown metric 'hops' .*choose from moves, steps"),
         (cspsolve.solve, {"method": "dijkstra"}, r"unknown method 'dijkstra' .*bfs, .*astar"),
         (cspsolve.verify, {"heuristic": "h9"}, r"unknown heuristic 'h9' .*blocking"),
@@ -223,9 +224,40 @@ def test_options_are_keyword_only() -> None:
         cspsolve.solve(small("npuzzle"), "astar")  # type: ignore[misc]
 
 
+@pytest.mark.parametrize(
+    "words, message",
+    [
+        ({"time_limit": "5"}, "time limit must be a number of seconds, got '5'"),
+        ({"time_limit": float("nan")}, "time limit must be a number of seconds, got nan"),
+        ({"time_limit": -1}, "time limit must be >= 0"),
+        ({"max_nodes": 2.5}, "node limit must be a whole number, got 2.5"),
+        ({"max_nodes": True}, "node limit must be a whole number, got True"),
+        ({"workers": 0}, "workers must be a positive count or 'auto', got 0"),
+        ({"workers": -2}, "workers must be a positive count or 'auto', got -2"),
+        ({"workers": "many"}, "workers must be a positive count or 'auto', got 'many'"),
+    ],
+)
+def test_a_limit_of_the_wrong_type_or_range_is_refused_in_our_words(
+    words: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(OptionError, match=message):
+        cspsolve.solve(small("npuzzle"), **words)
+    with pytest.raises(OptionError, match=message):
+        cspsolve.solve_many([small("npuzzle")], **words)
+
+
+def test_workers_auto_means_every_core() -> None:
+    puzzle = small("npuzzle")
+    assert cspsolve.solve(puzzle, workers="auto").stats.cost == 2
+    assert [r.stats.cost for r in cspsolve.solve_many([puzzle] * 2, workers="auto")] == [2, 2]
+
+
 def test_an_object_of_no_kind_is_refused_unless_its_kind_is_named() -> None:
     with pytest.raises(OptionError, match="not a puzzle class of any kind"):
-        cspsolve.solve("1 2 3")
+        cspsolve.solve(3.5)
+    for text in ("1 2 3", Path("board.json")):
+        with pytest.raises(OptionError, match=r"not a puzzle: read it first, cspsolve.read"):
+            cspsolve.solve(text)
     with pytest.raises(OptionError, match="unknown kind 'chess'"):
         cspsolve.solve(small("npuzzle"), kind="chess")
     assert cspsolve.solve(small("npuzzle"), kind="npuzzle").stats.cost == 2
