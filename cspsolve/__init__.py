@@ -39,6 +39,11 @@ __all__ = [
 __version__ = "0.1.0"
 
 
+def __dir__() -> list[str]:
+    """The public names (``dir(cspsolve)``), not the helpers this module imports."""
+    return sorted([*__all__, "__version__"])
+
+
 def _mount_checkout_folders() -> None:
     """Import ``cspsolve.models`` and ``cspsolve.instances`` from a source checkout.
 

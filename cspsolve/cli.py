@@ -134,22 +134,6 @@ def _limits(
     )
 
 
-def _summary(result: Result[Any], unique_asked: bool) -> str:
-    """One line of status and counters; the uniqueness verdict when it was asked for or
-    decided."""
-    s = result.stats
-    counters: dict[str, float] = {"expanded": s.expanded, "backtracks": s.backtracks}
-    counters |= {"propagations": s.propagations, **s.extra}
-    counters.pop("solutions", None)
-    parts = [f"{result.status.value} by {result.method} in {s.seconds:.3f} s"]
-    parts += [f"{name.replace('_', ' ')} {int(n):,}" for name, n in counters.items() if n]
-    unique = result.proof.get("unique")
-    if result.status.has_solution and (unique is not None or unique_asked):
-        verdict = {True: "unique", False: "not unique", None: "uniqueness not settled"}
-        parts.append(verdict[result.proof.get("unique")])
-    return ", ".join(parts)
-
-
 # Options shared by commands -------------------------------------------------------------------
 
 _kind_option = click.option(
@@ -721,7 +705,7 @@ def _print_result(puzzle: _Puzzle, result: Result[Any], run: _Run) -> None:
     if result.message:
         _say(result.message)
     asked = bool(run.request.options.get("unique"))
-    _say(_summary(result, asked), _STATUS_STYLE[result.status])
+    _say(result.summary(asked), _STATUS_STYLE[result.status])
 
 
 @cli.command()
@@ -776,8 +760,8 @@ def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
     style = {True: "bold green", False: "bold red", None: "bold yellow"}[report.agree]
     _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}: {verdict}", style)
     asked = bool(model.verify_options.get("unique"))
-    _say(f"  search ({search.method}): {_summary(search, asked)}")
-    _say(f"  reference ({reference.method}): {_summary(reference, asked)}")
+    _say(f"  search ({search.method}): {search.summary(asked)}")
+    _say(f"  reference ({reference.method}): {reference.summary(asked)}")
     for sentence in report.words():
         _say(f"  {sentence}", "red" if report.agree is False else None)
 
@@ -849,7 +833,7 @@ def _print_explanation(puzzle: _Puzzle, explained: Explanation, output: str, fra
     result = explained.result
     if result.solution is not None and not frames:
         _say(model.draw(puzzle.puzzle, result.solution))
-    _say(_summary(result, False), _STATUS_STYLE[result.status])
+    _say(result.summary(), _STATUS_STYLE[result.status])
 
 
 def _write_explanation(

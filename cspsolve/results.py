@@ -143,6 +143,30 @@ class Result(Generic[S]):
     solutions: list[S] = field(default_factory=list)
     picture: Callable[[], Sequence[Scene]] | None = field(default=None, repr=False, compare=False)
 
+    def summary(self, unique_asked: bool = False) -> str:
+        """One line for people: the status, the method, the seconds and the counters used;
+        the uniqueness verdict when it was decided (or asked for: ``unique_asked``).
+
+        Examples
+        --------
+        >>> print(Result(Status.OPTIMAL, ["D"], Stats(expanded=2, cost=1), "astar"))
+        optimal by astar in 0.000 s, expanded 2
+        """
+        s = self.stats
+        counters: dict[str, float] = {"expanded": s.expanded, "backtracks": s.backtracks}
+        counters |= {"propagations": s.propagations, **s.extra}
+        counters.pop("solutions", None)
+        parts = [f"{self.status.value} by {self.method} in {s.seconds:.3f} s"]
+        parts += [f"{name.replace('_', ' ')} {int(n):,}" for name, n in counters.items() if n]
+        unique = self.proof.get("unique")
+        if self.status.has_solution and (unique is not None or unique_asked):
+            verdict = {True: "unique", False: "not unique", None: "uniqueness not settled"}
+            parts.append(verdict[unique])
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        return self.summary()
+
     def _repr_svg_(self) -> str | None:
         """The picture of the solution as SVG (shown by Jupyter), ``None`` when there is none."""
         if self.picture is None or not self.status.has_solution:

@@ -59,9 +59,9 @@ class Nonogram:
     Parameters
     ----------
     rows : sequence of Clue
-        Row clues, top to bottom.
+        Row clues, top to bottom; ``(0,)``, as files write it, is the empty line ``()``.
     columns : sequence of Clue
-        Column clues, left to right.
+        Column clues, left to right, likewise.
     title : str
         A name for display (may be empty).
     goal : Grid, optional
@@ -86,8 +86,8 @@ class Nonogram:
     metadata: Metadata = field(default=NO_METADATA, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rows", tuple(tuple(c) for c in self.rows))
-        object.__setattr__(self, "columns", tuple(tuple(c) for c in self.columns))
+        object.__setattr__(self, "rows", tuple(_runs(c) for c in self.rows))
+        object.__setattr__(self, "columns", tuple(_runs(c) for c in self.columns))
         if not self.rows or not self.columns:
             raise PuzzleError("a nonogram needs at least one row and one column")
         for name, clues, length in (
@@ -108,6 +108,19 @@ class Nonogram:
     def height(self) -> int:
         """Number of rows."""
         return len(self.rows)
+
+
+def _runs(clue: Iterable[int]) -> Clue:
+    """A clue as a tuple, the lone ``0`` of an empty line (as every file format writes it)
+    read as ``()``.
+
+    Examples
+    --------
+    >>> _runs([0]), _runs([2, 1])
+    ((), (2, 1))
+    """
+    runs = tuple(clue)
+    return () if runs == (0,) else runs
 
 
 def line_errors(clue: Sequence[int], length: int) -> str:

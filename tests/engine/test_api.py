@@ -284,6 +284,19 @@ def test_a_nonogram_built_from_python_data_is_solved_and_checked_here() -> None:
     assert cspsolve.analyze(puzzle)["unique"] is True
 
 
+def test_a_clue_of_zero_is_the_empty_line_as_in_the_files() -> None:
+    puzzle = Nonogram(rows=[(1,), (0,)], columns=[(1,), (0,)])
+    assert puzzle.rows == ((1,), ()) and puzzle == Nonogram(rows=[(1,), ()], columns=[(1,), ()])
+    assert cspsolve.solve(puzzle).solution == ("#.", "..")
+    with pytest.raises(ValueError, match="row 1: run length 0 is not a positive integer"):
+        Nonogram(rows=[(1, 0)], columns=[(1,)])
+
+
+def test_dir_shows_the_public_names_only() -> None:
+    assert dir(cspsolve) == sorted([*cspsolve.__all__, "__version__"])
+    assert "sys" not in dir(cspsolve) and "solve" in dir(cspsolve)
+
+
 def test_an_unsolvable_nonogram_is_proved_so() -> None:
     # The rows fill two cells, the columns three.
     puzzle = Nonogram(rows=[(1,), (1,)], columns=[(2,), (1,)])
