@@ -387,17 +387,22 @@ def _chain(board: Board, plan: list[Move]) -> _Chain:
         ways = _ways_out(board, piece, grid)
         words.append(f"{piece.name}: " + "; ".join(ways) + ".")
         if all("with nothing" not in w for w in ways):
-            first = _first_moves(plan, piece.name)
+            left = _leaves_row(plan, piece, row)
             words.append(
                 f"So {piece.name} leaves the row only after another piece moves out of its way"
-                + (f"; in this plan {first}." if first else ".")
+                + (f"; in this plan {left}." if left else ".")
             )
     return _Chain(blockers, words)
 
 
-def _first_moves(plan: list[Move], name: str) -> str:
-    """E.g. ``C first moves at move 3``, or empty when it never moves."""
+def _leaves_row(plan: list[Move], piece: Piece, row: int) -> str:
+    """E.g. ``D leaves the row at move 47 (D+2)``: the first move of the plan after which the
+    vertical ``piece`` no longer covers ``row`` (its own moves alone place it); empty when it
+    never leaves."""
+    top = piece.row
     for k, move in enumerate(plan, 1):
-        if move.piece == name:
-            return f"{name} first moves at move {k} ({move})"
+        if move.piece == piece.name:
+            top += move.delta
+            if not top <= row < top + piece.length:
+                return f"{piece.name} leaves the row at move {k} ({move})"
     return ""

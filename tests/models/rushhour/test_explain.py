@@ -12,6 +12,7 @@ the right g, f and remaining, and have ``h`` at most the true cost to go; an opt
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -272,6 +273,37 @@ def test_the_blocking_chain_names_what_holds_the_blockers() -> None:
     assert "C at (5, 3) must move first" in text
     assert explanation.summary["blockers"] == ["B"]
     replayed(explanation, board, "moves")
+
+
+LEAVES = re.compile(
+    r"So (\w) leaves the row only after .*?; "
+    r"in this plan \1 leaves the row at move (\d+) \((\S+)\)\."
+)
+
+
+@pytest.mark.parametrize("name", ["card-32.txt", "walls.rh", "seven.csv"])
+def test_each_blocker_leaves_the_row_at_the_move_the_words_name(name: str) -> None:
+    """Replayed by the checker's own slides: before the move named, the blocker covers the red
+    car's row after every move; after it, it does not (card-32's D: move 47, not its first)."""
+    board = KIND.read(INSTANCES / name)[0].puzzle
+    explanation = explained(board, None, None, "moves")
+    spec, offsets = Spec.of(board)
+    row = spec.line[spec.red]
+    claims = [LEAVES.search(sentence) for sentence in explanation.proof]
+    named = {m.group(1): (int(m.group(2)), m.group(3)) for m in claims if m}
+    assert named or name != "card-32.txt"
+    covers: dict[str, list[bool]] = {p: [] for p in named}
+    for step in explanation.steps:
+        i = spec.names.index(step.data["piece"])
+        moved = spec.slide(offsets, i, step.data["delta"])
+        assert moved is not None
+        offsets = moved
+        for p in named:
+            j = spec.names.index(p)
+            covers[p].append(row in range(offsets[j], offsets[j] + spec.length[j]))
+    for p, (k, move) in named.items():
+        assert all(covers[p][: k - 1]) and not covers[p][k - 1], (p, k, covers[p])
+        assert str(explanation.steps[k - 1].data["piece"]) == p and move.startswith(p)
 
 
 def test_a_walled_in_red_car_is_unsolvable_at_once() -> None:
