@@ -22,7 +22,6 @@ Examples
 
 from __future__ import annotations
 
-import numbers
 import sys
 import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -179,20 +178,19 @@ KEYWORDS = (
 
 
 def _workers(workers: int | str) -> int:
-    """A count of workers, or ``"auto"`` for every core (as ``--workers auto``).
+    """``workers`` as a count: a positive int as it is, anything else read (or refused) by
+    :func:`cspsolve.parallel.workers_value`, as ``--workers`` is (``"auto"``: every core).
 
     Raises
     ------
     OptionError
         For anything but a positive count or ``"auto"``.
     """
-    if isinstance(workers, str):
-        from cspsolve.parallel import workers_value  # not at import: it loads ctypes
+    if type(workers) is int and workers >= 1:
+        return workers
+    from cspsolve.parallel import workers_value  # not at import: it loads ctypes
 
-        return workers_value(workers)
-    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
-        raise OptionError(f"workers must be a positive count or 'auto', got {workers!r}")
-    return int(workers)
+    return workers_value(workers)
 
 
 def _limits(

@@ -208,16 +208,18 @@ class Explanation:
         >>> why.facts()
         ['grade: easy', 'cost: 3', 'proven: False']
         """
-        stopped = {Status.LIMIT: "stopped at a limit", Status.CANCELLED: "cancelled"}
         return [
-            f"grade: not known ({stopped.get(self.result.status, 'not given')})"
-            if name == "grade" and value is None
-            else f"{name}: {value:g}"
-            if isinstance(value, float)
-            else f"{name}: {value}"
+            self._fact(name, value)
             for name, value in self.summary.items()
             if isinstance(value, str | int | float) or name == "grade"  # bools too
         ]
+
+    def _fact(self, name: str, value: Any) -> str:
+        """One summary value as ``name: value``; a grade of ``None`` says why it is missing."""
+        if name == "grade" and value is None:
+            stopped = {Status.LIMIT: "stopped at a limit", Status.CANCELLED: "cancelled"}
+            return f"grade: not known ({stopped.get(self.result.status, 'not given')})"
+        return f"{name}: {value:g}" if isinstance(value, float) else f"{name}: {value}"
 
     def __str__(self) -> str:
         return self.text()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import ctypes
+import numbers
 import os
 import signal
 import sys
@@ -44,19 +45,20 @@ def cores() -> int:
 
 
 def workers_value(text: str | int) -> int:
-    """Read a ``--workers`` value: a positive count, or ``"auto"`` for :func:`cores`.
+    """Read a ``--workers`` value (or the library's ``workers``): a positive count, as a
+    whole number or its digits, or ``"auto"`` for :func:`cores`.
 
     Raises
     ------
     OptionError
-        For anything else (the message names the value).
+        For anything else, a bool or a fraction among them (the message names the value).
     """
     if text == "auto":
         return cores()
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
+    count = 0
+    if isinstance(text, str | numbers.Integral) and not isinstance(text, bool):
+        with contextlib.suppress(ValueError):
+            count = int(text)
     if count < 1:
         raise OptionError(f"workers must be a positive count or 'auto', got {text!r}")
     return count

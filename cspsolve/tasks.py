@@ -239,7 +239,7 @@ class Verification:
         search = run_name(self.search.method, self.search.heuristic)
         reference = run_name(self.reference.method, self.reference.heuristic)
         if self.agree is None:
-            return [f"{p[:1].upper()}{p[1:]}." for p in self.problems] + self._bound_words()
+            return [f"{p[:1].upper()}{p[1:]}." for p in self.problems] + self._bound_words(search)
         if self.agree is False:
             return [f"The answers disagree: {p}." for p in self.problems]
         if self.search.status is Status.UNSOLVABLE:
@@ -263,13 +263,13 @@ class Verification:
             words.append("Both find a second solution: the solution is not unique.")
         return words
 
-    def _bound_words(self) -> list[str]:
-        """What an unsettled reference proved of a solution the search found: its lower bound,
-        which the solution's cost does not pass (else they would disagree)."""
+    def _bound_words(self, search: str) -> list[str]:
+        """What an unsettled reference proved of a solution the search (named ``search``)
+        found: its lower bound, which the solution's cost does not pass (else they would
+        disagree)."""
         bound = self.reference.proof.get("lower_bound")
         if bound is None or not self.search.status.has_solution:
             return []
-        search = run_name(self.search.method, self.search.heuristic)
         return [
             f"{self.reference.method} proves that no solution costs less than {bound:g}; "
             f"{search} found one of {self.search.stats.cost:g}, not yet confirmed optimal."

@@ -121,20 +121,31 @@ def literals(puzzle: Puzzle, horizon: int) -> int:
     geometry = _Geometry(puzzle)
     if horizon < geometry.manhattan:
         return 0
-    first, last = _tile_windows(geometry, horizon)
+    return _counted(_tile_windows(geometry, horizon), horizon)
+
+
+def _counted(windows: tuple[np.ndarray, np.ndarray], horizon: int) -> int:
+    """The Booleans of a model whose tiles have these windows (:func:`_tile_windows`)."""
+    first, last = windows
     tiles = int(np.maximum(last[1:] - first[1:] + 1, 0).sum())
-    return tiles + puzzle.cells * (horizon + 1)  # a generous count of the blank's
+    return tiles + len(first) * (horizon + 1)  # a generous count of the blank's
 
 
 class _Model:
     """The CP-SAT model of one horizon (module text), built a time step at a time."""
 
-    def __init__(self, puzzle: Puzzle, horizon: int, geometry: _Geometry) -> None:
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        horizon: int,
+        geometry: _Geometry,
+        windows: tuple[np.ndarray, np.ndarray],
+    ) -> None:
         from ortools.sat.python import cp_model
 
         self.model = cp_model.CpModel()
         self.puzzle, self.horizon, self.geometry = puzzle, horizon, geometry
-        self.first, self.last = _tile_windows(geometry, horizon)
+        self.first, self.last = windows
         self.adjacent = neighbours(puzzle.rows, puzzle.cols)
         # x[t][c]: tile -> literal, for the tiles that may stand on cell c at time t
         self.x: list[list[dict[int, Any]]] = []
@@ -313,10 +324,11 @@ def plan_within(puzzle: Puzzle, horizon: int, *, budget: Budget | None = None) -
     geometry = _Geometry(puzzle)
     if horizon < geometry.manhattan:
         return Horizon("infeasible", None, time.perf_counter() - began)
-    size = budget.stats.extra["literals"] = literals(puzzle, horizon)
+    windows = _tile_windows(geometry, horizon)
+    size = budget.stats.extra["literals"] = _counted(windows, horizon)
     if size > MAX_LITERALS:
         return Horizon("unknown", None, time.perf_counter() - began)
-    built = _Model(puzzle, horizon, geometry)
+    built = _Model(puzzle, horizon, geometry, windows)
     if budget.step_through(built.build()) is not None:
         return Horizon("unknown", None, time.perf_counter() - began)
     solver, outcome = solve_model(built.model, budget)

@@ -138,7 +138,7 @@ def explain(
         h_start=None if h0 is None else plans.number(h0),
         manhattan=manhattan,
         linear_conflict=conflict,
-        **{key: result.proof[key] for key in ("infeasible",) if key in result.proof},
+        **({"infeasible": result.proof["infeasible"]} if "infeasible" in result.proof else {}),
     )
     return Explanation(
         "npuzzle",

@@ -23,7 +23,7 @@ from cspsolve.limits import Limits
 def test_workers_value() -> None:
     assert parallel.workers_value("auto") == parallel.cores() >= 1
     assert parallel.workers_value("3") == parallel.workers_value(3) == 3
-    for bad in ("0", "-1", "x", "1.5", ""):
+    for bad in ("0", "-1", "x", "1.5", "", 1.5, True, 0):
         with pytest.raises(OptionError, match="positive count or 'auto'"):
             parallel.workers_value(bad)
     with pytest.raises(OptionError, match="at least 1"):
