@@ -321,6 +321,9 @@ def cli() -> None:
     A FILE holding many puzzles (tournament files, picross-solver grids, database files) is
     solved puzzle by puzzle; FILE#KEY picks one (by its $N number, GRID name or line).
 
+    Text counts rows and columns from 1, a cell being (row, column); JSON (--format json)
+    counts them from 0. A graph Lights Out board names its nodes by their labels in both.
+
     \b
     Exit codes (over many puzzles, the first of 4, 2, 3, 1 that occurs, else 0):
       0    solved (every puzzle; verify: the answers agree)

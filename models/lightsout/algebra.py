@@ -791,7 +791,7 @@ def unsolvable_reason(puzzle: LightsOut, found: Solution) -> str:
     q = flatten(found.witness, puzzle.cols)
     overlap = (q & puzzle.flat).bit_count()
     size = q.bit_count()
-    shown = " ".join(puzzle.name(i).replace(" ", "") for i in lowest_bits(q, 12))
+    shown = " ".join(puzzle.name(i) for i in lowest_bits(q, 12))
     shown += " ..." if size > 12 else ""
     unit = puzzle.unit
     return (

@@ -38,12 +38,14 @@ __all__ = [
     "MAX_SIDE",
     "VARIANTS",
     "LightsOut",
+    "NodePresses",
     "Presses",
     "apply",
     "bits",
     "check",
     "coordinates",
     "flatten",
+    "labelled",
     "lowest_bits",
     "transpose",
     "unflatten",
@@ -314,10 +316,23 @@ class LightsOut:
         )
 
     def name(self, cell: int) -> str:
-        """How output names a cell: ``(row, col)`` on a grid, the node's name on a graph."""
+        """How text names a cell (flat index): ``(row, column)`` counted from 1 on a grid,
+        the node's label on a graph (its index when the board has no labels).
+
+        Examples
+        --------
+        >>> LightsOut((0, 0), 3).name(5)
+        '(2, 3)'
+        """
         if self.graph is not None:
             return self.names[cell] if self.names else str(cell)
-        return str(divmod(cell, self.cols))
+        r, c = divmod(cell, self.cols)
+        return f"({r + 1}, {c + 1})"
+
+    @cached_property
+    def labels(self) -> tuple[str, ...]:
+        """A graph board's node labels, node by node (:meth:`name` of each node)."""
+        return self.names or tuple(str(i) for i in range(self.cols))
 
     @property
     def unit(self) -> str:
@@ -368,6 +383,45 @@ class LightsOut:
     def toggle_masks(self) -> tuple[int, ...]:
         """:meth:`toggles` of every cell, by flat index (the columns of the toggle matrix)."""
         return tuple(self.toggles(i) for i in range(self.cells))
+
+
+class NodePresses(tuple[int, ...]):
+    """A graph board's press set that names its nodes: its one packed row (bit ``i``: node
+    ``i`` pressed), equal to and checked as that row, with the board's node labels.
+
+    Solvers work on packed rows; the ``lightsout`` kind hands their answers on a graph board
+    out as this type (:func:`labelled`), so that output made from the answer alone (its JSON)
+    names the nodes by their labels, as the text does.
+
+    Examples
+    --------
+    >>> presses = NodePresses(0b101, ("north", "east", "west"))
+    >>> presses == (5,), presses.pressed
+    (True, ['north', 'west'])
+    """
+
+    labels: tuple[str, ...]
+
+    def __new__(cls, row: int, labels: Sequence[str]) -> NodePresses:
+        made = super().__new__(cls, (row,))
+        made.labels = tuple(labels)
+        return made
+
+    def __reduce__(self) -> tuple[type[NodePresses], tuple[int, tuple[str, ...]]]:
+        return NodePresses, (self[0], self.labels)
+
+    @property
+    def pressed(self) -> list[str]:
+        """The labels of the nodes pressed, in node order."""
+        return [self.labels[i] for i in bits(self[0])]
+
+
+def labelled(puzzle: LightsOut, presses: Presses) -> Presses:
+    """``presses`` of ``puzzle`` as :class:`NodePresses` on a graph board; unchanged on a
+    grid."""
+    if puzzle.is_grid:
+        return presses
+    return NodePresses(presses[0], puzzle.labels)
 
 
 def apply(puzzle: LightsOut, presses: Presses) -> tuple[int, ...]:

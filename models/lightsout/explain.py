@@ -11,11 +11,11 @@ row by row (all at once on a graph). An unsolvable board ends with a *certificat
 pattern covering an odd number of lit cells, which no press can change.
 
 Each step's ``data`` (JSON-ready) lets a program replay it. Cells are ``[row, col]`` (0-based)
-on a grid and node indices on a graph; ``text`` counts from 1. Steps that press cells carry
-``presses`` (the cells pressed in this step), and the lights after the step: on a grid,
-``rows`` (the rows whose lights the step can change, ascending) and ``lit`` (the lit cells of
-those rows after it; the other rows keep their lights); on a graph, ``lit`` (every lit node
-after it). Steps that press nothing leave the lights as they are.
+on a grid and node labels on a graph; ``text`` counts from 1 (and names nodes by label).
+Steps that press cells carry ``presses`` (the cells pressed in this step), and the lights
+after the step: on a grid, ``rows`` (the rows whose lights the step can change, ascending) and
+``lit`` (the lit cells of those rows after it; the other rows keep their lights); on a graph,
+``lit`` (every lit node after it). Steps that press nothing leave the lights as they are.
 
 Rules and their data keys:
 
@@ -57,6 +57,7 @@ Steps stay linear in the board's size: one per row, texts naming at most :data:`
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +70,7 @@ from cspsolve.render import Scene, plural
 from cspsolve.results import Result, Stats, Status
 
 from . import algebra
-from .board import LightsOut, Presses, bits, coordinates, flatten, transpose, unflatten
+from .board import LightsOut, Presses, bits, coordinates, flatten, labelled, transpose, unflatten
 from .pictures import draw as draw_presses
 from .pictures import fills
 
@@ -178,7 +179,7 @@ class _Story:
             data["rows"] = rows
             data["lit"] = [[r, c] for r in rows for c in bits(self.lights[r])]
         else:
-            data["lit"] = bits(self.lights[0])
+            data["lit"] = _cells(p, self.lights)
         changed = tuple((r, self.lights[r]) for r in rows)
         self.frame = Frame(self.frame, changed, tuple(presses.items()))
         self._add(Step(rule, text, data, self.frame))
@@ -197,16 +198,17 @@ class _StoppedError(Exception):
 
 
 def _cells(puzzle: LightsOut, rows: Sequence[int]) -> list[Any]:
-    """The set cells of packed rows as data: ``[row, col]`` pairs, or node indices."""
-    return coordinates(rows) if puzzle.is_grid else bits(rows[0])
+    """The set cells of packed rows as data: ``[row, col]`` pairs, or node labels."""
+    return coordinates(rows) if puzzle.is_grid else [puzzle.name(i) for i in bits(rows[0])]
 
 
 def _named(puzzle: LightsOut, cells: Sequence[Any]) -> str:
-    """Up to :data:`NAMED` cells for people, 1-based: ``(2, 3) (4, 1) ... (9 more)``."""
+    """Up to :data:`NAMED` cells of the data for people: ``(2, 3) (4, 1) ... (9 more)``
+    (1-based), or node labels."""
     if puzzle.is_grid:
-        shown = [f"({r + 1}, {c + 1})" for r, c in cells[:NAMED]]
+        shown = [puzzle.name(r * puzzle.cols + c) for r, c in cells[:NAMED]]
     else:
-        shown = [puzzle.name(i) for i in cells[:NAMED]]
+        shown = list(cells[:NAMED])
     more = f" ... ({len(cells) - NAMED} more)" if len(cells) > NAMED else ""
     return " ".join(shown) + more if shown else "none"
 
@@ -252,7 +254,7 @@ def explain(
     result.stats.seconds = budget.finish().seconds
     return Explanation(
         kind="lightsout",
-        result=result,
+        result=result.map(functools.partial(labelled, puzzle)),
         steps=story.steps,
         proof=proof,
         summary=_summary(result, trace),
@@ -463,7 +465,7 @@ def _press(story: _Story, solution: Presses) -> None:
         rows = _rows_near(p, r)
         for rr in rows:
             story.lights[rr] ^= (delta >> (rr * p.cols)) & full
-        cells = [[r, c] for c in bits(row)] if p.is_grid else bits(row)
+        cells = [[r, c] for c in bits(row)] if p.is_grid else _cells(p, (row,))
         where = f"row {r + 1}: " if p.is_grid else ""
         text = f"{where}press {_named(p, cells)} ({plural(len(cells), 'press')})"
         data: dict[str, Any] = {"row": r, "presses": cells} if p.is_grid else {"presses": cells}

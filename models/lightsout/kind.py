@@ -7,6 +7,7 @@ sniff files); the solvers are imported when used.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ from cspsolve.limits import Limits
 from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
 
-from .board import VARIANTS, LightsOut, Presses, check, coordinates
+from .board import VARIANTS, LightsOut, NodePresses, Presses, check, coordinates, labelled
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
@@ -59,6 +60,19 @@ def prepare(puzzle: LightsOut, options: LightsOutOptions) -> LightsOut:
             raise OptionError("--torus applies to grid boards, not graphs")
         changes["torus"] = options.torus
     return dataclasses.replace(puzzle, **changes) if changes else puzzle
+
+
+def _naming(run: Runner) -> Runner:
+    """``run``, its answers on a graph board naming their nodes (:func:`.board.labelled`)."""
+
+    @functools.wraps(run)
+    def named(
+        puzzle: LightsOut, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[Presses]:
+        result = run(puzzle, heuristic=heuristic, options=options, limits=limits)
+        return result if puzzle.is_grid else result.map(functools.partial(labelled, puzzle))
+
+    return named
 
 
 def _algebra(
@@ -127,7 +141,7 @@ def _small(heuristics: tuple[str, ...]) -> Any:
 METHODS = (
     Method(
         name="algebra",
-        run=_algebra,
+        run=_naming(_algebra),
         summary="GF(2) elimination, light chasing and the quiet patterns: proven minimum",
         backend="algebra",
         optimal=True,
@@ -136,7 +150,7 @@ METHODS = (
     ),
     Method(
         name="astar",
-        run=_search("astar"),
+        run=_naming(_search("astar")),
         summary="A* on the fixed-press-order model",
         backend="search",
         optimal=True,
@@ -146,7 +160,7 @@ METHODS = (
     ),
     Method(
         name="idastar",
-        run=_search("idastar"),
+        run=_naming(_search("idastar")),
         summary="IDA* on the fixed-press-order model",
         backend="search",
         optimal=True,
@@ -156,7 +170,7 @@ METHODS = (
     ),
     Method(
         name="cpsat",
-        run=_cpsat,
+        run=_naming(_cpsat),
         summary="OR-Tools CP-SAT: one Boolean per press, one parity constraint per cell",
         backend="cp-sat",
         optimal=True,
@@ -184,7 +198,7 @@ def analyze(
         ``min_presses_proven``, ``cells`` (enabled), ``lit``, ``solvable_states_log2``
         (``cells - nullity``), ``solvable_states`` and ``solutions_per_state``
         (``2**nullity``) as exact integers (``None`` beyond 2**128), and ``quiet_pattern``
-        (the proof, as ``[row, col]`` cells) when unsolvable.
+        (the proof, as :func:`encode` lists presses) when unsolvable.
     """
     from . import algebra
 
@@ -213,15 +227,25 @@ def analyze(
             "solutions_per_state": 2**d if d <= 128 else None,
         }
     if witness is not None:
-        out["quiet_pattern"] = encode(witness)["presses"]
+        out["quiet_pattern"] = encode(labelled(puzzle, witness))["presses"]
         out["reason"] = result.message
     return out
 
 
 def encode(solution: Presses) -> dict[str, Any]:
-    """``{"presses": [[row, col], ...], "count": N}``, 0-based, row by row (a graph board's
-    node ``i`` is ``[0, i]``)."""
-    presses = coordinates(solution)
+    """``{"presses": [[row, col], ...], "count": N}``, 0-based, row by row; on a graph board
+    (:class:`.board.NodePresses`) the presses are the nodes' labels, in node order.
+
+    Examples
+    --------
+    >>> encode((0b10, 0b01))
+    {'presses': [[0, 1], [1, 0]], 'count': 2}
+    >>> encode(NodePresses(0b110, ("a", "b", "c")))
+    {'presses': ['b', 'c'], 'count': 2}
+    """
+    presses: list[Any] = (
+        solution.pressed if isinstance(solution, NodePresses) else coordinates(solution)
+    )
     return {"presses": presses, "count": len(presses)}
 
 

@@ -58,13 +58,13 @@ def explained(puzzle: LightsOut, limits: Limits | None = None) -> Explanation:
 
 
 def index(puzzle: LightsOut, cell: Any) -> int:
-    """A cell of the data (``[row, col]``, or a node) as a flat index."""
+    """A cell of the data (``[row, col]``, or a node's label) as a flat index."""
     if puzzle.is_grid:
         r, c = cell
         assert 0 <= r < puzzle.rows and 0 <= c < puzzle.cols, cell
         return int(r) * puzzle.cols + int(c)
-    assert isinstance(cell, int) and 0 <= cell < puzzle.cols, cell
-    return cell
+    assert isinstance(cell, str) and cell in puzzle.names, cell
+    return puzzle.names.index(cell)
 
 
 def press(board: Board, on: set[int], cells: set[int]) -> None:
@@ -175,7 +175,7 @@ def judge(puzzle: LightsOut, explanation: Explanation, best: int | None = None) 
         assert rules[-1] == "certificate" and explanation.summary["grade"] == "unsolvable"
         return
     assert result.solution is not None
-    answer = {r * puzzle.cols + c for r, c in KIND.encode(result.solution)["presses"]}
+    answer = {index(puzzle, c) for c in KIND.encode(result.solution)["presses"]}
     assert pressed == answer, "the steps press the answer's cells"
     proven = explanation.summary["minimum_proven"]
     assert explanation.summary["presses"] == len(pressed)

@@ -11,7 +11,8 @@ def test_counts_are_singular_for_one() -> None:
     one = LightsOut((1,), 1)
     assert kind.scenes(one, (1,))[0].caption == "1 press (ringed)"
     assert kind.scenes(LightsOut((0b11,), 2, "sigma"), (0b11,))[0].caption == "2 presses (ringed)"
-    assert check(one, (0,)) == ["1 light still on: (0, 0)"]
+    assert check(one, (0,)) == ["1 light still on: (1, 1)"]
+    assert check(LightsOut((0, 0b100), 3), (0, 0)) == ["1 light still on: (2, 3)"]
     holed = LightsOut((0b10, 0), 2, holes=(0b01, 0))
     assert kind.describe(holed) == "2x2 sigma-plus, 1 disabled cell, 1 lit"
 
