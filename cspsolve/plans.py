@@ -11,8 +11,9 @@ The proof that no plan is cheaper is put in words from what the search counted
 (:data:`cspsolve.search.Tally`): expansions per f-limit for iterative deepening A*, per depth
 for breadth-first search, per f-value for A* (:func:`optimality_words`).
 
-Grades (:func:`grade`) name a plan's difficulty by its cost against a kind's thresholds:
-``easy``, ``medium``, ``hard``, ``expert`` (``unsolvable`` when there is no plan).
+Grades (:func:`grade`) name a board's difficulty in one vocabulary, :data:`GRADES`, shared by
+``explain`` and ``analyze`` of every kind whose answers are plans: the optimum measured against
+a scale, the hardest optimum known for boards of its size (each kind gives its scale).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from cspsolve.results import Result, Status
 
 __all__ = [
     "GRADES",
+    "SHARES",
     "PlanRow",
     "Proof",
     "Searched",
@@ -42,7 +44,12 @@ __all__ = [
 S = TypeVar("S")
 
 GRADES = ("easy", "medium", "hard", "expert")
-"""Difficulty grades, easiest first."""
+"""Difficulty grades, easiest first (``unsolvable`` beside them when there is no plan)."""
+
+SHARES = (0.25, 0.5, 0.75)
+"""Where each grade but the last ends, as a share of the scale: ``easy`` below a quarter of
+the hardest optimum known for the board's size, ``medium`` below half, ``hard`` below three
+quarters, ``expert`` from there (the hardest boards known are ``expert``)."""
 
 Proof = str
 """What a search's tally counts: ``"f-limit"`` (IDA*, BFIDA*), ``"depth"`` (breadth-first
@@ -218,20 +225,23 @@ def limit_words(algorithm: str, expanded: int, proven: float | None, unit: str) 
     return f"A limit stopped {algorithm}{spent}{bound}."
 
 
-def grade(cost: float | None, thresholds: Sequence[float]) -> str:
-    """A difficulty from a plan's cost: ``easy`` below ``thresholds[0]``, ``medium`` below
-    ``thresholds[1]``, ``hard`` below ``thresholds[2]``, else ``expert``; ``unsolvable`` when
-    there is no plan (``cost`` is None).
+def grade(optimum: float | None, scale: float) -> str:
+    """The grade of a board whose optimal plan costs ``optimum``, on a ``scale`` that is the
+    hardest optimum known for boards of its size: the first of :data:`GRADES` whose share
+    (:data:`SHARES`) of the scale the optimum stays below, else ``expert``; ``unsolvable``
+    when there is no plan (``optimum`` is ``None``).
 
     Examples
     --------
-    >>> grade(12, (10, 20, 35)), grade(None, (10, 20, 35))
-    ('medium', 'unsolvable')
+    On the 8-puzzle's scale of 31 moves:
+
+    >>> grade(7, 31), grade(8, 31), grade(31, 31), grade(None, 31)
+    ('easy', 'medium', 'expert', 'unsolvable')
     """
-    if cost is None:
+    if optimum is None:
         return "unsolvable"
-    for name, limit in zip(GRADES, thresholds, strict=False):
-        if cost < limit:
+    for name, share in zip(GRADES, SHARES, strict=False):
+        if optimum < share * scale:
             return name
     return GRADES[-1]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .board import MOVES, Puzzle, check, default_goal, korf_goal, solvability
 from .formats import Entry, read, select, sniff, write
+from .grading import grade
 
 __all__ = [
     "MOVES",
@@ -15,6 +16,7 @@ __all__ = [
     "Puzzle",
     "check",
     "default_goal",
+    "grade",
     "korf_goal",
     "read",
     "select",

@@ -25,11 +25,11 @@ per depth (``bfs``, ``iddfs``).
 unsolvable board is proven so by the parity rule (:func:`.board.solvability`), without a
 search.
 
-Summary: ``lower_bound``, ``cost``, ``grade`` (:func:`cspsolve.plans.grade` of the plan's
-length: ``easy`` below 10, ``medium`` below 20, ``hard`` below 40, else ``expert``;
-``unsolvable``), ``expanded``, ``generated``, ``per`` and ``counts`` (the tally),
-``overestimates``, ``method``, ``heuristic``, ``h_start``, ``manhattan`` and
-``linear_conflict`` (of the start); ``infeasible`` for ``cpsat``.
+Summary: ``lower_bound``, ``cost``, ``grade`` (:func:`.grading.grade` of the plan's length
+against the most moves a board of its size needs: the words of ``analyze``), ``expanded``,
+``generated``, ``per`` and ``counts`` (the tally), ``overestimates``, ``method``,
+``heuristic``, ``h_start``, ``manhattan`` and ``linear_conflict`` (of the start);
+``infeasible`` for ``cpsat``.
 """
 
 from __future__ import annotations
@@ -44,15 +44,13 @@ from cspsolve.kind import Kind
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
+from . import grading
 from .board import MOVES, Puzzle, Tiles, apply, solvability
 from .pictures import picture, text
 from .search import SlidingTileProblem
 from .search import heuristic as make_heuristic
 
-__all__ = ["GRADES", "explain"]
-
-GRADES = (10, 20, 40)
-"""Moves of a plan below which a board is ``easy``, ``medium``, ``hard``."""
+__all__ = ["explain"]
 SHOWN_HEURISTIC = "linear-conflict"
 """The h column of an uninformed method."""
 NAMES = {
@@ -132,7 +130,7 @@ def explain(
     summary = plans.summary(
         searched,
         rows,
-        plans.grade(len(plan) if result.status.has_solution else None, GRADES),
+        grading.grade(puzzle, len(plan) if result.status.has_solution else None),
         method=result.method,
         heuristic=shown,
         h_start=None if h0 is None else plans.number(h0),

@@ -342,28 +342,33 @@ def analyze(
     options: Any,
     limits: Limits | None,
 ) -> dict[str, Any]:
-    """Solvability (with its reason), heuristic values of the start, and the optimal length.
+    """Solvability (with its reason), heuristic values of the start, the optimal length and
+    the grade.
 
     Returns
     -------
     dict
-        ``solvable``, ``reason``, ``manhattan``, ``linear_conflict``, ``optimal_length`` (when
-        computed: the default method, or the one asked for, proves it; ``None`` when a limit
-        stopped it or the method does not prove optimality), ``status``,
-        ``method``, ``expanded``, ``seconds``.
+        ``solvable``, ``reason``, ``cells``, ``grade`` (:func:`.grading.grade` of the optimal
+        length, as ``explain`` grades: ``unsolvable`` for an unsolvable board, ``None`` when
+        the length is not proven), ``manhattan``, ``linear_conflict``, ``optimal_length``
+        (when computed: the default method, or the one asked for, proves it; ``None`` when a
+        limit stopped it or the method does not prove optimality), ``status``, ``method``,
+        ``expanded``, ``seconds``.
     """
+    from .grading import grade
     from .search import heuristic as make_heuristic
 
     ok, why = solvability(puzzle)
     out: dict[str, Any] = {"solvable": ok, "reason": why, "cells": puzzle.cells}
     if not ok:
-        return out
+        return out | {"grade": grade(puzzle, None)}
     state = bytes(puzzle.start)
     out["manhattan"] = int(make_heuristic("manhattan", puzzle)(state))
     out["linear_conflict"] = int(make_heuristic("linear-conflict", puzzle)(state))
     result = tasks.solve(KIND, puzzle, request=tasks.Request(method, heuristic), limits=limits)
     optimal = result.status == Status.OPTIMAL
     out["optimal_length"] = int(result.stats.cost) if optimal else None
+    out["grade"] = grade(puzzle, out["optimal_length"]) if optimal else None
     out["status"] = result.status.value
     out["method"] = result.method
     out["expanded"] = result.stats.expanded
@@ -406,7 +411,7 @@ KIND = Kind(
     reference="cpsat",
     options=SlidingTileOptions,
     verify_options={"weight": None},
-    analysis="solvable, optimal_length",
+    analysis="solvable, optimal_length, grade",
     sniff=sniff,
     read=read,
     select=select,

@@ -10,6 +10,7 @@ from typing import Any
 
 from .board import Board, Move, Piece, check, replay
 from .formats import Entry, board_string, parse, read, select, sniff, write
+from .grading import grade
 from .search import HEURISTICS, METRICS, RushHourProblem, heuristic
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
     "analyze",
     "board_string",
     "check",
-    "difficulty",
+    "grade",
     "heuristic",
     "parse",
     "read",
@@ -34,7 +35,7 @@ __all__ = [
     "write",
 ]
 
-_ANALYSIS = frozenset({"analyze", "difficulty", "state_graph"})
+_ANALYSIS = frozenset({"analyze", "state_graph"})
 """Names served from :mod:`.analysis` on first use, so that importing the package (as every
 command does, to sniff files) does not import numpy."""
 

@@ -4,25 +4,11 @@ The cluster (every state reachable from the board; see :mod:`.cluster`) is explo
 second breadth-first search started from all goal states at once gives every state's distance
 to the exit. From these: the optimum, the distance histogram, the hardest start in the cluster
 (the state farthest from any goal, as in Fogleman's database, https://www.michaelfogleman.com/rush/),
-branching, and dead ends.
-
-Difficulty (our founding example 003's inputs — depth and solution density — with its
-arithmetic made consistent):
-
-- depth level ``D = min(4, max(1, ceil(moves / 14)))``: two "chunks" of 7 moves (Miller's
-  working-memory span, Miller 1956) per level;
-- chance level ``C``: the solution density ``p = goal_states / cluster_size`` (the chance that
-  a random state of the cluster is solved) gives ``C = 1`` if ``p > 1/3``, ``2`` if
-  ``p > 1/6``, else ``3``;
-- score ``(D + C) / 2``; class ``floor(score + 1/2)`` (halves round up), named by
-  :data:`CLASSES` (1 easy, 2 moderate, 3 hard, 4 expert).
-
-A solved board scores depth level 1; an unsolvable board has no class.
+branching, dead ends, and the grade ``explain`` gives (:func:`.grading.grade` of the optimum).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -34,32 +20,10 @@ from cspsolve.results import Stats, Status
 from .board import Board
 from .cluster import Cluster, explore, goal_distances
 from .formats import board_string
+from .grading import grade
 from .search import RushHourProblem
 
-__all__ = ["CLASSES", "analyze", "difficulty", "state_graph"]
-
-CLASSES = ("easy", "moderate", "hard", "expert")
-"""Difficulty classes 1..4."""
-
-
-def difficulty(moves: int, *, goal_states: int, cluster_size: int) -> tuple[str, float]:
-    """The difficulty class and score of the module text.
-
-    Examples
-    --------
-    Density 0.197 (chance level 2) at depth level 2; density 0.010 (chance level 3) at depth
-    level 4:
-
-    >>> difficulty(18, goal_states=213, cluster_size=1083)
-    ('moderate', 2.0)
-    >>> difficulty(51, goal_states=50, cluster_size=4780)
-    ('expert', 3.5)
-    """
-    depth_level = min(4, max(1, math.ceil(moves / 14)))
-    density = goal_states / cluster_size
-    chance_level = 1 if density > 1 / 3 else 2 if density > 1 / 6 else 3
-    score = (depth_level + chance_level) / 2
-    return CLASSES[math.floor(score + 0.5) - 1], score
+__all__ = ["analyze", "state_graph"]
 
 
 def _name(board: Board) -> str:
@@ -79,7 +43,7 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
         ``goal_states``, ``solution_density``, ``distance_histogram`` (entry k: states of the
         cluster k moves from the nearest goal), ``hardest_start`` (its board and moves),
         ``branching`` (mean and largest number of moves per state), ``dead_ends`` (states with
-        a single move: the only way on is back), ``difficulty`` and ``difficulty_score``,
+        a single move: the only way on is back), ``grade`` (``unsolvable`` without a plan),
         ``complete`` (False when a limit stopped the analysis: only ``cluster_size`` so far,
         ``status`` and ``seconds`` are given then) and ``seconds``. Every phase (exploring the
         cluster, the distances to the goals, the optimum in steps) keeps within ``limits``.
@@ -130,12 +94,7 @@ def analyze(board: Board, limits: Limits | None = None) -> dict[str, Any]:
         "max": int(cluster.degree.max()),
     }
     out["dead_ends"] = int(np.count_nonzero(cluster.degree == 1))
-    if moves is not None:
-        out["difficulty"], out["difficulty_score"] = difficulty(
-            moves, goal_states=goals, cluster_size=cluster.size
-        )
-    else:
-        out["difficulty"], out["difficulty_score"] = None, None
+    out["grade"] = grade(board, moves)
     out["complete"] = True
     out["seconds"] = round(budget.finish().seconds, 6)
     return out

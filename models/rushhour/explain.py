@@ -30,9 +30,9 @@ board's edge rules a direction out; the pieces there must move first: the second
 ``blockers``).
 
 Summary: ``lower_bound``, ``cost`` (in the metric), ``moves`` (slides in the plan), ``grade``
-(:func:`cspsolve.plans.grade` of the number of slides, consecutive one-cell steps of a piece
-one way counted as one slide: ``easy`` below 10, ``medium`` below 20, ``hard`` below 35, else
-``expert``; ``unsolvable``), ``expanded``, ``generated``, ``per`` and
+(:func:`.grading.grade` of the number of slides, consecutive one-cell steps of a piece one
+way counted as one slide, against the most moves a board of its size needs: the words of
+``analyze``), ``expanded``, ``generated``, ``per`` and
 ``counts`` (the tally), ``overestimates``, ``method``, ``heuristic``, ``metric``, ``h_start``,
 ``blockers`` (names), ``positions`` (states kept by the last search, on an unsolvable board).
 """
@@ -49,15 +49,13 @@ from cspsolve.kind import Kind
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
+from . import grading
 from .board import EXHAUSTED, Board, Move, Piece, merged, replay, walled_in
 from .pictures import picture, text
 from .search import RushHourProblem
 from .search import heuristic as make_heuristic
 
-__all__ = ["GRADES", "explain"]
-
-GRADES = (10, 20, 35)
-"""Slides of an optimal plan below which a board is ``easy``, ``medium``, ``hard``."""
+__all__ = ["explain"]
 SHOWN_HEURISTIC = "blockers"
 """The h column of an uninformed method."""
 
@@ -111,7 +109,7 @@ def explain(
     summary = plans.summary(
         searched,
         rows,
-        plans.grade(None if plan is None else len(merged(plan)), GRADES),
+        grading.grade(board, None if plan is None else len(merged(plan))),
         moves=None if plan is None else len(plan),
         method=chosen.name,
         heuristic=shown,

@@ -378,7 +378,7 @@ def analyze(
     options: RushHourOptions,
     limits: Limits | None,
 ) -> dict[str, Any]:
-    """Cluster size, goal states, optimal moves and steps, difficulty (:mod:`.analysis`).
+    """Cluster size, goal states, optimal moves and steps, the grade (:mod:`.analysis`).
 
     Raises
     ------
@@ -421,7 +421,7 @@ KIND = Kind(
     methods=METHODS,
     reference="cpsat",
     options=RushHourOptions,
-    analysis="optimal_moves, cluster_size, goal_states, distance histogram, difficulty",
+    analysis="optimal_moves, cluster_size, goal_states, distance histogram, grade",
     sniff=sniff,
     read=read,
     select=select,

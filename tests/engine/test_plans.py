@@ -102,17 +102,13 @@ def test_plan_table_by_hand() -> None:
 def test_numbers_and_grades() -> None:
     assert plans.number(math.inf) is None and plans.number(2.0) == 2 and plans.number(0.5) == 0.5
     assert plans.amount(1, "moves") == "1 move" and plans.amount(2.0, "steps") == "2 steps"
-    assert [plans.grade(c, (10, 20, 35)) for c in (0, 9, 10, 19, 20, 34, 35, 99)] == [
-        "easy",
-        "easy",
-        "medium",
-        "medium",
-        "hard",
-        "hard",
-        "expert",
-        "expert",
-    ]
-    assert plans.grade(None, (10, 20, 35)) == "unsolvable"
+    assert plans.grade(None, 31) == "unsolvable"
+
+
+@given(optimum=st.integers(0, 500), scale=st.integers(1, 200))
+def test_a_grade_is_the_quarter_of_the_scale_the_optimum_reaches(optimum: int, scale: int) -> None:
+    quarters = min(3, 4 * optimum // scale)  # whole quarters of the scale reached, at most 3
+    assert plans.grade(optimum, scale) == plans.GRADES[quarters]
 
 
 @settings(max_examples=60, deadline=None)

@@ -183,7 +183,7 @@ def test_json_lines_carry_the_documented_keys() -> None:
     facts = summary["explanation"]
     assert summary["type"] == "summary" and summary["status"] == "optimal"
     assert {"lower_bound", "cost", "grade", "expanded", "counts", "manhattan"} <= set(facts)
-    assert facts["lower_bound"] == facts["cost"] == 31 and facts["grade"] == "hard"
+    assert facts["lower_bound"] == facts["cost"] == 31 and facts["grade"] == "expert"
 
 
 def test_the_proof_counts_what_ida_star_expanded() -> None:
