@@ -228,6 +228,9 @@ class Kind:
         ``blank(puzzle) -> solution``: the solution that draws the puzzle as it is given (no
         presses, no moves, an empty grid), for its picture in Jupyter
         (:func:`cspsolve.notebook.picture`); ``None`` when puzzles show no picture.
+    classes : mapping of str to type
+        The kind's puzzle classes by the capitalised names ``cspsolve`` offers them under
+        (``from cspsolve import RushHour``), unique among the kinds and the engine's names.
     """
 
     name: str
@@ -253,6 +256,7 @@ class Kind:
     constraint_graph: Callable[[Any], nx.Graph] | None = None
     explain: Callable[..., Explanation] | None = None
     blank: Callable[[Any], Any] | None = None
+    classes: Mapping[str, type] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         names = [m.name for m in self.methods]

@@ -296,4 +296,5 @@ KIND = Kind(
     prepare=prepare,
     explain=_explain,
     blank=no_presses,
+    classes={"LightsOut": LightsOut},
 )

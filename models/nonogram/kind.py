@@ -15,7 +15,7 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.render import Scene, labelled_grid
 from cspsolve.results import Result, Stats
 
-from .board import Grid, check
+from .board import Grid, Nonogram, check
 from .colour.board import ColourNonogram
 from .io.formats import read, select, sniff, write
 from .solver import (
@@ -387,4 +387,5 @@ KIND = Kind(
     analyze=analyze,
     constraint_graph=constraint_graph,
     blank=empty_grid,
+    classes={"Nonogram": Nonogram, "ColourNonogram": ColourNonogram},
 )

@@ -425,4 +425,5 @@ KIND = Kind(
     explain=_explain,
     constraint_graph=constraint_graph,
     blank=no_moves,
+    classes={"NPuzzle": Puzzle},
 )

@@ -434,4 +434,5 @@ KIND = Kind(
     analyze=analyze,
     explain=_explain,
     blank=no_moves,
+    classes={"RushHour": Board},
 )
