@@ -152,25 +152,27 @@ def _packed(row: str, table: dict[int, int]) -> int:
     return int(row.translate(table)[::-1], 2)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class LightsOut:
     """An immutable Lights Out board.
 
     Parameters
     ----------
-    lights : tuple of int
-        Packed rows, top to bottom; bit ``c`` of ``lights[r]`` is on when cell (r, c) is lit.
+    lights : sequence of int
+        Packed rows, top to bottom (kept as a tuple); bit ``c`` of ``lights[r]`` is on when
+        cell (r, c) is lit.
     cols : int
         Number of columns (for a graph board: the number of nodes).
     variant : str
         ``"sigma-plus"`` (default) or ``"sigma"``.
     torus : bool
         Whether the grid wraps round (row 0 neighbours the last row, column 0 the last column).
-    holes : tuple of int
+    holes : sequence of int
         Packed rows of disabled cells (``()`` when every cell is enabled).
-    graph : tuple of tuple of int, optional
-        For a graph board: the neighbours of each node (node indices). ``None`` for grids.
-    names : tuple of str
+    graph : sequence of sequence of int, optional
+        For a graph board: the neighbours of each node (node indices; kept as tuples).
+        ``None`` for grids.
+    names : sequence of str
         For a graph board: the name of each node (as in its file).
 
     Raises
@@ -229,9 +231,23 @@ class LightsOut:
         holes = tuple(_packed(row, _HOLE) for row in rows)
         return cls(lights, len(rows[0]) if rows else 0, variant, torus, holes)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "lights", tuple(self.lights))
-        object.__setattr__(self, "holes", tuple(self.holes) if any(self.holes) else ())
+    def __init__(
+        self,
+        lights: Sequence[int],
+        cols: int,
+        variant: str = "sigma-plus",
+        torus: bool = False,
+        holes: Sequence[int] = (),
+        graph: Sequence[Sequence[int]] | None = None,
+        names: Sequence[str] = (),
+    ) -> None:
+        object.__setattr__(self, "lights", tuple(lights))
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "torus", torus)
+        object.__setattr__(self, "holes", tuple(holes) if any(holes) else ())
+        object.__setattr__(self, "graph", None if graph is None else tuple(map(tuple, graph)))
+        object.__setattr__(self, "names", tuple(names))
         if self.variant not in VARIANTS:
             raise PuzzleError(
                 f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}"

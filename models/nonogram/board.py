@@ -52,20 +52,22 @@ def clue_of(line: Iterable[bool]) -> Clue:
     return tuple(len(list(run)) for filled, run in itertools.groupby(line) if filled)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Nonogram:
     """An immutable black-and-white nonogram.
 
     Parameters
     ----------
-    rows : sequence of Clue
-        Row clues, top to bottom; ``(0,)``, as files write it, is the empty line ``()``.
-    columns : sequence of Clue
+    rows : sequence of sequence of int
+        Row clues, top to bottom (lists or tuples, kept as tuples of :data:`Clue`); ``(0,)``,
+        as files write it, is the empty line ``()``.
+    columns : sequence of sequence of int
         Column clues, left to right, likewise.
     title : str
         A name for display (may be empty).
-    goal : Grid, optional
-        The intended picture when the source file gives one; never used to solve.
+    goal : sequence of str, optional
+        The intended picture (kept as a :data:`Grid`) when the source file gives one; never
+        used to solve.
     metadata : Metadata
         Its catalogue, author, copyright and licence, as the source file gives them (not
         compared: two puzzles with the same clues and title are equal).
@@ -85,9 +87,19 @@ class Nonogram:
     goal: Grid | None = field(default=None, compare=False)
     metadata: Metadata = field(default=NO_METADATA, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rows", tuple(_runs(c) for c in self.rows))
-        object.__setattr__(self, "columns", tuple(_runs(c) for c in self.columns))
+    def __init__(
+        self,
+        rows: Sequence[Sequence[int]],
+        columns: Sequence[Sequence[int]],
+        title: str = "",
+        goal: Sequence[str] | None = None,
+        metadata: Metadata = NO_METADATA,
+    ) -> None:
+        object.__setattr__(self, "rows", tuple(_runs(c) for c in rows))
+        object.__setattr__(self, "columns", tuple(_runs(c) for c in columns))
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "goal", None if goal is None else tuple(goal))
+        object.__setattr__(self, "metadata", metadata)
         if not self.rows or not self.columns:
             raise PuzzleError("a nonogram needs at least one row and one column")
         for name, clues, length in (

@@ -78,7 +78,7 @@ def _permutation_problem(tiles: Sequence[int], cells: int, what: str) -> str | N
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Puzzle:
     """An immutable sliding-tile puzzle: a start board and a goal board of the same size.
 
@@ -86,9 +86,10 @@ class Puzzle:
     ----------
     rows, cols : int
         Board size, each >= 1, at least 2 cells in all.
-    start : tuple of int
-        The start tiles, row-major, ``0`` = blank; a permutation of ``0 .. rows*cols-1``.
-    goal : tuple of int, optional
+    start : sequence of int
+        The start tiles, row-major (kept as a tuple), ``0`` = blank; a permutation of
+        ``0 .. rows*cols-1``.
+    goal : sequence of int, optional
         The goal tiles in the same layout; default :func:`default_goal`.
 
     Raises
@@ -129,14 +130,16 @@ class Puzzle:
         start, *ends = (tuple(tile for row in board for tile in row) for board in boards)
         return cls(height, width, start, ends[0] if ends else ())
 
-    def __post_init__(self) -> None:
-        if self.rows < 1 or self.cols < 1 or self.rows * self.cols < 2:
-            raise PuzzleError(f"a {self.rows}x{self.cols} board is too small (>= 2 cells)")
+    def __init__(
+        self, rows: int, cols: int, start: Sequence[int], goal: Sequence[int] = ()
+    ) -> None:
+        if rows < 1 or cols < 1 or rows * cols < 2:
+            raise PuzzleError(f"a {rows}x{cols} board is too small (>= 2 cells)")
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "start", tuple(start))
+        object.__setattr__(self, "goal", tuple(goal) or default_goal(rows * cols))
         cells = self.rows * self.cols
-        if not self.goal:
-            object.__setattr__(self, "goal", default_goal(cells))
-        object.__setattr__(self, "start", tuple(self.start))
-        object.__setattr__(self, "goal", tuple(self.goal))
         for what, tiles in (("start", self.start), ("goal", self.goal)):
             problem = _permutation_problem(tiles, cells, what)
             if problem:

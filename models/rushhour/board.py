@@ -168,7 +168,7 @@ def drawn_board(rows: Sequence[str], red: str) -> Board:
         raise RowError(0, str(e)) from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Board:
     """An immutable Rush Hour position.
 
@@ -176,10 +176,10 @@ class Board:
     ----------
     size : int
         Cells per side (the board is ``size`` x ``size``), at least 3.
-    pieces : tuple of Piece
-        The vehicles, in input order; names unique.
-    walls : frozenset of (row, col)
-        Fixed blocked cells.
+    pieces : iterable of Piece
+        The vehicles, in input order (kept as a tuple); names unique.
+    walls : iterable of (row, col)
+        Fixed blocked cells (kept as a frozenset).
     red : str
         Name of the red car (horizontal; it leaves on the right of its row).
 
@@ -222,7 +222,13 @@ class Board:
         except RowError as e:
             raise PuzzleError(f"row {e.row + 1}: {e}") from None
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self, size: int, pieces: Iterable[Piece], walls: Iterable[tuple[int, int]], red: str
+    ) -> None:
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "pieces", tuple(pieces))
+        object.__setattr__(self, "walls", frozenset(walls))
+        object.__setattr__(self, "red", red)
         problems = self.problems()
         if problems:
             raise PuzzleError(problems[0])

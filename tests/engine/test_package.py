@@ -119,3 +119,23 @@ def test_the_package_module_names_no_kind_in_its_code() -> None:
     kinds = {name.lower() for name in [*registry.names(), *OFFERED]}
     assert {"kinds", "classes", "__all__"} <= words  # what the code uses is seen
     assert not {kind for kind in kinds for word in words if kind in word.lower()}
+
+
+def test_the_classes_take_lists_and_keep_tuples() -> None:
+    from cspsolve import ColourNonogram, LightsOut, Nonogram, NPuzzle, RushHour
+    from cspsolve.models.nonogram import Colour
+    from cspsolve.models.rushhour import Piece
+
+    listed = Nonogram(rows=[[2], [1]], columns=[[2], [1]], goal=["##", "#."])
+    assert listed == Nonogram(rows=((2,), (1,)), columns=((2,), (1,)))
+    assert (listed.rows, listed.goal) == (((2,), (1,)), ("##", "#."))
+    colours = [Colour(".", "white", "#ffffff"), Colour("r", "red", "#ff0000")]
+    colour = ColourNonogram([[[1, 1]]], [[[1, 1]]], colours)
+    assert (colour.rows, colour.colours) == ((((1, 1),),), tuple(colours))
+    graph = LightsOut([0b11], 2, graph=[[1], [0]], names=["a", "b"])
+    assert (graph.lights, graph.graph, graph.names) == ((3,), ((1,), (0,)), ("a", "b"))
+    board = RushHour(3, [Piece("A", 1, 0, 2, True)], [(0, 0)], "A")
+    assert (board.pieces, board.walls) == ((Piece("A", 1, 0, 2, True),), frozenset({(0, 0)}))
+    tiles = NPuzzle(1, 3, [1, 0, 2], [1, 2, 0])
+    assert (tiles.start, tiles.goal) == ((1, 0, 2), (1, 2, 0))
+    assert len({listed, graph, board, tiles, colour}) == 5  # hashable: tuples inside

@@ -144,22 +144,23 @@ def _colour_errors(colours: Sequence[Colour]) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ColourNonogram:
     """An immutable multicolour nonogram.
 
     Parameters
     ----------
-    rows : sequence of ColourClue
-        Row clues, top to bottom.
-    columns : sequence of ColourClue
-        Column clues, left to right.
+    rows : sequence of sequence of (length, colour) pairs
+        Row clues, top to bottom (lists or tuples, kept as tuples of :data:`ColourClue`).
+    columns : sequence of sequence of (length, colour) pairs
+        Column clues, left to right, likewise.
     colours : sequence of Colour
         The background (key ``.``) then every colour; a block's colour indexes this list.
     title : str
         A name for display (may be empty).
-    goal : Grid, optional
-        The intended picture when the source file gives one; never used to solve.
+    goal : sequence of str, optional
+        The intended picture (kept as a :data:`Grid`) when the source file gives one; never
+        used to solve.
     metadata : Metadata
         Its catalogue, author, copyright and licence, as the source file gives them (not
         compared).
@@ -182,11 +183,21 @@ class ColourNonogram:
 
     _repr_svg_ = picture("nonogram")
 
-    def __post_init__(self) -> None:
-        for name in ("rows", "columns"):
-            clues = getattr(self, name)
-            object.__setattr__(self, name, tuple(tuple(map(tuple, c)) for c in clues))
-        object.__setattr__(self, "colours", tuple(self.colours))
+    def __init__(
+        self,
+        rows: Sequence[Sequence[Sequence[int]]],
+        columns: Sequence[Sequence[Sequence[int]]],
+        colours: Sequence[Colour],
+        title: str = "",
+        goal: Sequence[str] | None = None,
+        metadata: Metadata = NO_METADATA,
+    ) -> None:
+        object.__setattr__(self, "rows", tuple(tuple(map(tuple, c)) for c in rows))
+        object.__setattr__(self, "columns", tuple(tuple(map(tuple, c)) for c in columns))
+        object.__setattr__(self, "colours", tuple(colours))
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "goal", None if goal is None else tuple(goal))
+        object.__setattr__(self, "metadata", metadata)
         if not self.rows or not self.columns:
             raise PuzzleError("a nonogram needs at least one row and one column")
         problem = _colour_errors(self.colours)
