@@ -72,7 +72,8 @@ def read(path: str | Path, kind: str | None = None) -> list[Any]:
     ------
     InputError
         On any problem with the file (:class:`~cspsolve.errors.UnknownKindError` when no kind
-        recognises it).
+        recognises it), a puzzle of it that cannot be read included: the first such puzzle's
+        error (``FILE#KEY`` still reads each of the others).
     OptionError
         For an unknown ``kind``.
 
@@ -107,7 +108,7 @@ def parse(text: str, kind: str | None = None, format: str | None = None) -> list
     Raises
     ------
     InputError
-        When the text does not read (its source named ``<string>``);
+        When the text, or a puzzle of it, does not read (its source named ``<string>``);
         :class:`~cspsolve.errors.UnknownKindError` when no kind recognises it.
     OptionError
         For an unknown ``kind``, or a kind that reads files only.

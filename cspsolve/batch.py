@@ -31,6 +31,7 @@ from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import InputError, UnknownKindError
+from cspsolve.inputs import BrokenEntry
 from cspsolve.kind import PuzzleEntry
 from cspsolve.limits import Limits
 from cspsolve.tasks import Request
@@ -50,7 +51,8 @@ __all__ = [
 ]
 
 ERROR = "error"
-"""The ``status`` of a row whose job could not run (bad file, options that do not fit)."""
+"""The ``status`` of a row whose job could not run (a bad file or puzzle of a file, options
+that do not fit)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -118,10 +120,11 @@ class Job:
     max_nodes : int or None
         Expanded nodes allowed to the solver.
     problem : Any
-        The puzzle object, or ``None`` for a file that could not be read (then ``error`` says
-        why and the job only records that).
+        The puzzle object, or ``None`` for a file or a puzzle of it that could not be read
+        (then ``error`` says why and the job only records that).
     error : str
-        Why the file could not be read (one line, naming the file), ``""`` otherwise.
+        Why the file, or this puzzle of it, could not be read (one line, naming the file),
+        ``""`` otherwise.
     """
 
     file: str
@@ -269,7 +272,9 @@ def plan(
         A file no kind recognises is skipped with a note, as is a file reached a second time
         (by another path or link) and a folder that cannot be listed; a file that cannot be
         read (missing, a pipe or device, too large, malformed) gives one job per request whose
-        ``error`` says why (stored as an error row, not raised).
+        ``error`` says why (stored as an error row, not raised), and so does each puzzle of a
+        file of many that cannot be read (a :class:`~cspsolve.inputs.BrokenEntry`), beside
+        the jobs of the file's other puzzles.
     """
     k, n = shard
     jobs: list[Job] = []
@@ -310,10 +315,23 @@ def plan(
             continue
         for name, entry in zip(puzzle_names(entries), entries, strict=True):
             if shard_of(file, name, n) == k:
-                jobs += [
-                    Job(file, name, found, r, time_limit, max_nodes, entry.puzzle) for r in requests
-                ]
+                jobs += [_job(file, name, found, entry, r, time_limit, max_nodes) for r in requests]
     return Plan(jobs, skipped)
+
+
+def _job(
+    file: str,
+    name: str,
+    kind: str,
+    entry: PuzzleEntry,
+    request: Request,
+    time_limit: float | None,
+    max_nodes: int | None,
+) -> Job:
+    """The job of one puzzle of a file; only an error to record when the entry is broken."""
+    if isinstance(entry, BrokenEntry):
+        return Job(file, name, kind, request, time_limit, max_nodes, error=str(entry.error))
+    return Job(file, name, kind, request, time_limit, max_nodes, entry.puzzle)
 
 
 class HardTimeoutError(Exception):

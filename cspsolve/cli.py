@@ -412,8 +412,9 @@ def _puzzles(files: tuple[str, ...], run: _Run, codes: list[int]) -> Iterator[_P
         for entry in entries:
             try:
                 shaped = tasks.prepare(model, entry.puzzle, request=run.request)
-            except ValueError as e:
-                click.echo(f"cspsolve: {source}: {e}", err=True)
+            except ValueError as e:  # an InputError (a broken entry of the file) names the file
+                where = "" if isinstance(e, InputError) else f"{source}: "
+                click.echo(f"cspsolve: {where}{e}", err=True)
                 codes.append(EXIT_BAD_INPUT)
                 continue
             yield _Puzzle(model, source, entry, many, shaped)

@@ -1,10 +1,16 @@
-"""Reading puzzle files safely: what every kind's reader uses before it parses.
+"""Reading puzzle files safely: what every kind's reader uses before it parses, and how it
+reads a file of many puzzles.
 
 A puzzle file is a regular file of at most :data:`MAX_BYTES` bytes of UTF-8 text. Anything else
 (a folder, a named pipe, a device such as ``/dev/zero``, a sparse file of gigabytes, a file the
 user may not read, binary data, JSON nested too deep for the parser) is refused with an
 :class:`~cspsolve.errors.InputError` naming the file and the problem, before more than
 :data:`MAX_BYTES` are read and without blocking (a pipe is never opened).
+
+In a file of many puzzles each entry is read on its own (:func:`entry_or_broken`): one that
+cannot be read becomes a :class:`BrokenEntry` holding its error, and the others read on. Only
+what frames the entries (where each one starts) fails a whole file, and so does the broken
+entry of a file that holds no other (:func:`file_entries`).
 """
 
 from __future__ import annotations
@@ -13,21 +19,29 @@ import json
 import re
 import stat
 import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from cspsolve.errors import InputError
 
 __all__ = [
     "MAX_BYTES",
     "MAX_JSON_DEPTH",
+    "BrokenEntry",
     "check",
+    "claim",
     "decode",
+    "entry_or_broken",
+    "file_entries",
     "head",
     "parse_json",
     "read_bytes",
     "read_text",
 ]
+
+E = TypeVar("E")
 
 MAX_BYTES = 64 << 20
 """The largest puzzle file read, in bytes (64 MiB)."""
@@ -218,3 +232,98 @@ def parse_json(text: str, source: str) -> Any:
         limit = sys.get_int_max_str_digits()
         reason = f"a number too long ({int(digits[1]):,} digits, at most {limit:,})"
         raise InputError(source, None, reason) from None
+
+
+# --- files of many puzzles --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BrokenEntry:
+    """A puzzle of a file of many that cannot be read; the file's other puzzles read on.
+
+    Attributes
+    ----------
+    id : int or str or None
+        The id the entry has in its file (what ``FILE#KEY`` names), ``None`` when even that
+        cannot be read.
+    line : int
+        1-based line where the entry starts.
+    label : str
+        How the entry is named in its error, e.g. ``"puzzle $500"`` or ``"grid 'Smile'"``.
+    cause : InputError
+        What is wrong with it, as the reader found it.
+    """
+
+    id: int | str | None
+    line: int
+    label: str
+    cause: InputError
+
+    @property
+    def error(self) -> InputError:
+        """The error of the entry: the file, the line of the problem (where the entry starts
+        when the problem has none), the entry's label and what is wrong."""
+        at = self.cause.line if self.cause.line is not None else self.line
+        return InputError(self.cause.source, at, f"{self.label}: {self.cause.message}")
+
+    @property
+    def puzzle(self) -> NoReturn:
+        """A broken entry has no puzzle: raises its :attr:`error`."""
+        raise self.error
+
+
+def entry_or_broken(
+    ident: int | str | None, line: int, label: str, read: Callable[[], E]
+) -> E | BrokenEntry:
+    """The entry ``read()`` makes, or a :class:`BrokenEntry` of the
+    :class:`~cspsolve.errors.InputError` it raises.
+
+    Parameters
+    ----------
+    ident : int or str or None
+        The entry's id in its file.
+    line : int
+        1-based line where the entry starts.
+    label : str
+        How its error names it (see :attr:`BrokenEntry.label`).
+    read : callable
+        Reads the entry; raises InputError when it cannot.
+
+    Examples
+    --------
+    >>> def bad() -> str:
+    ...     raise InputError("t.txt", 4, "row 1: clue 3 needs 3 cells, the line has 1")
+    >>> print(entry_or_broken(2, 3, "puzzle $2", bad).error)
+    t.txt:4: puzzle $2: row 1: clue 3 needs 3 cells, the line has 1
+    """
+    try:
+        return read()
+    except InputError as cause:
+        return BrokenEntry(ident, line, label, cause)
+
+
+def claim(ident: int | str, line: int, first: dict[int | str, int], source: str) -> None:
+    """Note in ``first`` that the entry starting on ``line`` has the id ``ident``.
+
+    Raises
+    ------
+    InputError
+        At ``line``, when an earlier entry has that id (``FILE#KEY`` names the earlier one).
+    """
+    if ident in first:
+        raise InputError(source, line, f"given twice (first on line {first[ident]})")
+    first[ident] = line
+
+
+def file_entries(entries: Sequence[E | BrokenEntry]) -> list[E | BrokenEntry]:
+    """The entries of a file, each read on its own (:func:`entry_or_broken`).
+
+    Raises
+    ------
+    InputError
+        The error the reader found, when the file holds one entry and it is broken: then the
+        whole file fails, as a file of one puzzle does.
+    """
+    if len(entries) == 1 and isinstance(entries[0], BrokenEntry):
+        raise entries[0].cause
+    return list(entries)

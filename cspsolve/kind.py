@@ -55,7 +55,8 @@ class Confirmer(Protocol):
 
 
 class PuzzleEntry(Protocol):
-    """One puzzle read from a file."""
+    """One puzzle read from a file (in a file of many, a :class:`~cspsolve.inputs.BrokenEntry`
+    when it cannot be read)."""
 
     @property
     def id(self) -> int | str | None:
@@ -64,7 +65,7 @@ class PuzzleEntry(Protocol):
 
     @property
     def puzzle(self) -> Any:
-        """The puzzle object."""
+        """The puzzle object (a broken entry raises its error)."""
         ...
 
     @property
@@ -193,7 +194,9 @@ class Kind:
         ``sniff(name, text) -> format | None``: the format of a file's first 64 KiB when it is
         this kind's (only when sure).
     read : callable
-        ``read(path) -> [PuzzleEntry, ...]``; raises :class:`~cspsolve.errors.InputError`.
+        ``read(path) -> [PuzzleEntry, ...]``; raises :class:`~cspsolve.errors.InputError`
+        (in a file of many puzzles, only where the puzzles cannot be told apart: each is read
+        on its own, see :mod:`cspsolve.inputs`).
     select : callable
         ``select(entries, key, source) -> PuzzleEntry``: the puzzle ``FILE#KEY`` names.
     write : callable

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path, PurePath
 
 from cspsolve.errors import MAX_MESSAGE, InputError, OptionError, UnknownKindError
-from cspsolve.inputs import check, head
+from cspsolve.inputs import BrokenEntry, check, head
 from cspsolve.kind import Kind, PuzzleEntry
 
 __all__ = [
@@ -173,14 +173,16 @@ def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
     Returns
     -------
     tuple of (str, list)
-        The kind and the puzzles read.
+        The kind and the puzzles read; in a file of many, a puzzle that cannot be read is a
+        :class:`~cspsolve.inputs.BrokenEntry` beside the others.
 
     Raises
     ------
     InputError
-        On any problem with the file (:class:`UnknownKindError` when no kind recognises it).
-        When the kind was told by the file's content (no kind owns its extension) and the file
-        then fails to read as that kind, the message ends by naming the kind and ``--kind``.
+        On any problem with the file (:class:`UnknownKindError` when no kind recognises it),
+        or with the puzzle ``#KEY`` names. When the kind was told by the file's content (no
+        kind owns its extension) and the file then fails to read as that kind, the message
+        ends by naming the kind and ``--kind``.
     OptionError
         For an unknown ``kind``.
     """
@@ -191,9 +193,12 @@ def load(spec: str, kind: str | None = None) -> tuple[str, list[PuzzleEntry]]:
     model = get(kind)
     check(path)
     entries = reading(kind, str(path), lambda: model.read(path), by_content=by_content)
-    if key is not None:
-        entries = [model.select(entries, key, str(path))]
-    return kind, entries
+    if key is None:
+        return kind, entries
+    chosen = model.select(entries, key, str(path))
+    if isinstance(chosen, BrokenEntry):
+        raise chosen.error
+    return kind, [chosen]
 
 
 def reading(

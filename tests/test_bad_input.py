@@ -24,7 +24,7 @@ from cspsolve.errors import InputError
 from cspsolve.instances import ROOT
 
 from .conftest import run
-from .test_cli import assert_bad_input
+from .test_cli import assert_bad_input, one_error_line
 
 QUICK = 20.0
 """Seconds a bad file may take to be refused, start-up of a fresh interpreter included."""
@@ -180,14 +180,84 @@ def test_a_lights_out_file_is_recognised_without_kind(tmp_path: Path, name: str,
     assert '"kind": "lightsout"' in proc.stdout
 
 
-def test_a_bad_korf_file_names_its_line(tmp_path: Path) -> None:
-    path = tmp_path / "bad.korf"
-    path.write_text(
-        "1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n2 1 2 3 x 5 6 7 8 9 10 11 12 13 14 15\n"
-    )
-    proc = run("solve", path)
-    assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:2: .+")
-    assert "cannot tell the puzzle kind" not in proc.stderr
+# --- a file of many puzzles: a broken one spoils only itself ------------------------------------
+
+CARDS = ("ooBoCCooBoooAABoooDDDooEoooooEoooooE", "ooBoooooBooCooBAACDDDEoCoooEFFoooooo")
+"""Card-1 and Card-2 of ``tests/data/rushhour/cards.tsv``."""
+
+MANY: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    "nonogram": (
+        "tournament.txt",  # read as a tournament by its content
+        "$1\n1\n1\n$2\n1\nx\n1\n1\n$3\n2\n0\n1\n1\n",
+        (),
+        r"6: puzzle \$2: run length 'x' is not a whole number",
+    ),
+    "rushhour": (
+        "boards.txt",
+        f"{CARDS[0]}\n{CARDS[0][:-1]}?\n{CARDS[1]}\n",
+        (),
+        r"2: puzzle 2: unknown character '\?' \(use o \. x A-Z\)",
+    ),
+    "npuzzle": (
+        "boards.korf",
+        "1 1 0 2 3\n2 1 2 x 0\n3 2 1 0 3\n",
+        ("--method", "bfs"),
+        r"2: puzzle 2: 'x' is not a tile number \(0 or \. = blank\)",
+    ),
+}
+"""A file of three puzzles of each kind whose second is broken: its name, its text, options
+of ``solve``, and the end of the error line (after ``FILE:``)."""
+
+
+def many(folder: Path, kind: str) -> Path:
+    """The file of :data:`MANY` of ``kind``, written in ``folder``."""
+    name, text, _, _ = MANY[kind]
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def unstamped(line: str) -> dict[str, object]:
+    """A JSON record of ``solve`` without its counters and times."""
+    record: dict[str, object] = json.loads(line)
+    record.pop("stats")
+    return record
+
+
+@pytest.mark.parametrize("kind", sorted(MANY))
+def test_solve_works_on_each_puzzle_of_a_file_on_its_own(tmp_path: Path, kind: str) -> None:
+    path = many(tmp_path, kind)
+    _, _, options, error = MANY[kind]
+    expected = rf"cspsolve: {re.escape(str(path))}:{error}"
+    proc = run("solve", path, *options, "--format", "json")
+    assert proc.returncode == 2, proc.stderr
+    assert re.fullmatch(expected, one_error_line(proc)), proc.stderr
+    solved = [unstamped(line) for line in proc.stdout.splitlines()]
+    assert [(r["kind"], r["id"]) for r in solved] == [(kind, 1), (kind, 3)]
+    alone = run("solve", f"{path}#1", f"{path}#3", *options, "--format", "json")
+    assert alone.returncode == 0, alone.stderr
+    assert [unstamped(line) for line in alone.stdout.splitlines()] == solved
+    assert_bad_input(run("solve", f"{path}#2", *options), expected)
+
+
+def test_batch_stores_one_error_row_for_a_broken_puzzle(tmp_path: Path) -> None:
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    paths = {kind: many(folder, kind) for kind in MANY}
+    out = tmp_path / "results.sqlite"
+    proc = run("batch", folder, "--out", out, "--workers", "1")
+    assert proc.returncode == 0, proc.stderr
+    with sqlite3.connect(out) as db:
+        rows = db.execute("SELECT kind, file, puzzle, status, error FROM results").fetchall()
+    for kind, path in paths.items():
+        mine = [row for row in rows if row[1] == str(path)]
+        assert {row[0] for row in mine} == {kind}
+        found = {puzzle: (status, error) for _, _, puzzle, status, error in mine}
+        assert sorted(found) == ["1", "2", "3"]
+        assert found["1"][0] in ("solved", "optimal") and found["3"][0] in ("solved", "optimal")
+        status, error = found["2"]
+        assert status == "error"
+        assert re.fullmatch(rf"{re.escape(str(path))}:{MANY[kind][3]}", error), error
 
 
 # --- options --------------------------------------------------------------------------------------

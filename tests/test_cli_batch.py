@@ -153,24 +153,27 @@ def test_every_job_has_its_row_when_ids_repeat_across_files(tmp_path: Path) -> N
     proc = run(*args)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
-    assert (summary["jobs"], summary["ran"], summary["already_done"]) == (14, 14, 0)
+    assert (summary["jobs"], summary["ran"], summary["already_done"]) == (16, 16, 0)
     db = sqlite3.connect(out)
     found = db.execute("SELECT file, puzzle, status, cost, error FROM results").fetchall()
     db.close()
-    assert len(found) == 14
+    assert len(found) == 16
     puzzles = {(Path(f).parent.name, Path(f).name, p) for f, p, *_ in found}
     for folder in ("a", "b"):
         assert {p for d, n, p in puzzles if (d, n) == (folder, "t.txt")} == {"1", "2", "3"}
         assert {p for d, n, p in puzzles if (d, n) == (folder, "two.korf")} == {"1", "2"}
+        assert {p for d, n, p in puzzles if (d, n) == (folder, "twice.korf")} == {"1@1", "1@2"}
     costs = {(Path(f).parent.name, p): c for f, p, _, c, _ in found if f.endswith("two.korf")}
     assert costs == {("a", "1"): 1, ("a", "2"): 2, ("b", "1"): 1, ("b", "2"): 2}
-    errors = [(f, e) for f, _, s, _, e in found if s == "error"]  # bad.non; twice.korf: id 1 twice
+    errors = [(f, e) for f, _, s, _, e in found if s == "error"]  # bad.non; twice.korf's line 2
     assert sorted((Path(f).parent.name, Path(f).name) for f, _ in errors) == [
         (d, n) for d in ("a", "b") for n in ("bad.non", "twice.korf")
     ]
     assert all(e.startswith(f"{f}:") for f, e in errors)
+    twice = [(f, e) for f, e in errors if f.endswith("twice.korf")]
+    assert all(e == f"{f}:2: puzzle 1: given twice (first on line 1)" for f, e in twice)
     again = json.loads(run(*args).stdout)
-    assert (again["jobs"], again["ran"], again["already_done"]) == (14, 0, 14)
+    assert (again["jobs"], again["ran"], again["already_done"]) == (16, 0, 16)
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from cspsolve import registry
 from cspsolve.api import parser
 from cspsolve.errors import InputError, OptionError, UnknownKindError
-from cspsolve.inputs import decode
+from cspsolve.inputs import BrokenEntry, decode
 from cspsolve.kind import PuzzleEntry
 
 __all__ = [
@@ -74,10 +74,11 @@ class Read:
     name: str
 
     def listing(self) -> list[dict[str, Any]]:
-        """One JSON object per puzzle: its ``index``, ``id``, ``line`` and description."""
+        """One JSON object per puzzle: its ``index``, ``id``, ``line`` and description (for a
+        puzzle of the source that cannot be read, what is wrong with it)."""
         describe = registry.get(self.kind).describe
         return [
-            {"index": i, "id": e.id, "line": e.line, "describe": describe(e.puzzle)}
+            {"index": i, "id": e.id, "line": e.line, "describe": _described(e, describe)}
             for i, e in enumerate(self.entries)
         ]
 
@@ -87,11 +88,18 @@ class Read:
         Raises
         ------
         InputError
-            When there is no such puzzle.
+            When there is no such puzzle, or it cannot be read.
         """
         if not 0 <= index < len(self.entries):
             raise InputError(self.name, None, f"holds {len(self.entries)} puzzles; no #{index}")
         return self.entries[index].puzzle
+
+
+def _described(entry: PuzzleEntry, describe: Callable[[Any], str]) -> str:
+    """``describe`` of the entry's puzzle; for a broken entry, what is wrong with it."""
+    if isinstance(entry, BrokenEntry):
+        return f"cannot be read (line {entry.error.line}: {entry.cause.message})"
+    return describe(entry.puzzle)
 
 
 @functools.cache

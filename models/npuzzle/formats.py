@@ -15,22 +15,26 @@ Three formats:
     an id (``1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3`` is Korf's instance 1); a line without
     one is known by its line number, and no two puzzles of a file may share an id. The goal is
     Korf's: the blank first, ``0 1 2 ... N-1`` (Korf, "Depth-first iterative-deepening",
-    Artificial Intelligence 27 (1985) 97-109).
+    Artificial Intelligence 27 (1985) 97-109). Each line is read on its own: one that cannot
+    be read (or repeats an id) is a :class:`~cspsolve.inputs.BrokenEntry` whose error names
+    its line and id (``puzzle ID``), and the others read on.
 
 Every problem raises :class:`~cspsolve.errors.InputError` with the 1-based line.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, TypeVar
 
 from cspsolve.errors import InputError, OptionError, PuzzleError
-from cspsolve.inputs import parse_json
+from cspsolve.inputs import BrokenEntry, claim, entry_or_broken, file_entries, parse_json
 from cspsolve.render import plural
 
 from .board import Puzzle, Tiles, default_goal, korf_goal
@@ -42,6 +46,8 @@ FORMATS = ("json", "grid", "korf")
 
 _MAX_CELLS = 1024
 """Largest board accepted (32 x 32)."""
+
+T = TypeVar("T")
 
 _BLANKS = {"0", ".", "_"}
 _TOKEN = re.compile(r"[0-9]{1,6}|[._]")
@@ -241,12 +247,31 @@ def _square_side(count: int) -> int | None:
     return side if side >= 2 and side * side == count else None
 
 
-def _korf_line(number: int, tiles: list[int], source: str) -> Entry:
+def _korf_split(tokens: Sequence[T]) -> tuple[T | None, Sequence[T]]:
+    """A Korf line's id (``None`` when it has none) and its tiles: an id comes first when the
+    tokens after it, not all of them, are those of a square board."""
+    if _square_side(len(tokens)) is None and _square_side(len(tokens) - 1) is not None:
+        return tokens[0], tokens[1:]
+    return None, tokens
+
+
+def _korf_id(number: int, line: str, source: str) -> int:
+    """The id of the Korf line ``line`` (its number ``number`` when it gives none, or one that
+    is not a tile number)."""
+    ident, _ = _korf_split(line.replace(",", " ").split())
+    if ident is None or not _TOKEN.fullmatch(ident):
+        return number
+    return _tokens(ident, number, source)[0]
+
+
+def _korf_line(
+    number: int, ident: int, line: str, first: dict[int | str, int], source: str
+) -> Entry:
+    """The puzzle of the Korf line ``line`` (line ``number``, id ``ident``); ``first`` maps
+    each id read before to its line."""
+    claim(ident, number, first, source)
+    _, tiles = _korf_split(_tokens(line, number, source))
     side = _square_side(len(tiles))
-    ident: int | None = None
-    if side is None and _square_side(len(tiles) - 1) is not None:
-        ident, tiles = tiles[0], tiles[1:]
-        side = _square_side(len(tiles))
     if side is None:
         raise InputError(
             source,
@@ -255,32 +280,32 @@ def _korf_line(number: int, tiles: list[int], source: str) -> Entry:
             "(optionally after an id)",
         )
     puzzle = _build(side, side, tuple(tiles), korf_goal(side * side), source, number)
-    return Entry(ident if ident is not None else number, puzzle, number)
+    return Entry(ident, puzzle, number)
 
 
-def _parse_korf(text: str, source: str) -> list[Entry]:
-    """Every line's puzzle; an id given twice (or a line's id given to another line, for a
-    line without one is known by its number) is refused at its second line, since
-    ``FILE#ID`` could not tell them apart."""
-    entries: list[Entry] = []
-    first: dict[str, int] = {}
-    for number, line in _content(text):
-        if not line:
-            continue
-        entry = _korf_line(number, _tokens(line, number, source), source)
-        key = str(entry.id)
-        if key in first:
-            raise InputError(source, number, f"puzzle id {key} again (first on line {first[key]})")
-        first[key] = number
-        entries.append(entry)
-    if not entries:
+def _parse_korf(text: str, source: str) -> list[Entry | BrokenEntry]:
+    """Every line's puzzle, each read on its own; an id given twice (or a line's id given to
+    another line, for a line without one is known by its number) makes the second line
+    broken, since ``FILE#ID`` names the first."""
+    lines = [(number, line) for number, line in _content(text) if line]
+    if not lines:
         raise InputError(source, None, "empty file (no board)")
-    return entries
+    first: dict[int | str, int] = {}
+    entries = []
+    for number, line in lines:
+        ident = _korf_id(number, line, source)
+        read = functools.partial(_korf_line, number, ident, line, first, source)
+        entries.append(entry_or_broken(ident, number, f"puzzle {ident}", read))
+    return file_entries(entries)
 
 
 # --- dispatch ---------------------------------------------------------------------------------
 
-_PARSERS = {"json": _parse_json, "grid": _parse_grid, "korf": _parse_korf}
+_PARSERS: dict[str, Callable[[str, str], Sequence[Entry | BrokenEntry]]] = {
+    "json": _parse_json,
+    "grid": _parse_grid,
+    "korf": _parse_korf,
+}
 
 
 def _is_full_board(line: str) -> bool:
@@ -318,7 +343,7 @@ def sniff(name: str, text: str) -> str | None:
     return None
 
 
-def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry | BrokenEntry]:
     """Read every puzzle of a file's text.
 
     Parameters
@@ -332,12 +357,15 @@ def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
 
     Returns
     -------
-    list of Entry
+    list of Entry or BrokenEntry
+        The puzzles in file order; in a file of several Korf lines, a
+        :class:`~cspsolve.inputs.BrokenEntry` for each line that cannot be read.
 
     Raises
     ------
     InputError
-        For an unknown format or anything wrong in the text, naming the line.
+        For an unknown format or anything wrong in the text, naming the line (in a file of
+        Korf lines, only when it holds one).
     """
     if not text.strip():
         raise InputError(source, None, "empty file (no board)")
@@ -346,10 +374,10 @@ def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
         raise InputError(source, None, "cannot tell the format (JSON, a text grid or Korf lines)")
     if fmt not in _PARSERS:
         raise InputError(source, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
-    return _PARSERS[fmt](text.replace("\r\n", "\n"), source)
+    return list(_PARSERS[fmt](text.replace("\r\n", "\n"), source))
 
 
-def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
+def read(path: str | Path, fmt: str | None = None) -> list[Entry | BrokenEntry]:
     """Read every puzzle of a file (UTF-8); see :func:`parse`.
 
     Raises
@@ -373,8 +401,9 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     return parse(text, source, fmt=fmt)
 
 
-def select(entries: list[Entry], key: str, source: str) -> Entry:
-    """The puzzle of ``FILE#KEY``: by id (Korf's instance number, or the line number).
+def select(entries: Sequence[Entry | BrokenEntry], key: str, source: str) -> Entry | BrokenEntry:
+    """The puzzle of ``FILE#KEY``: by id (Korf's instance number, or the line number), a
+    broken one too.
 
     Raises
     ------

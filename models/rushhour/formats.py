@@ -19,19 +19,23 @@ Four formats are read (grammar in ``docs/design.md`` §13.3):
 
 In files of many puzzles the ``id`` of a puzzle is its 1-based line number. Every problem
 raises :class:`~cspsolve.errors.InputError` naming the 1-based line; no other exception escapes
-:func:`parse` or :func:`read`. Grids (``.rh``, ``.txt``) and CSV (``.csv``) are written by
-:func:`write`.
+:func:`parse` or :func:`read`. In a file of several string or database lines each line is read
+on its own: one that cannot be read is a :class:`~cspsolve.inputs.BrokenEntry` whose error
+names its line (``puzzle N``), and the others read on. Grids (``.rh``, ``.txt``) and CSV
+(``.csv``) are written by :func:`write`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from cspsolve.errors import InputError, OptionError, PuzzleError
-from cspsolve.inputs import read_text
+from cspsolve.inputs import BrokenEntry, entry_or_broken, file_entries, read_text
 from cspsolve.render import plural
 
 from .board import Board, Piece, RowError, drawn_board
@@ -119,24 +123,50 @@ def _board_of_string(cells: str, source: str, line: int) -> Board:
     return _board(rows, [line] * size, source)
 
 
-def _parse_strings(text: str, source: str) -> list[Entry]:
+def _each_line(
+    text: str,
+    read: Callable[[int | None, int, str, str], Entry],
+    source: str,
+    *,
+    numbered: bool,
+) -> list[Entry | BrokenEntry]:
+    """The puzzle of every line, each read on its own by ``read(id, number, line, source)``;
+    the id is the line number when the file holds several lines or is ``numbered``."""
     found = _lines(text)
-    many = len(found) > 1
-    return [
-        Entry(number if many else None, _board_of_string(line, source, number), number)
-        for number, line in found
-    ]
+    many = numbered or len(found) > 1
+    return file_entries(
+        [
+            entry_or_broken(
+                number if many else None,
+                number,
+                f"puzzle {number}",
+                functools.partial(read, number if many else None, number, line, source),
+            )
+            for number, line in found
+        ]
+    )
 
 
-def _parse_database(text: str, source: str) -> list[Entry]:
-    entries = []
-    for number, line in _lines(text):
-        m = _DATABASE.fullmatch(line)
-        if m is None:
-            raise InputError(source, number, "expected a database line 'MOVES BOARD CLUSTER'")
-        board = _board_of_string(m.group(2), source, number)
-        entries.append(Entry(number, board, number, int(m.group(1)), int(m.group(3))))
-    return entries
+def _string_entry(ident: int | None, number: int, line: str, source: str) -> Entry:
+    """The puzzle of a board string on line ``number``."""
+    return Entry(ident, _board_of_string(line, source, number), number)
+
+
+def _database_entry(ident: int | None, number: int, line: str, source: str) -> Entry:
+    """The puzzle of a database line ``MOVES BOARD CLUSTER`` on line ``number``."""
+    m = _DATABASE.fullmatch(line)
+    if m is None:
+        raise InputError(source, number, "expected a database line 'MOVES BOARD CLUSTER'")
+    board = _board_of_string(m.group(2), source, number)
+    return Entry(ident, board, number, int(m.group(1)), int(m.group(3)))
+
+
+def _parse_strings(text: str, source: str) -> list[Entry | BrokenEntry]:
+    return _each_line(text, _string_entry, source, numbered=False)
+
+
+def _parse_database(text: str, source: str) -> list[Entry | BrokenEntry]:
+    return _each_line(text, _database_entry, source, numbered=True)
 
 
 def _parse_grid(text: str, source: str) -> list[Entry]:
@@ -225,7 +255,7 @@ def _parse_csv(text: str, source: str) -> list[Entry]:
     return [Entry(None, board, header_line)]
 
 
-_PARSERS = {
+_PARSERS: dict[str, Callable[[str, str], Sequence[Entry | BrokenEntry]]] = {
     "string": _parse_strings,
     "database": _parse_database,
     "grid": _parse_grid,
@@ -278,13 +308,22 @@ def _looks_like_grid(found: list[tuple[int, str]]) -> bool:
     )
 
 
-def parse(text: str, source: str = "<string>", *, fmt: str | None = None) -> list[Entry]:
+def parse(
+    text: str, source: str = "<string>", *, fmt: str | None = None
+) -> list[Entry | BrokenEntry]:
     """Read every puzzle of ``text`` in format ``fmt`` (sniffed when omitted).
+
+    Returns
+    -------
+    list of Entry or BrokenEntry
+        The puzzles in file order; in a file of many, a
+        :class:`~cspsolve.inputs.BrokenEntry` for each line that cannot be read.
 
     Raises
     ------
     InputError
-        When the text is in no known format or is malformed (with the 1-based line).
+        When the text is in no known format or is malformed (with the 1-based line); a file of
+        many puzzles only when it holds one.
     """
     if fmt is None:
         fmt = sniff(source, text)
@@ -292,10 +331,10 @@ def parse(text: str, source: str = "<string>", *, fmt: str | None = None) -> lis
             raise InputError(source, 1, "not a Rush Hour board (string, database, grid or CSV)")
     if fmt not in _PARSERS:
         raise OptionError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    return _PARSERS[fmt](text, source)
+    return list(_PARSERS[fmt](text, source))
 
 
-def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
+def read(path: str | Path, fmt: str | None = None) -> list[Entry | BrokenEntry]:
     """Read every puzzle of a file (see :func:`parse`).
 
     Raises
@@ -312,8 +351,8 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     return parse(text, str(path), fmt=fmt)
 
 
-def select(entries: list[Entry], key: str, source: str) -> Entry:
-    """The puzzle with id ``key`` (its line number); raises InputError."""
+def select(entries: Sequence[Entry | BrokenEntry], key: str, source: str) -> Entry | BrokenEntry:
+    """The puzzle with id ``key`` (its line number), a broken one too; raises InputError."""
     for entry in entries:
         if str(entry.id) == key.strip():
             return entry

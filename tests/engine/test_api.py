@@ -87,6 +87,20 @@ def test_read_picks_one_puzzle_by_key() -> None:
     assert cspsolve.read(f"{path}#2") == [everything[1]]
 
 
+def test_read_of_a_file_with_a_broken_puzzle_raises_its_error_and_reads_the_others_by_key(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.txt"
+    path.write_text("$1\n1\n1\n$2\n1\nx\n1\n1\n$3\n0\n1\n0\n1\n")
+    with pytest.raises(InputError) as raised:
+        cspsolve.read(path)
+    assert str(raised.value) == f"{path}:6: puzzle $2: run length 'x' is not a whole number"
+    with pytest.raises(InputError) as again:
+        cspsolve.read(f"{path}#2")
+    assert str(again.value) == str(raised.value)
+    assert cspsolve.read(f"{path}#3") == cspsolve.parse("$3\n0\n1\n0\n1\n")
+
+
 @pytest.mark.parametrize(
     ("text", "kind"),
     [

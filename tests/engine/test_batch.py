@@ -83,6 +83,20 @@ def test_plan_walks_folders_and_keeps_bad_files_as_errors(folder: Path) -> None:
     assert [Path(note.split(":")[0]).name for note in plan.skipped] == ["README.md"]
 
 
+def test_a_broken_puzzle_of_a_file_is_a_job_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "t.txt"
+    path.write_text("$1\n1\n1\n$2\n1\nx\n1\n1\n$3\n0\n1\n0\n1\n")
+    jobs = batch.plan([path], [DEFAULT]).jobs
+    error = f"{path}:6: puzzle $2: run length 'x' is not a whole number"
+    assert [(j.puzzle, j.error) for j in jobs] == [("1", ""), ("2", error), ("3", "")]
+    rows = [batch.run_job(job).row for job in jobs]
+    assert [(r["status"], r["error"]) for r in rows] == [
+        ("solved", None),
+        (batch.ERROR, error),
+        ("solved", None),
+    ]
+
+
 def test_plan_keeps_only_the_kind_asked_for(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.kinds(), "fakekind", stub_kind("fakekind", lambda p: None))
     (folder / "one.fakekind").write_text("x\n")

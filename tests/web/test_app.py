@@ -99,6 +99,19 @@ def test_bad_text_gets_the_command_lines_message(plain: TestClient, tmp_path: Pa
     assert unknown.startswith("pasted: cannot tell the puzzle kind")
 
 
+def test_a_broken_puzzle_of_many_is_listed_with_what_is_wrong(plain: TestClient) -> None:
+    text = "$1\n1\n1\n$2\n1\nx\n1\n1\n$3\n0\n1\n0\n1\n"
+    source = {"text": text, "name": "t.txt"}
+    listed = plain.post("/api/read", json={"puzzle": source}).json()["puzzles"]
+    assert [(p["id"], p["line"]) for p in listed] == [(1, 1), (2, 4), (3, 9)]
+    assert listed[1]["describe"] == "cannot be read (line 6: run length 'x' is not a whole number)"
+    describe = registry.get("nonogram").describe
+    for k, alone in ((0, "$1\n1\n1\n"), (2, "$3\n0\n1\n0\n1\n")):
+        assert listed[k]["describe"] == describe(cspsolve.parse(alone)[0])
+    message = error_of(plain, "/api/solve", {"puzzle": source, "entry": 1})
+    assert message == "t.txt:6: puzzle $2: run length 'x' is not a whole number"
+
+
 def test_binary_uploads_are_refused_in_one_line(plain: TestClient) -> None:
     answer = plain.post("/api/read", files={"file": ("x.non", b"width 1\n\x00\x01")})
     assert answer.status_code == 400

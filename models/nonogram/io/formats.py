@@ -30,7 +30,13 @@ Six formats are read (grammar in ``docs/design.md`` §13.1):
 An empty clue is a blank line or a lone ``0`` (``[ ]`` or ``[ 0 ]`` in picross files). A puzzle
 of more than :data:`.clues.MAX_SIDE` rows or columns or :data:`.clues.MAX_CELLS` cells is
 refused. Every problem in a file raises :class:`~cspsolve.errors.InputError` naming the
-1-based line; no other exception escapes :func:`parse` or :func:`read`. ``.non``, ``.nin``,
+1-based line; no other exception escapes :func:`parse` or :func:`read`. In a file of several
+puzzles (tournament, picross, XML) each is read on its own: one that cannot be read is a
+:class:`~cspsolve.inputs.BrokenEntry` whose error names the line and the puzzle (``puzzle $N``,
+``grid 'NAME'`` or ``grid K``, ``puzzle ID``), and the others read on; the whole file fails
+only where its puzzles cannot be told apart (clues before the first ``$N``, picross lines
+before the first ``GRID`` that are not a grid, XML that is not well-formed) or when it holds
+a single puzzle. A number or name given twice makes the second puzzle broken. ``.non``, ``.nin``,
 Tatham game IDs and webpbn XML are written (:func:`write_non`, :func:`write_nin`,
 :func:`.web.write_tatham`, :func:`.web.write_xml`; :func:`write` picks by file extension,
 ``.tatham`` for game IDs); colour puzzles as ``.non`` and XML. ``.non`` keeps a puzzle's
@@ -40,15 +46,17 @@ metadata, XML all of it but the licence (webpbn XML has no place for one).
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
 from cspsolve.errors import InputError, OptionError
+from cspsolve.inputs import BrokenEntry, claim, entry_or_broken, file_entries
 
 from ..board import Clue, Grid, Metadata, Nonogram
 from ..colour.board import BACKGROUND, Colour, ColourNonogram
@@ -425,47 +433,78 @@ def _nin_junk(lines: list[str], first: int, end: int) -> int | None:
 # --- tournament -------------------------------------------------------------------------------
 
 
-def _tournament_entry(number: int, at: int, block: list[tuple[str, int]], source: str) -> Entry:
-    """Build puzzle ``$number`` (header on line ``at``) from its clue lines."""
-    while block and not block[-1][0].strip():
-        block.pop()  # trailing blank lines separate blocks; write a final empty clue as 0
-    if not block or len(block) % 2:
+@dataclass
+class _Block:
+    """A tournament puzzle as framed: its ``$`` line, the line's number and its clue lines."""
+
+    header: str
+    line: int
+    clues: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def number(self) -> int | None:
+        """``N`` of its ``$N`` line; None when the line is not ``$`` and a number."""
+        match = _PUZZLE_NUMBER.fullmatch(self.header)
+        return int(match.group(1)) if match is not None and len(match.group(1)) <= 9 else None
+
+    @property
+    def label(self) -> str:
+        """How an error names the puzzle: ``puzzle $N`` (its ``$`` line, cut when long)."""
+        return f"puzzle {self.header if len(self.header) <= 20 else self.header[:20] + '...'}"
+
+
+def _tournament_puzzle(block: _Block, numbers: dict[int | str, int], source: str) -> Entry:
+    """Build puzzle ``$N`` from its clue lines; ``numbers`` maps each number read before to the
+    line of its ``$N``."""
+    number = block.number
+    if number is None:
         raise InputError(
             source,
-            at,
-            f"puzzle ${number} has {len(block)} clue lines; expected an even number "
-            "(S column clues then S row clues)",
+            block.line,
+            f"expected '$N' (N a number of at most 9 digits), got {_shown(block.header)}",
         )
-    placed = [(_clue(text, None, source, k), k) for text, k in block]
+    claim(number, block.line, numbers, source)
+    # trailing blank lines separate blocks; write a final empty clue as 0
+    last = max((k for k, (text, _) in enumerate(block.clues) if text.strip()), default=-1)
+    lines = block.clues[: last + 1]
+    if not lines or len(lines) % 2:
+        raise InputError(
+            source,
+            block.line,
+            f"{len(lines)} clue lines; expected an even number (S column clues then S row clues)",
+        )
+    placed = [(_clue(text, None, source, k), k) for text, k in lines]
     size = len(placed) // 2
-    puzzle = build(source, at, rows=placed[size:], columns=placed[:size])
-    return Entry(number, puzzle, at)
+    puzzle = build(source, block.line, rows=placed[size:], columns=placed[:size])
+    return Entry(number, puzzle, block.line)
 
 
-def _parse_tournament(lines: list[str], source: str) -> list[Entry]:
-    """Read a tournament file: blocks of ``$N`` then S column clues and S row clues."""
-    blocks: list[tuple[int, int, list[tuple[str, int]]]] = []
-    numbers: dict[int, int] = {}
+def _parse_tournament(lines: list[str], source: str) -> list[Entry | BrokenEntry]:
+    """Read a tournament file: blocks of ``$N`` then S column clues and S row clues. Each
+    ``$`` line starts a puzzle, read on its own."""
+    blocks: list[_Block] = []
     for lineno, raw in enumerate(lines, 1):
         stripped = raw.strip()
         if stripped.startswith("$"):
-            match = _PUZZLE_NUMBER.fullmatch(stripped)
-            if match is None or len(match.group(1)) > 9:
-                raise InputError(source, lineno, f"expected '$N' (N a number), got {stripped!r}")
-            number = int(match.group(1))
-            if number in numbers:
-                raise InputError(
-                    source, lineno, f"duplicate puzzle ${number} (first on line {numbers[number]})"
-                )
-            numbers[number] = lineno
-            blocks.append((number, lineno, []))
+            blocks.append(_Block(stripped, lineno))
         elif blocks:
-            blocks[-1][2].append((raw, lineno))
+            blocks[-1].clues.append((raw, lineno))
         elif stripped:
             raise InputError(source, lineno, "expected a '$N' line before the clues")
     if not blocks:
         raise InputError(source, None, "no '$N' puzzle line in the file")
-    return [_tournament_entry(n, at, block, source) for n, at, block in blocks]
+    numbers: dict[int | str, int] = {}
+    return file_entries(
+        [
+            entry_or_broken(
+                block.number,
+                block.line,
+                block.label,
+                functools.partial(_tournament_puzzle, block, numbers, source),
+            )
+            for block in blocks
+        ]
+    )
 
 
 # --- picross-solver .txt ----------------------------------------------------------------------
@@ -473,83 +512,113 @@ def _parse_tournament(lines: list[str], source: str) -> list[Entry]:
 
 @dataclass
 class _Grid:
-    """A picross-solver grid being read."""
+    """A picross-solver grid as framed: its name (None for a grid without a ``GRID`` line),
+    the line it starts on and its lines after the ``GRID`` line (comments left out)."""
 
     name: str | None
     line: int
-    sections: dict[str, tuple[int, list[Placed]]] = field(default_factory=dict)
+    lines: list[tuple[str, int]] = field(default_factory=list)
+
+    def label(self, position: int) -> str:
+        """How an error names the grid: by its name, else by its 1-based ``position``."""
+        return f"grid {self.name!r}" if self.name else f"grid {position}"
 
 
-def _finish_grid(grid: _Grid, end: int, source: str) -> Entry:
-    """Check that ``grid`` (ending at line ``end``) has both sections and build it."""
-    label = "the grid" if grid.name is None else f"grid {grid.name!r}"
-    for section in ("ROWS", "COLUMNS"):
-        if section not in grid.sections:
-            raise InputError(source, end, f"{label} has no '{section}' section")
-        at, placed = grid.sections[section]
-        if not placed:
-            raise InputError(source, at, f"'{section}' section of {label} has no clues")
-    rows, columns = grid.sections["ROWS"][1], grid.sections["COLUMNS"][1]
-    puzzle = build(source, grid.line, rows, columns, title=grid.name or "")
-    return Entry(grid.name, puzzle, grid.line)
-
-
-def _parse_picross(lines: list[str], source: str) -> list[Entry]:
-    """Read a picross-solver ``.txt`` file: ``GRID``, ``ROWS`` and ``COLUMNS`` sections."""
-    entries: list[Entry] = []
-    names: dict[str, int] = {}
-    grid: _Grid | None = None
-    section: str | None = None
+def _picross_grids(lines: list[str], source: str) -> list[_Grid]:
+    """Frame a picross-solver file: each ``GRID`` line starts a grid; what comes before the
+    first (comments aside) is a grid without a name."""
+    grids = [_Grid(None, 0)]
     for lineno, raw in enumerate(lines, 1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
         word, _, rest = stripped.partition(" ")
         if word == "GRID":
-            if grid is not None:
-                entries.append(_finish_grid(grid, lineno, source))
-            grid, section = _Grid(rest.strip(), lineno), None
-            if grid.name in names:
-                first = names[grid.name]
-                raise InputError(
-                    source, lineno, f"duplicate grid {grid.name!r} (first on line {first})"
-                )
-            if grid.name:
-                names[grid.name] = lineno
-        elif stripped in ("ROWS", "COLUMNS"):
-            grid = grid or _Grid(None, lineno)
-            if stripped in grid.sections:
+            grids.append(_Grid(rest.strip(), lineno))
+        else:
+            grids[-1].line = grids[-1].line or lineno
+            grids[-1].lines.append((stripped, lineno))
+    found = grids if grids[0].lines else grids[1:]
+    if not found:
+        raise InputError(source, None, "no grid in the file (no 'GRID' or 'ROWS' line)")
+    return found
+
+
+def _picross_puzzle(grid: _Grid, names: dict[int | str, int], end: int, source: str) -> Entry:
+    """Build ``grid`` (ending at line ``end``); ``names`` maps each grid name read before to
+    its line."""
+    if grid.name:
+        claim(grid.name, grid.line, names, source)
+    sections: dict[str, tuple[int, list[Placed]]] = {}
+    section: str | None = None
+    for stripped, lineno in grid.lines:
+        if stripped in ("ROWS", "COLUMNS"):
+            if stripped in sections:
                 raise InputError(source, lineno, f"duplicate '{stripped}' section")
-            grid.sections[stripped] = (lineno, [])
-            section = stripped
+            sections[stripped], section = (lineno, []), stripped
         elif stripped.startswith("["):
-            if grid is None or section is None:
+            if section is None:
                 raise InputError(source, lineno, "clue before any 'ROWS' or 'COLUMNS' line")
             if not stripped.endswith("]"):
                 raise InputError(source, lineno, "a clue must be written '[ 3 1 ]'")
-            clue = _clue(stripped[1:-1], None, source, lineno)
-            grid.sections[section][1].append((clue, lineno))
+            sections[section][1].append((_clue(stripped[1:-1], None, source, lineno), lineno))
         else:
             raise InputError(
                 source,
                 lineno,
                 f"unexpected line {_shown(stripped)} (expected GRID, ROWS, COLUMNS or [ ])",
             )
-    if grid is None:
-        raise InputError(source, None, "no grid in the file (no 'GRID' or 'ROWS' line)")
-    entries.append(_finish_grid(grid, _last_line(lines), source))
-    return entries
+    for name in ("ROWS", "COLUMNS"):
+        if name not in sections:
+            raise InputError(source, end, f"no '{name}' section")
+        if not sections[name][1]:
+            raise InputError(source, sections[name][0], f"the '{name}' section has no clues")
+    rows, columns = sections["ROWS"][1], sections["COLUMNS"][1]
+    puzzle = build(source, grid.line, rows, columns, title=grid.name or "")
+    return Entry(grid.name, puzzle, grid.line)
+
+
+def _parse_picross(lines: list[str], source: str) -> list[Entry | BrokenEntry]:
+    """Read a picross-solver ``.txt`` file: ``GRID``, ``ROWS`` and ``COLUMNS`` sections. Each
+    ``GRID`` line starts a grid, read on its own; a missing section is reported where the grid
+    ends (the next ``GRID`` line, or the end of the file)."""
+    grids = _picross_grids(lines, source)
+    ends = [grid.line for grid in grids[1:]] + [_last_line(lines)]
+    names: dict[int | str, int] = {}
+    return file_entries(
+        [
+            entry_or_broken(
+                grid.name,
+                grid.line,
+                grid.label(position),
+                functools.partial(_picross_puzzle, grid, names, end, source),
+            )
+            for position, (grid, end) in enumerate(zip(grids, ends, strict=True), 1)
+        ]
+    )
 
 
 # --- public API -------------------------------------------------------------------------------
 
 
-def _parse_xml(lines: list[str], source: str) -> list[Entry]:
-    """Read webpbn XML (see :mod:`.web`)."""
+def _xml_entry(key: str, at: int, read_puzzle: Callable[[], Nonogram | ColourNonogram]) -> Entry:
+    """The entry of the ``<puzzle>`` element ``key`` (its ``<id>``, else its position)."""
+    return Entry(key, read_puzzle(), at)
+
+
+def _parse_xml(lines: list[str], source: str) -> list[Entry | BrokenEntry]:
+    """Read webpbn XML (see :mod:`.web`): each ``<puzzle>`` element on its own."""
     found = parse_xml("\n".join(lines), source)
     if len(found) == 1:
-        return [Entry(None, found[0][1], found[0][2])]
-    return [Entry(ident or str(k), puzzle, at) for k, (ident, puzzle, at) in enumerate(found, 1)]
+        _, at, read_puzzle = found[0]
+        return [Entry(None, read_puzzle(), at)]
+    keyed = [(ident or str(k), at, read) for k, (ident, at, read) in enumerate(found, 1)]
+    return file_entries(
+        [
+            entry_or_broken(key, at, f"puzzle {key}", functools.partial(_xml_entry, key, at, read))
+            for key, at, read in keyed
+        ]
+    )
 
 
 def _parse_tatham(lines: list[str], source: str) -> list[Entry]:
@@ -565,7 +634,7 @@ def _parse_tatham(lines: list[str], source: str) -> list[Entry]:
         raise InputError(source, at, err.message) from None
 
 
-_PARSERS: dict[str, Callable[[list[str], str], list[Entry]]] = {
+_PARSERS: dict[str, Callable[[list[str], str], Sequence[Entry | BrokenEntry]]] = {
     "non": _parse_non,
     "nin": _parse_nin,
     "tournament": _parse_tournament,
@@ -641,7 +710,7 @@ def _could_be_nin(lines: list[str], text: str) -> bool:
     return len(lines) >= end and _nin_junk(lines, first, end) is None
 
 
-def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
+def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry | BrokenEntry]:
     """Read every puzzle of a file's text.
 
     Parameters
@@ -655,13 +724,15 @@ def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
 
     Returns
     -------
-    list of Entry
-        The puzzles in file order (one for ``.non`` and ``.nin``).
+    list of Entry or BrokenEntry
+        The puzzles in file order (one for ``.non`` and ``.nin``); in a file of several, a
+        :class:`~cspsolve.inputs.BrokenEntry` for each that cannot be read.
 
     Raises
     ------
     InputError
-        For an unknown format or anything wrong in the text, naming the line.
+        For an unknown format or anything wrong in the text, naming the line: in a file of
+        several puzzles, only where the puzzles cannot be told apart (or when it holds one).
     """
     if not text.removeprefix("\ufeff").strip():
         raise InputError(source, None, "empty file (no puzzle)")
@@ -677,10 +748,10 @@ def parse(text: str, source: str, *, fmt: str | None = None) -> list[Entry]:
             )
     if fmt not in _PARSERS:
         raise InputError(source, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
-    return _PARSERS[fmt](_split_lines(text), source)
+    return list(_PARSERS[fmt](_split_lines(text), source))
 
 
-def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
+def read(path: str | Path, fmt: str | None = None) -> list[Entry | BrokenEntry]:
     """Read every puzzle of a file.
 
     Parameters
@@ -692,13 +763,14 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
 
     Returns
     -------
-    list of Entry
-        The puzzles in file order.
+    list of Entry or BrokenEntry
+        The puzzles in file order (see :func:`parse`).
 
     Raises
     ------
     InputError
-        When the file is missing, a directory, unreadable, binary, empty or malformed.
+        When the file is missing, a directory, unreadable, binary, empty or malformed (as
+        :func:`parse` says).
     """
     source = str(path)
     try:
@@ -721,24 +793,25 @@ def read(path: str | Path, fmt: str | None = None) -> list[Entry]:
     return parse(text, source, fmt=fmt)
 
 
-def _describe(entries: list[Entry]) -> str:
+def _describe(entries: Sequence[Entry | BrokenEntry]) -> str:
     """Say which puzzles ``entries`` holds, for an error message."""
     if not entries:
         return "it holds no puzzle"
     more = f", ... ({len(entries)} in all)" if len(entries) > 5 else ""
     if any(isinstance(e.id, int) for e in entries):
-        return f"it holds puzzles {', '.join(str(e.id) for e in entries[:5])}{more}"
+        numbers = [str(e.id) for e in entries if e.id is not None]
+        return f"it holds puzzles {', '.join(numbers[:5])}{more}"
     names = ", ".join(repr(e.id) for e in entries[:5] if e.id is not None)
     index = f"an index 1..{len(entries)}"
     return f"it holds {names}{more}; or use {index}" if names else f"use {index}"
 
 
-def select(entries: list[Entry], key: str, source: str) -> Entry:
+def select(entries: Sequence[Entry | BrokenEntry], key: str, source: str) -> Entry | BrokenEntry:
     """Pick one puzzle of a file, as named by ``FILE#KEY``.
 
     Parameters
     ----------
-    entries : list of Entry
+    entries : sequence of Entry or BrokenEntry
         What :func:`read` returned.
     key : str
         ``str(id)`` of the wanted entry (``"5"`` for ``$5``, ``"Smile"`` for ``GRID Smile``); in a
@@ -748,7 +821,8 @@ def select(entries: list[Entry], key: str, source: str) -> Entry:
 
     Returns
     -------
-    Entry
+    Entry or BrokenEntry
+        The first entry of that id (a broken one too: its ``puzzle`` raises its error).
 
     Raises
     ------

@@ -19,7 +19,8 @@ webpbn XML
     (``<!DOCTYPE x [ ... ]>``) or any ``<!ENTITY`` declaration is an error (the "billion
     laughs" and external-entity attacks need one), and no external DTD is fetched. HTML named
     entities such as ``&copy;``, which webpbn exports use without declaring them, are turned
-    into the single characters they name before parsing.
+    into the single characters they name before parsing. The whole file must be well-formed
+    XML; then each ``<puzzle>`` is read on its own (:func:`parse_xml`).
 Tatham game IDs
     The ``W x H : description`` strings of the ``pattern`` game of Simon Tatham's Portable
     Puzzle Collection (https://www.chiark.greenend.org.uk/~sgtatham/puzzles/, ``pattern.c``,
@@ -30,9 +31,11 @@ Tatham game IDs
 
 from __future__ import annotations
 
+import functools
 import html.entities
 import re
 import xml.parsers.expat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,10 +46,15 @@ from ..colour.board import BACKGROUND, Colour, ColourNonogram
 from . import palette
 from .clues import MAX_SIDE, ColourPlaced, Placed, build, build_colour, check_size
 
-__all__ = ["parse_tatham", "parse_xml", "write_tatham", "write_xml"]
+__all__ = ["XmlPuzzle", "parse_tatham", "parse_xml", "write_tatham", "write_xml"]
 
 Block = tuple[int, str, int]
 """A ``<count>`` as read: its run length, its colour's name and its line."""
+
+XmlPuzzle = tuple[str | None, int, Callable[[], Nonogram | ColourNonogram]]
+"""A ``<puzzle>`` element of webpbn XML: its ``<id>`` text (``None`` when absent), its line,
+and the function that reads it, raising :class:`~cspsolve.errors.InputError` (naming the
+line) for undeclared or malformed colours or bad clues."""
 
 _TATHAM = re.compile(r"\s*([0-9]{1,6})(?:x([0-9]{1,6}))?:([0-9./]*)\s*")
 _NAMED_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
@@ -280,8 +288,8 @@ def _text(node: _Node, tag: str) -> str:
     return " ".join(found[0].text.split()) if found else ""
 
 
-def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram | ColourNonogram, int]]:
-    """Read a webpbn XML file.
+def parse_xml(text: str, source: str) -> list[XmlPuzzle]:
+    """Read a webpbn XML file as far as its ``<puzzle>`` elements.
 
     Parameters
     ----------
@@ -292,25 +300,25 @@ def parse_xml(text: str, source: str) -> list[tuple[str | None, Nonogram | Colou
 
     Returns
     -------
-    list of (str or None, Nonogram or ColourNonogram, int)
-        Every puzzle with its ``<id>`` text (``None`` when absent) and the line it starts on.
+    list of XmlPuzzle
+        Every ``<puzzle>`` element's ``<id>`` text (``None`` when absent), the line it starts
+        on, and the function that reads it, each on its own (see :data:`XmlPuzzle`).
 
     Raises
     ------
     InputError
-        For malformed XML, DTD entity declarations, undeclared or malformed colours or bad
-        clues, naming the line.
+        For malformed XML, DTD entity declarations or no ``<puzzle>`` element, naming the line.
     """
     root = _tree(text, source)
     top = root.children[0]
     puzzles = top.find("puzzle") if top.tag == "puzzleset" else [top]
     if not puzzles or puzzles[0].tag != "puzzle":
         raise InputError(source, top.line, "no <puzzle> element (expected webpbn XML)")
-    out: list[tuple[str | None, Nonogram | ColourNonogram, int]] = []
+    out: list[XmlPuzzle] = []
     for node in puzzles:
         ids = node.find("id")
         ident = ids[0].text.strip().lstrip("#") or None if ids else None
-        out.append((ident, _puzzle(node, source), node.line))
+        out.append((ident, node.line, functools.partial(_puzzle, node, source)))
     return out
 
 

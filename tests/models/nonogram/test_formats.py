@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cspsolve.errors import InputError, OptionError
+from cspsolve.inputs import BrokenEntry
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.io import formats
 from cspsolve.models.nonogram.io.formats import Entry, parse, read, select, sniff, write_non
@@ -24,6 +25,17 @@ def _error(text: str, fmt: str | None = None, source: str = "t.txt") -> InputErr
     with pytest.raises(InputError) as info:
         parse(text, source, fmt=fmt)
     return info.value
+
+
+def _first_error(text: str, fmt: str) -> InputError:
+    """The error reading ``text`` gives: the file's, else its first broken puzzle's."""
+    try:
+        entries = parse(text, "t.txt", fmt=fmt)
+    except InputError as err:
+        return err
+    broken = [e.error for e in entries if isinstance(e, BrokenEntry)]
+    assert broken, entries
+    return broken[0]
 
 
 def _one(text: str, fmt: str) -> Nonogram:
@@ -378,34 +390,34 @@ BAD_INPUTS = [
     ("tournament", "$1\n1\n1\n$2\n", 4, "0 clue lines"),
     ("tournament", "1\n$1\n1\n1\n", 1, "expected a '$N' line"),
     ("tournament", "$1\n1\n1\n$x\n1\n1\n", 4, "expected '$N'"),
-    ("tournament", "$1\n1\n1\n$1\n1\n1\n", 4, "duplicate puzzle $1"),
+    ("tournament", "$1\n1\n1\n$1\n1\n1\n", 4, "puzzle $1: given twice (first on line 1)"),
     ("tournament", "$1\n1\n1\t2\n1\n1\n", 3, "column 2: clue 1 2 needs 4"),
     ("tournament", "$1\n1\n1\n3\n1\n", 4, "row 1: clue 3 needs 3"),
     ("tournament", "$1\n1\ny\n1\n1\n", 3, "'y' is not a whole number"),
     ("tournament", "$1\n1\n-1\n1\n1\n", 3, "negative"),
     # picross
     ("picross", "GRID a\n[ 1 ]\n", 2, "before any 'ROWS'"),
-    ("picross", "GRID a\nROWS\n[ 1 ]\n", 3, "grid 'a' has no 'COLUMNS' section"),
-    ("picross", "GRID a\nROWS\n[ 1 ]\nGRID b\n", 4, "grid 'a' has no 'COLUMNS' section"),
+    ("picross", "GRID a\nROWS\n[ 1 ]\n", 3, "no 'COLUMNS' section"),
+    ("picross", "GRID a\nROWS\n[ 1 ]\nGRID b\n", 4, "grid 'a': no 'COLUMNS' section"),
     ("picross", "GRID a\nROWS\n[ 1 ]\nROWS\n", 4, "duplicate 'ROWS'"),
-    ("picross", "GRID a\nROWS\nCOLUMNS\n[ 1 ]\n", 2, "'ROWS' section of grid 'a' has no clues"),
+    ("picross", "GRID a\nROWS\nCOLUMNS\n[ 1 ]\n", 2, "the 'ROWS' section has no clues"),
     ("picross", "GRID a\nROWS\n[ 1\n", 3, "must be written"),
     ("picross", "GRID a\nROWS\nhello\n", 3, "unexpected line 'hello'"),
     ("picross", "GRID a\nROWS\n[ 1 x ]\n", 3, "'x' is not a whole number"),
     ("picross", "GRID a\nROWS\n[ 2 ]\nCOLUMNS\n[ 1 ]\n", 3, "row 1: clue 2 needs 2"),
     ("picross", "ROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n[ 1 1 ]\n", 5, "column 2: clue 1 1 needs 3"),
-    ("picross", "ROWS\n[ 1 ]\n", 2, "the grid has no 'COLUMNS' section"),
+    ("picross", "ROWS\n[ 1 ]\n", 2, "no 'COLUMNS' section"),
 ]
 
 
 @pytest.mark.parametrize(("fmt", "text", "line", "message"), BAD_INPUTS)
 def test_bad_input_names_its_line(fmt: str, text: str, line: int, message: str) -> None:
-    err = _error(text, fmt)
+    err = _first_error(text, fmt)
     assert err.line == line, str(err)
     assert message in err.message, str(err)
     assert "\n" not in str(err)
     # same line numbers with CRLF line ends and a BOM
-    again = _error("\ufeff" + text.replace("\n", "\r\n"), fmt)
+    again = _first_error("\ufeff" + text.replace("\n", "\r\n"), fmt)
     assert (again.line, again.message) == (err.line, err.message)
 
 
@@ -518,7 +530,12 @@ def _parses_or_input_error(text: str, fmt: str | None) -> None:
         assert "\n" not in str(err)
         return
     assert entries
-    assert all(isinstance(e, Entry) and isinstance(e.puzzle, Nonogram) for e in entries)
+    for entry in entries:
+        if isinstance(entry, BrokenEntry):  # one of several: its error names its line
+            assert len(entries) > 1
+            assert entry.error.line is not None and "\n" not in str(entry.error)
+        else:
+            assert isinstance(entry, Entry) and isinstance(entry.puzzle, Nonogram)
 
 
 @given(_texts, st.sampled_from([None, *formats.FORMATS]))

@@ -151,8 +151,7 @@ def test_a_run_longer_than_the_cap_is_refused() -> None:
     err = _error(f"width 1\nheight 1\nrows\n{MAX_SIDE + 1}\ncolumns\n1\n", "t.non")
     assert err.line == 4 and "too large" in err.message
     xml = _xml(1, 1).replace("<count>1</count>", f"<count>{MAX_SIDE + 1}</count>", 1)
-    with pytest.raises(InputError, match=f"from 1 to {MAX_SIDE:,}"):
-        parse_xml(xml, "t.xml")
+    assert f"from 1 to {MAX_SIDE:,}" in _error(xml, "t.xml").message
 
 
 # --- read silently though wrong ---------------------------------------------------------------
@@ -174,13 +173,6 @@ SMALL_NON = "width 2\nheight 1\n\nrows\n1\n\ncolumns\n1\n0\n"
             3,
             r"colour value 'zzz' is not a hex colour",
         ),
-        (
-            "twice.txt",
-            "GRID a\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n\nGRID a\nROWS\n[ ]\nCOLUMNS\n[ ]\n",
-            7,
-            r"duplicate grid 'a' \(first on line 1\)",
-        ),
-        ("twice_t.txt", "$1\n1\n1\n$1\n1\n1\n", 4, r"duplicate puzzle \$1 \(first on line 1\)"),
     ],
 )
 def test_cli_refuses_what_was_read_silently(
@@ -315,7 +307,8 @@ def test_non_round_trip_keeps_any_metadata(
 def test_xml_round_trip_keeps_the_metadata(catalogue: str, author: str, copyright: str) -> None:
     metadata = Metadata(catalogue, author, copyright, "MIT")
     puzzle = Nonogram(rows=[(1,)], columns=[(1,)], metadata=metadata)
-    [(_, back, _)] = parse_xml(write_xml(puzzle), "x.xml")
+    [(_, _, read_back)] = parse_xml(write_xml(puzzle), "x.xml")
+    back = read_back()
     assert isinstance(back, Nonogram)
     assert back.metadata == Metadata(catalogue, author, copyright)
 

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import cspsolve
 from cspsolve.errors import InputError, OptionError
+from cspsolve.inputs import BrokenEntry
 from cspsolve.instances import ROOT
 from cspsolve.models.npuzzle.board import Puzzle, default_goal, korf_goal
-from cspsolve.models.npuzzle.formats import FORMATS, dumps, parse, read, select, sniff, write
+from cspsolve.models.npuzzle.formats import (
+    FORMATS,
+    Entry,
+    dumps,
+    parse,
+    read,
+    select,
+    sniff,
+    write,
+)
 
 from ...conftest import run
 from ...test_cli import assert_bad_input
@@ -72,7 +84,7 @@ BAD = [
     ("1 2 3\n4 0 x\n7 8 6\n", "g.txt", 2, "not a tile number"),
     ("1 2\n3 0\n\n1 2 3\n4 5 0\n", "g.txt", 4, "the goal is 2x3"),
     ("1 2 3\n4 0 5\n6 6 7\n", "g.txt", 1, "tile 6 twice"),
-    ("0 1 2 3 4 5 6 7 8\n0 1 2 3 4 5 6\n", "k.korf", 2, "not the tiles of a square board"),
+    ("# c\n0 1 2 3 4 5 6\n", "k.korf", 2, "not the tiles of a square board"),
 ]
 
 
@@ -131,13 +143,6 @@ def test_shipped_examples_read_and_are_attributed() -> None:
 
 SILENT = [
     (
-        "1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n2 1 2 3 0\n1 0 1 2 3\n",
-        "ids.korf",
-        3,
-        r"puzzle id 1 again \(first on line 1\)",
-    ),
-    ("2 0 1 2 3\n3 1 2 0\n", "numbers.korf", 2, r"puzzle id 2 again \(first on line 1\)"),
-    (
         '{\n"n": 2,\n"rows": 1,\n"cols": 4,\n"start": [[1, 2], [3, 0]]\n}\n',
         "both.json",
         3,
@@ -158,5 +163,51 @@ def test_ambiguous_files_are_refused_naming_the_line(
     with pytest.raises(InputError, match=message) as caught:
         read(path)
     assert caught.value.line == line
-    proc = run("solve", f"{path}#1" if name.endswith(".korf") else path, "--kind", "npuzzle")
+    proc = run("solve", path, "--kind", "npuzzle")
     assert_bad_input(proc, rf"cspsolve: {re.escape(str(path))}:{line}: {message}")
+
+
+# --- Korf lines: a broken line spoils only itself ---------------------------------------------
+
+KORF_BREAKS: dict[str, Callable[[list[str], list[str], str], list[str]]] = {
+    "a tile that is no number": lambda ident, tiles, first: [*ident, "x", *tiles[1:]],
+    "a tile twice": lambda ident, tiles, first: [*ident, tiles[0], tiles[0], *tiles[2:]],
+    "an id given twice": lambda ident, tiles, first: [first, *tiles],
+}
+"""Ways to break a Korf line, given its id (a list of none or one token), its tiles and the id
+of the first line (its line number when lines give none)."""
+
+
+@pytest.mark.parametrize("ids", [False, True])
+@pytest.mark.parametrize("how", sorted(KORF_BREAKS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_a_broken_korf_line_spoils_only_itself(ids: bool, how: str, data: st.DataObject) -> None:
+    boards = data.draw(st.lists(st.permutations(range(4)), min_size=2, max_size=5))
+    bad = data.draw(st.integers(0, len(boards) - 1))
+    assume(bad > 0 or how != "an id given twice")  # only a later line can repeat an id
+    keys = [100 + k if ids else k + 2 for k in range(len(boards))]  # after a comment line
+    written = [
+        ([str(key)] if ids else [], [str(t) for t in board])
+        for key, board in zip(keys, boards, strict=True)
+    ]
+    lines = [" ".join(ident + tiles) for ident, tiles in written]
+    lines[bad] = " ".join(KORF_BREAKS[how](*written[bad], str(keys[0])))
+    entries = parse("# boards\n" + "\n".join(lines) + "\n", "f.korf", fmt="korf")
+
+    assert len(entries) == len(boards)
+    wrong = entries[bad]
+    expected = keys[0] if how == "an id given twice" else keys[bad]
+    assert isinstance(wrong, BrokenEntry)
+    assert (wrong.id, wrong.line, wrong.error.line) == (expected, bad + 2, bad + 2)
+    assert wrong.error.message.startswith(f"puzzle {expected}: ")
+    for k, (entry, board) in enumerate(zip(entries, boards, strict=True)):
+        if k == bad:
+            continue
+        assert isinstance(entry, Entry) and (entry.id, entry.line) == (keys[k], k + 2)
+        assert select(entries, str(keys[k]), "f.korf") is entry
+        assert entry.puzzle == Puzzle(2, 2, tuple(board), korf_goal(4))
+        [alone] = parse(" ".join(written[k][0] + written[k][1]) + "\n", "f.korf", fmt="korf")
+        assert entry.puzzle == alone.puzzle
+        here, apart = (cspsolve.solve(e.puzzle, method="bfs") for e in (entry, alone))
+        assert (here.status, here.stats.cost) == (apart.status, apart.stats.cost)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import cspsolve
 from cspsolve.errors import InputError, OptionError
-from cspsolve.models.rushhour import Board, board_string, parse, read, sniff, write
+from cspsolve.inputs import BrokenEntry
+from cspsolve.models.rushhour import Board, Entry, board_string, parse, read, select, sniff, write
 
 from ...conftest import run
 from .conftest import cards
@@ -66,7 +71,7 @@ def test_sniff(name: str, text: str, fmt: str | None) -> None:
         ("ooo\nAAoo\nooo\n", "grid", 2, "needs 3"),
         ("ooo\nAAo\nooo\nooo\n", "grid", 1, "needs 4"),
         ("# c\n" + CARD[:-1] + "\n", "string", 2, "k\\*k cells"),
-        ("09 " + CARD + " 111\nhello\n", "database", 2, "MOVES BOARD CLUSTER"),
+        ("# c\nhello\n", "database", 2, "MOVES BOARD CLUSTER"),
         ("car,orientation,col,row,length,N\nX,H,1,3,2,6\nB,H,5,3,3,\n", "csv", 3, "leaves"),
         ("car,orientation,col,row,length,N\nX,H,1,3,2,6\nB,V,2,3,2,\n", "csv", 3, "overlaps X"),
         ("car,orientation,col,row,length,N\nX,H,1,3,1,6\n", "csv", 2, "length 1"),
@@ -131,3 +136,51 @@ def test_the_command_line_shows_one_line_for_a_binary_board(tmp_path: Path) -> N
     proc = run("solve", path)
     assert proc.returncode == 2
     assert proc.stderr == f"cspsolve: {path}:1: not UTF-8 text\n"
+
+
+# --- files of many puzzles: a broken line spoils only itself ----------------------------------
+
+BREAKS: dict[str, Callable[[str], str]] = {
+    "an unknown character": lambda board: board[:7] + "?" + board[8:],
+    "a cell lost": lambda board: board[:-1],
+    "a piece of one cell": lambda board: board[:-1] + "Z",
+}
+"""Ways to break a board string, each refused by the reader."""
+
+LINES: dict[str, Callable[[dict[str, str], Callable[[str], str]], tuple[str, str]]] = {
+    "string": lambda card, spoil: (card["board"], spoil(card["board"])),
+    "database": lambda card, spoil: (
+        f"{card['optimal_moves']} {card['board']} {card['cluster_size']}",
+        f"{card['optimal_moves']} {spoil(card['board'])} {card['cluster_size']}",
+    ),
+}
+"""A card as a line of each format of many puzzles, whole and with its board broken."""
+
+
+@pytest.mark.parametrize("fmt", sorted(LINES))
+@pytest.mark.parametrize("how", sorted(BREAKS))
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_a_broken_line_spoils_only_itself(fmt: str, how: str, data: st.DataObject) -> None:
+    chosen = data.draw(st.lists(st.sampled_from(cards()[:4]), min_size=2, max_size=5))
+    bad = data.draw(st.integers(0, len(chosen) - 1))
+    written = [LINES[fmt](card, BREAKS[how]) for card in chosen]
+    lines = [broken if k == bad else whole for k, (whole, broken) in enumerate(written)]
+    entries = parse("# cards\n" + "\n".join(lines) + "\n", "f.txt", fmt=fmt)
+
+    assert len(entries) == len(chosen)
+    wrong = entries[bad]
+    assert isinstance(wrong, BrokenEntry)
+    assert (wrong.id, wrong.line) == (bad + 2, bad + 2)
+    assert (wrong.error.source, wrong.error.line) == ("f.txt", bad + 2)
+    assert wrong.error.message.startswith(f"puzzle {bad + 2}: ")
+    assert select(entries, str(bad + 2), "f.txt") is wrong
+    for k, (entry, card) in enumerate(zip(entries, chosen, strict=True)):
+        if k == bad:
+            continue
+        assert isinstance(entry, Entry) and entry.id == entry.line == k + 2
+        assert select(entries, str(k + 2), "f.txt") is entry
+        [alone] = parse(written[k][0] + "\n", "f.txt", fmt=fmt)
+        assert entry.puzzle == alone.puzzle and board_string(entry.puzzle) == card["board"]
+        result = cspsolve.solve(entry.puzzle)
+        assert result.stats.cost == int(card["optimal_moves"])  # the published optimum
