@@ -15,7 +15,7 @@ Examples
 >>> from cspsolve.instances import ROOT
 >>> puzzle = cspsolve.read(ROOT / "rushhour" / "card-32.txt")[0]
 >>> cspsolve.solve(puzzle, method="astar", heuristic="blocking", metric="moves").stats.cost
-49.0
+49
 """
 
 import importlib.util

@@ -17,7 +17,7 @@ Examples
 >>> puzzle = cspsolve.read(ROOT / "rushhour" / "card-32.txt")[0]
 >>> result = cspsolve.solve(puzzle, method="astar", heuristic="blocking", metric="moves")
 >>> result.status, result.stats.cost
-(<Status.OPTIMAL: 'optimal'>, 49.0)
+(<Status.OPTIMAL: 'optimal'>, 49)
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def parse(text: str, kind: str | None = None, format: str | None = None) -> list
     >>> import cspsolve
     >>> [board] = cspsolve.parse("1 2 3\\n4 0 6\\n7 5 8\\n")
     >>> cspsolve.solve(board).stats.cost
-    2.0
+    2
     >>> cspsolve.parse("$1\\n1\\n1\\n", format="tournament")[0].rows
     ((1,),)
     """
@@ -487,7 +487,7 @@ def explain(
     >>> [board] = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
     >>> why = cspsolve.explain(board)
     >>> why.result.stats.cost, len(why.steps)
-    (2.0, 2)
+    (2, 2)
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
     limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
@@ -545,7 +545,7 @@ def compare(
     >>> [board] = cspsolve.read(ROOT / "npuzzle" / "easy8.txt")
     >>> runs = cspsolve.compare(board, methods=["astar", "bfs"], heuristics=["manhattan"])
     >>> [(r.method, r.heuristic, r.stats.cost) for r in runs]
-    [('astar', 'manhattan', 2.0), ('bfs', None, 2.0)]
+    [('astar', 'manhattan', 2), ('bfs', None, 2)]
     """
     found, request = _call(puzzle, kind, None, None, options)
     pairs = tasks.comparisons(found, puzzle, methods=methods, heuristics=heuristics)

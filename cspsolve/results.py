@@ -54,8 +54,9 @@ class Stats:
         Largest number of nodes waiting in the frontier (open list or stack) at once.
     depth : int
         Depth of the solution node (0 for the root), or of the deepest node reached.
-    cost : float
-        Path cost of the solution (number of moves, presses...), 0 when not applicable.
+    cost : int or float
+        Path cost of the solution, 0 when not applicable: an int when it counts (moves, steps,
+        presses), a float only for a sum of fractional step costs.
     seconds : float
         Wall-clock time of the run, in seconds.
     propagations : int

@@ -1,11 +1,12 @@
 """State-space search: the :class:`SearchProblem` protocol and the classic algorithms.
 
 Every algorithm returns a :class:`~cspsolve.results.Result` whose solution is the *plan* (the
-list of actions from the initial state to a goal), with ``stats.cost`` its cost and
-``stats.depth`` its length; ``stats.expanded`` counts the states whose successors were
-generated, ``stats.generated`` the successors produced, ``stats.max_frontier`` the largest
-frontier (for the best-first searches: heap entries, stale ones awaiting lazy deletion
-included). Time and node limits, cancellation and progress come from
+list of actions from the initial state to a goal), with ``stats.cost`` its cost (the sum of
+the step costs: an int when they are, as the default step cost 1 is, so that a count of moves
+is an int) and ``stats.depth`` its length; ``stats.expanded`` counts the states whose
+successors were generated, ``stats.generated`` the successors produced,
+``stats.max_frontier`` the largest frontier (for the best-first searches: heap entries, stale
+ones awaiting lazy deletion included). Time and node limits, cancellation and progress come from
 :class:`~cspsolve.limits.Limits`, checked every :data:`CHECK_EVERY` expansions.
 
 Graph search (a state is expanded at most once per best cost found, through a table of
@@ -111,7 +112,7 @@ def successors(problem: SearchProblem[S, A]) -> Callable[[S], Iterable[tuple[A, 
     def expand(state: S) -> Iterator[tuple[A, S, float]]:
         for action in actions(state):
             nxt = result(state, action)
-            yield action, nxt, 1.0 if cost is None else cost(state, action, nxt)
+            yield action, nxt, 1 if cost is None else cost(state, action, nxt)
 
     return expand
 
@@ -243,14 +244,14 @@ def bfs(
     optimal = unit_cost(problem)
     start = problem.initial
     if problem.is_goal(start):
-        return _finish(meter, "bfs", [], 0.0, True, graph=graph)
+        return _finish(meter, "bfs", [], 0, True, graph=graph)
     stats = meter.stats
     if graph:
         parents: dict[S, tuple[S, A]] = {}
         reached = {start}
-        frontier: deque[Any] = deque([(start, 0.0)])
+        frontier: deque[Any] = deque([(start, 0)])
     else:
-        frontier = deque([_Node(start, None, None, 0.0)])
+        frontier = deque([_Node(start, None, None, 0)])
     while frontier:
         stats.max_frontier = max(stats.max_frontier, len(frontier))
         if not meter.expand():
@@ -275,7 +276,7 @@ def bfs(
                     plan = node.plan()
                     return _finish(meter, "bfs", plan, node.cost, optimal, graph=False)
                 frontier.append(node)
-    return _finish(meter, "bfs", None, 0.0, False, graph=graph)
+    return _finish(meter, "bfs", None, 0, False, graph=graph)
 
 
 def _seen(best_depth: dict[S, int], state: S, depth: int, depth_limit: int | None) -> bool:
@@ -324,13 +325,13 @@ def dfs(
     best_depth: dict[S, int] = {start: 0}
     on_path = {start}
     path: list[A] = []
-    costs: list[float] = [0.0]
+    costs: list[float] = [0]
     stack: list[tuple[S, Iterator[tuple[A, S, float]]]] = []
     if problem.is_goal(start):
-        return _finish(meter, "dfs", [], 0.0, False, graph=graph)
+        return _finish(meter, "dfs", [], 0, False, graph=graph)
     if depth_limit is not None and depth_limit <= 0:
         stats.extra["cutoff"] = 1
-        return _finish(meter, "dfs", None, 0.0, False, graph=graph, exhausted=Status.LIMIT)
+        return _finish(meter, "dfs", None, 0, False, graph=graph, exhausted=Status.LIMIT)
     if meter.expand():
         stack.append((start, iter(expand(start))))
     while stack and meter.stopped is None:
@@ -364,7 +365,7 @@ def dfs(
         stats.max_frontier = max(stats.max_frontier, len(stack))
     stats.extra["cutoff"] = int(cutoff)
     exhausted = Status.LIMIT if cutoff else Status.UNSOLVABLE
-    return _finish(meter, "dfs", None, 0.0, False, graph=graph, exhausted=exhausted)
+    return _finish(meter, "dfs", None, 0, False, graph=graph, exhausted=exhausted)
 
 
 @uncollected
@@ -391,7 +392,7 @@ def iddfs(
     meter = _Meter(limits)
     start = problem.initial
     if problem.is_goal(start):
-        return _finish(meter, "iddfs", [], 0.0, True, graph=False)
+        return _finish(meter, "iddfs", [], 0, True, graph=False)
     total = meter.stats
     depth = 0
     while max_depth is None or depth < max_depth:
@@ -412,7 +413,7 @@ def iddfs(
             break
     else:
         meter.stopped = Status.LIMIT
-    return _finish(meter, "iddfs", None, 0.0, False, graph=False)
+    return _finish(meter, "iddfs", None, 0, False, graph=False)
 
 
 def _left(meter: _Meter) -> Limits | None:
@@ -531,14 +532,14 @@ def _best_first(
     start = problem.initial
     push, pop = heapq.heappush, heapq.heappop
     counter = 0
-    best_g: dict[S, float] = {start: 0.0}
+    best_g: dict[S, float] = {start: 0}
     parents: dict[S, tuple[S, A]] = {}
     # entries: (f, -g, counter, g, state or node)
     h_start = heuristic(start)
     frontier: list[tuple[float, float, int, float, Any]] = []
     if h_start != math.inf:
         node = start if graph else _Node(start, None, None, 0)
-        frontier.append((h_weight * h_start, 0.0, 0, 0.0, node))
+        frontier.append((h_weight * h_start, 0, 0, 0, node))
     reopened = 0
     reopen = g_weight > 0
     while frontier:
@@ -576,7 +577,7 @@ def _best_first(
             counter += 1
             push(frontier, (g_weight * g2 + h_weight * h, -g2, counter, g2, entry))
     stats.extra["reopened"] = reopened
-    return _finish(meter, method, None, 0.0, False, heuristic=heuristic, graph=graph)
+    return _finish(meter, method, None, 0, False, heuristic=heuristic, graph=graph)
 
 
 @uncollected
@@ -621,7 +622,7 @@ def idastar(
                 meter, "idastar", plan, cost, admissible, heuristic=heuristic, graph=False
             )
         if meter.stopped is not None or next_bound == math.inf:
-            return _finish(meter, "idastar", None, 0.0, False, heuristic=heuristic, graph=False)
+            return _finish(meter, "idastar", None, 0, False, heuristic=heuristic, graph=False)
         bound = next_bound
 
 
@@ -637,12 +638,12 @@ def _bounded_dfs(
     stats = meter.stats
     next_bound = math.inf
     if problem.is_goal(start):
-        return ([], 0.0), bound
+        return ([], 0), bound
     if not meter.expand():
         return None, next_bound
     path: list[A] = []
     on_path = {start}
-    g_stack = [0.0]
+    g_stack: list[float] = [0]
     stack: list[tuple[S, Iterator[tuple[A, S, float]]]] = [(start, iter(expand(start)))]
     while stack:
         state, children = stack[-1]

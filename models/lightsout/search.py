@@ -155,17 +155,17 @@ class PressOrder:
         """Whether a light due at position ``k`` is left on."""
         return any(lights >> j & 1 for j in self.due[k])
 
-    def successors(self, state: State) -> Iterator[tuple[Action, State, float]]:
+    def successors(self, state: State) -> Iterator[tuple[Action, State, int]]:
         """Skip (cost 0) or press (cost 1) the next cell, unless it strands a lit light."""
         lights, k = state
         if k == len(self.order):
             return
         cell = self.order[k]
         if not self._strands(lights, k):
-            yield (cell, False), (lights, k + 1), 0.0
+            yield (cell, False), (lights, k + 1), 0
         pressed = lights ^ self.mask(k)
         if not self._strands(pressed, k):
-            yield (cell, True), (pressed, k + 1), 1.0
+            yield (cell, True), (pressed, k + 1), 1
 
     def actions(self, state: State) -> Iterator[Action]:
         """The actions of :meth:`successors`."""
@@ -176,9 +176,9 @@ class PressOrder:
         lights, k = state
         return (lights ^ self.mask(k) if action[1] else lights, k + 1)
 
-    def cost(self, state: State, action: Action, next_state: State) -> float:
+    def cost(self, state: State, action: Action, next_state: State) -> int:
         """1 for a press, 0 for a skip."""
-        return 1.0 if action[1] else 0.0
+        return 1 if action[1] else 0
 
     def presses(self, plan: list[Action]) -> Presses:
         """The press set of a plan."""
@@ -281,5 +281,4 @@ def solve(
     search = engine.astar if method == "astar" else engine.idastar
     result = search(problem, h, limits=setup.rest())
     result.stats.seconds = setup.finish().seconds
-    result.stats.cost = int(result.stats.cost)
     return result.map(problem.presses)

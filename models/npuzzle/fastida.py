@@ -147,7 +147,7 @@ def solve(
     if isinstance(found, Status):
         return Result(found, None, budget.finish(), "tile-idastar", heuristic)
     result.solution = _moves(found, puzzle.cols)
-    stats.depth, stats.cost = len(found) - 1, float(len(found) - 1)
+    stats.depth = stats.cost = len(found) - 1
     budget.finish()
     return _bounded(result, w, h0)
 

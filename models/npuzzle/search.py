@@ -100,15 +100,15 @@ class SlidingTileProblem:
         """Whether ``state`` is the goal board."""
         return state == self.goal
 
-    def cost(self, state: State, action: str, next_state: State) -> float:
+    def cost(self, state: State, action: str, next_state: State) -> int:
         """Every move costs 1."""
-        return 1.0
+        return 1
 
-    def successors(self, state: State) -> Iterator[tuple[str, State, float]]:
-        """``(move, board after it, 1.0)`` for every legal move of the blank."""
+    def successors(self, state: State) -> Iterator[tuple[str, State, int]]:
+        """``(move, board after it, 1)`` for every legal move of the blank."""
         blank = state.index(0)
         for name, target in self._moves[blank]:
-            yield name, _swap(state, blank, target), 1.0
+            yield name, _swap(state, blank, target), 1
 
 
 def _swap(state: State, blank: int, target: int) -> State:

@@ -373,7 +373,7 @@ def explore(
     )
     if goal >= 0:
         stats.depth = int(cluster.depth[goal])
-        stats.cost = float(cluster.depth[goal])
+        stats.cost = int(cluster.depth[goal])
     return cluster, budget.finish(), stopped
 
 

@@ -117,7 +117,7 @@ class RushHourProblem:
             occ |= masks[o]
         return occ
 
-    def successors(self, state: State) -> Iterator[tuple[Move, State, float]]:
+    def successors(self, state: State) -> Iterator[tuple[Move, State, int]]:
         """Every legal slide from ``state``: (move, next state, cost)."""
         n = self.board.size
         occ = self.occupied(state)
@@ -140,8 +140,8 @@ class RushHourProblem:
                     break
                 d += 1
 
-    def _cost(self, distance: int) -> float:
-        return float(distance) if self.metric == "steps" else 1.0
+    def _cost(self, distance: int) -> int:
+        return distance if self.metric == "steps" else 1
 
     def actions(self, state: State) -> list[Move]:
         """The legal moves in ``state``."""
@@ -152,7 +152,7 @@ class RushHourProblem:
         i = next(k for k, p in enumerate(self.board.pieces) if p.name == action.piece)
         return (*state[:i], state[i] + action.delta, *state[i + 1 :])
 
-    def cost(self, state: State, action: Move, next_state: State) -> float:
+    def cost(self, state: State, action: Move, next_state: State) -> int:
         """1 per move, or the distance slid under the steps metric."""
         return self._cost(abs(action.delta))
 
