@@ -775,6 +775,11 @@ def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
 @_run_options()
 @click.option("--frames", is_flag=True, help="Draw the board after each step (text output).")
 @click.option(
+    "--unfold",
+    is_flag=True,
+    help="Show every step of a long refutation (text output; by default one line each).",
+)
+@click.option(
     "--image",
     type=click.Path(dir_okay=False),
     metavar="OUT.html|OUT.gif|OUT.svg|OUT.png",
@@ -786,14 +791,16 @@ def explain(
     files: tuple[str, ...],
     run: _Run,
     frames: bool,
+    unfold: bool,
     image: str | None,
 ) -> None:
     """Show why the answer to every puzzle in FILE... holds, step by step.
 
     \b
-    Nonograms: each deduction in order (line logic, probes of depth 1 and 2 with their
-      contradiction, guesses of search and the backtracks that undo them), a difficulty
-      grade, and why the solution is unique or where a second one differs.
+    Nonograms: a complete proof, each deduction in order (line logic, probes of depth 1 and
+      2 with their contradiction, refutations: a guess, the deductions under it and the
+      backtrack that rules it out), the grade (the least reasoning that solves the puzzle)
+      and the verdict: unique, no solution, or where two solutions branch.
     Rush Hour, n-puzzle: the plan move by move with g, h and f (h never exceeds the moves
       that remain) and why no shorter plan exists.
     Lights Out: the presses of light chasing, the quiet patterns, the coset searched and
@@ -820,20 +827,25 @@ def explain(
         if explained is None:
             continue
         codes.append(_STATUS_EXIT[explained.result.status])
-        _print_explanation(puzzle, explained, run.output, frames)
+        _print_explanation(puzzle, explained, run.output, frames, unfold)
         if images:
             codes += _write_explanation(puzzle, explained, images[number], run.output)
     sys.exit(_worst(codes))
 
 
-def _print_explanation(puzzle: _Puzzle, explained: Explanation, output: str, frames: bool) -> None:
+def _print_explanation(
+    puzzle: _Puzzle, explained: Explanation, output: str, frames: bool, unfold: bool
+) -> None:
     model = puzzle.kind
-    if output == "json":
-        for record in explained.records(model.encode):
-            click.echo(json.dumps({**puzzle.record(), **record}))
+    if output == "json":  # one write for all the lines of a puzzle
+        named = puzzle.record()
+        lines = (
+            json.dumps({**named, **record}) + "\n" for record in explained.records(model.encode)
+        )
+        click.echo("".join(lines), nl=False)
         return
     _say(f"{puzzle.title}: {model.describe(puzzle.puzzle)}", "bold")
-    _say(explained.text(frames=frames))
+    _say(explained.text(frames=frames, unfold=unfold))
     result = explained.result
     if result.solution is not None and not frames:
         _say(model.draw(puzzle.puzzle, result.solution))

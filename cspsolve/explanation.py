@@ -49,12 +49,17 @@ class Step:
         the move, g and h, ...); keys are the kind's, documented with its rules.
     state : object
         The board after the step, as the kind's ``scene`` draws it (``None``: not drawn).
+    fold : (int, str) or None
+        For the first step of a long sub-argument (a refuted branch): how many steps it spans,
+        this one included, and one sentence for all of them, which the text shows instead
+        unless asked to unfold (:meth:`Explanation.text`). JSON always holds every step.
     """
 
     rule: str
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
     state: Any = field(default=None, repr=False, compare=False)
+    fold: tuple[int, str] | None = field(default=None, repr=False, compare=False)
 
     def record(self, number: int) -> dict[str, Any]:
         """The step as one JSON Lines object: ``type``, ``step``, ``rule``, ``text`` and data.
@@ -104,23 +109,33 @@ class Explanation:
     scene: Callable[[Any, str], Scene] | None = field(default=None, repr=False)
     draw: Callable[[Any], str] | None = field(default=None, repr=False)
 
-    def text(self, *, frames: bool = False) -> str:
+    def text(self, *, frames: bool = False, unfold: bool = False) -> str:
         """The explanation for a terminal: numbered steps, then the proof and the summary.
 
         Parameters
         ----------
         frames : bool
             Draw the board after each step (with the kind's ``draw``), and before the first.
+        unfold : bool
+            Show every step of a folded sub-argument (:attr:`Step.fold`); else its steps are
+            one line, numbered by their range (``12-48.``), drawn after its last step.
         """
         lines: list[str] = []
         snapshots = frames and self.draw is not None
         if snapshots and self.start is not None and self._drawn(self.start):
             lines += [self._drawn(self.start), ""]
         width = len(str(len(self.steps)))
-        for number, step in enumerate(self.steps, 1):
-            lines.append(f"{number:>{width}}. {step.text}")
-            if snapshots and step.state is not None:
-                lines += [self._drawn(step.state), ""]
+        number = 0
+        while number < len(self.steps):
+            step = self.steps[number]
+            span, words = (1, step.text) if unfold or step.fold is None else step.fold
+            last = number + span
+            label = f"{number + 1}" if span == 1 else f"{number + 1}-{last}"
+            lines.append(f"{label:>{width}}. {words}")
+            state = self.steps[last - 1].state
+            if snapshots and state is not None:
+                lines += [self._drawn(state), ""]
+            number = last
         lines += self.proof
         if self.facts():
             lines.append(", ".join(self.facts()))
@@ -224,12 +239,18 @@ class Explanation:
     def __str__(self) -> str:
         return self.text()
 
-    def write(self, path: str | Path, title: str = "") -> None:
+    def write(
+        self,
+        path: str | Path,
+        title: str = "",
+        *,
+        announce: Callable[[str], None] | None = None,
+    ) -> None:
         """Write the explanation as a picture; the extension names the format.
 
         ``.html``: the page of :meth:`html`; ``.gif``: every frame (see
-        :func:`cspsolve.render.write_image`); ``.svg`` or ``.png``: the start and the end side
-        by side.
+        :func:`cspsolve.render.write_image`, which tells ``announce`` beforehand how long a
+        long one will take); ``.svg`` or ``.png``: the start and the end side by side.
 
         Raises
         ------
@@ -248,4 +269,4 @@ class Explanation:
             return
         from cspsolve.render import write_image
 
-        write_image([scene for _, scene in self.frames()], path)
+        write_image([scene for _, scene in self.frames()], path, announce=announce)

@@ -1,26 +1,38 @@
-"""Explanations of nonograms: the deductions in order, a grade, uniqueness.
+"""Explanations of nonograms: the deductions in order, a complete proof, a grade.
 
-The puzzle is first solved by the method asked for (``probing`` by default), asked for two
-solutions so that uniqueness is decided. The deductions are then replayed from the empty grid
-by compiled kernels (:mod:`.black`, :mod:`.colour`), each cell narrowed step by step:
+The deductions are replayed from the empty grid by compiled kernels (:mod:`.black`,
+:mod:`.colour`), each cell narrowed step by step:
 
 1. *line logic* on a worklist of dirty lines, the exact line solver on each: a ``line`` step;
 2. at a stall, *probes* of depth 1: a value assumed in a cell and line logic run on a copy; a
    line left with no placement makes a ``probe`` step ruling the value out, its chain the line
    visits the conflict rests on;
-3. when a sweep of probes finds nothing, probes of depth 2 on the :data:`DEEP_CELLS` best cells
-   of the sweep (line logic and depth-1 probes under the assumption), bounded by
-   :data:`DEEP_FLOOR` plus :data:`DEEP_SHARE` times the solve's own trials;
-4. else a ``guess`` at the cell whose trial decides the most, the value that decides the most
-   first. If the solution takes another value, the wrong branch is searched depth first and,
-   when refuted within :data:`BRANCH_STEPS` steps, shown up to its ``contradiction`` and the
-   ``backtrack`` that undoes it; else the guess follows the solution (its text says why).
+3. at the first stall of probes, the puzzle is solved by the method asked for (``probing`` by
+   default), asked for two solutions. When it has two, both fit every deduction so far and
+   differ in an open cell, where both values lead to a solution: the explanation ends there
+   with a ``second`` step. Otherwise (unique, or no solution):
+4. when a sweep of probes finds nothing, probes of depth 2 (line logic and depth-1 probes to
+   their fixpoint under the assumption) over every open cell, each value, until one fails;
+   after the first refutation (below) they are tried only on the :data:`DEEP_CELLS` best cells
+   and spend at most :data:`DEEP_FLOOR` plus :data:`DEEP_SHARE` times the solve's own trials;
+5. else a *refutation*: at the cell whose trial decides the most, a value the solution does not
+   take is assumed (a ``guess``) and its branch searched depth first with line logic and
+   depth-1 probes, a nested guess at each stall, until every branch ends in a line with no
+   placement (``contradiction``); each ``backtrack`` restores the grid as it was before its
+   guess and rules the guessed value out. The refutation is shown whole: no guess stands after
+   it, and the deductions go on from the cell it decided.
 
-``summary["grade"]`` is the deepest reasoning needed: ``"line logic"``, ``"probing"``,
-``"deeper probes"`` or ``"search"`` (with ``nodes``, the search's node count); the summary also
-counts ``steps``, ``probes``, ``deeper probes``, ``guesses`` and ``backtracks``. When no guess
-holds at the end, the deductions decided every cell and the solution is unique; otherwise the
-search decided it, and a second solution is the last step.
+So a unique puzzle's explanation ends with every cell decided and no guess standing: the steps
+are a complete proof that the solution is unique. An unsolvable one ends in a contradiction with
+no guess standing. Only a limit leaves the proof open (``summary["grade"]`` then ``None``).
+
+``summary["grade"]`` is the least reasoning that solves the puzzle, as the replay ran it:
+``"line logic"``, ``"probing"`` (depth 1 to a fixpoint), ``"deeper probes"`` (depth 2 to a
+fixpoint over every cell) or ``"search"`` (refutations needed: ``refutations``, their
+``refutation steps`` and ``guesses``, and ``nodes``, the solve's node count). For a puzzle that
+is not unique it is the reasoning that reached the branch, and ``summary["verdict"]`` is
+``"not unique"`` (else ``"unique"`` or ``"no solution"``; ``None`` when a limit stopped the run).
+The summary also counts ``steps``, ``probes``, ``deeper probes`` and ``backtracks``.
 
 Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value is 1 filled or
 0 empty, in colour a colour's index, 0 the background):
@@ -35,7 +47,8 @@ Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value i
     ``"line"`` or ``"probe"``), ``conflict`` (``axis``, ``index``, ``clue``), and ``fixed``
     or ``narrowed`` (the cell without ``assumed``).
 ``guess``
-    ``cell``, ``value``, ``depth`` (the guesses held, this one included).
+    ``cell``, ``value``, ``depth`` (the guesses held, this one included): assumed, to be
+    refuted.
 ``contradiction``
     ``axis``, ``index``, ``clue``: no placement fits; a ``backtrack`` follows when a guess is
     held, else the clues have no solution.
@@ -43,10 +56,12 @@ Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value i
     ``cell`` (the last guess held), ``undone`` (every cell changed since it, row-major),
     ``fixed`` or ``narrowed`` (the cell without the guessed value), ``depth``.
 ``second``
-    ``grid`` (a second solution) and ``cells`` (where it differs).
+    ``grid`` (a second solution) and ``cells`` (where it differs from the result's, every one
+    open when the step comes).
 
 A state (``Step.state``) is ``(codes, marks)``: the grid's cell masks as bytes, and the cells
-the step decided.
+the step decided. A top-level refutation of more than :data:`FOLD` steps carries a fold on its
+guess (:attr:`cspsolve.explanation.Step.fold`): one line of text for the whole refutation.
 """
 
 from __future__ import annotations
@@ -54,7 +69,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -66,7 +81,7 @@ from cspsolve.results import Result, Stats, Status
 
 from ..board import Grid, Nonogram
 from ..colour.board import ColourNonogram
-from ..solver import LISTING, NonogramOptions
+from ..solver import LISTING, NonogramOptions, sum_mismatch
 from .black import BlackBoard
 from .colour import ColourBoard
 from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED, Board, place, slice_chain
@@ -77,21 +92,25 @@ GRADES = ("line logic", "probing", "deeper probes", "search")
 """The grades, easiest first (see the module docstring)."""
 
 DEEP_CELLS = 8
-"""Probes of depth 2 are tried, after a sweep of probes found nothing, on this many cells of
-the best scores (both values each)."""
+"""After the first refutation, probes of depth 2 are tried, when a sweep of probes found
+nothing, on this many cells of the best scores (both values each)."""
 DEEP_SHARE = 1
 DEEP_FLOOR = 2000
-"""Probes of depth 2 spend at most ``DEEP_FLOOR + DEEP_SHARE`` times the solve's trials (its
-``stats.probes``) in trials, the replay's share of the work bounded by the solve's."""
-BRANCH_STEPS = 60
-"""A branch the search tries first and the solution does not take is shown when the search
-under it refutes it in this many steps at most, its guess and its backtrack included."""
+"""After the first refutation, probes of depth 2 spend at most ``DEEP_FLOOR + DEEP_SHARE``
+times the solve's trials (its ``stats.probes``) in trials."""
+FOLD = 8
+"""A top-level refutation of more steps than this is folded into one line of text."""
 
 State = tuple[bytes, tuple[tuple[int, int], ...]]
 """A drawn state: the cell masks row by row, and the cells to mark."""
 
 Puzzle = Nonogram | ColourNonogram
 
+Outcome = Literal["done", "stall", "conflict", "halted"]
+"""Where deductions end: every cell decided, nothing more follows, a line has no placement,
+or the limit."""
+Deep = Literal["none", "full", "budget"]
+"""Probes of depth 2 at a stall: none, over every cell, or within the allowance."""
 
 _QUIET: State = (b"", ())
 """The state of the steps of a chain (never drawn)."""
@@ -105,15 +124,14 @@ class _Replay:
     board : Board
         The grid, empty.
     budget : Budget
-        The run's limits.
-    allowance : int
-        The trials that probes of depth 2 may spend (see :data:`DEEP_SHARE`).
+        The run's limits; each guess counts as a node.
     """
 
-    def __init__(self, board: Board, budget: Budget, allowance: int) -> None:
+    def __init__(self, board: Board, budget: Budget) -> None:
         self.board = board
         self.budget = budget
-        self.allowance = allowance
+        self.allowance = 0
+        """The trials that capped probes of depth 2 may spend (see :data:`DEEP_SHARE`)."""
         self.steps: list[Step] = []
         self.guesses = 0
         self.held: list[tuple[Any, int, int]] = []
@@ -122,11 +140,19 @@ class _Replay:
         self.probes = 0
         self.deeper = 0
         self.backtracks = 0
+        self.refutations = 0
+        self.refuting = 0
+        """The steps of the top-level refutations."""
+        self.level = 0
+        """The deepest reasoning used outside refutations (an index of :data:`GRADES`)."""
         self.conflict = False
         self.quiet = False
         """Whether the steps are a chain's: no text, no state."""
         self.stopped: Status | None = None
+        self.ruled_out = ""
+        """The words of the last ``backtrack``: what its cell is left."""
         height, width = board.size
+        self.cells = height * width
         self.needed = np.zeros(height + width, np.uint8)
         self.keep = np.zeros(0, np.uint8)
 
@@ -137,6 +163,11 @@ class _Replay:
             return
         state = self.board.codes.tobytes(), tuple((m[0], m[1]) for m in marks)
         self.steps.append(Step(rule, text(), data, state))
+
+    def _used(self, level: int) -> None:
+        """Record reasoning of ``level`` (an index of :data:`GRADES`) outside refutations."""
+        if not self.held and not self.quiet:
+            self.level = max(self.level, level)
 
     def _halted(self) -> None:
         self.stopped = self.budget.interrupted() or Status.LIMIT
@@ -208,6 +239,7 @@ class _Replay:
         }
         self._add("probe", lambda: text, data, decided)
         self.probes += 1
+        self._used(1)
         return cell, value
 
     def _counts(self) -> tuple[Any, int, tuple[int, int, int, int]]:
@@ -229,14 +261,15 @@ class _Replay:
         self.conflict = False
         return taken
 
-    def deep_probe(self) -> int:
-        """After a sweep of probes found nothing: probes of depth 2 on the best cells of the
-        sweep, while the allowance of trials lasts; the first that fails is a ``probe`` step of
-        depth 2 (its cell is returned), else :data:`.NONE` (or :data:`.HALTED`)."""
+    def deep_probe(self, capped: bool) -> int:
+        """After a sweep of probes found nothing: probes of depth 2 on the open cells of the
+        sweep, best scores first (``capped``: on :data:`DEEP_CELLS` cells while the allowance
+        of trials lasts); the first that fails is a ``probe`` step of depth 2 (its cell is
+        returned), else :data:`.NONE` (or :data:`.HALTED`)."""
         board = self.board
-        for cell in board.candidates(DEEP_CELLS):
+        for cell in board.candidates(DEEP_CELLS if capped else self.cells):
             for value in board.values(cell):
-                if self.allowance <= 0:
+                if capped and self.allowance <= 0:
                     return NONE
                 spent = board.spent()
                 failed = board.deep(cell, value)
@@ -259,7 +292,7 @@ class _Replay:
         self.quiet = True
         start, lines = cell, self._lines(cell)
         while self.line_logic(lines) and board.open():
-            found, _ = self.probe((start + 1) % len(board.codes.flat))
+            found, _ = self.probe((start + 1) % self.cells)
             if found < 0:
                 break
             start, lines = found, self._lines(found)
@@ -290,17 +323,41 @@ class _Replay:
         self._add("probe", lambda: text, data, decided)
         self.probes += 1
         self.deeper += 1
+        self._used(2)
         return True
 
-    def guess(self, cell: int, value: int, note: str) -> None:
-        """Give ``cell`` the value ``value``, as a ``guess`` step (``note`` says why)."""
+    def deduce(self, lines: Iterable[int], start: int, deep: Deep) -> Outcome:
+        """Line logic from ``lines`` and probes from cell ``start`` (of depth 2 as ``deep``
+        says) until every cell is decided, nothing more follows, a line has no placement, or
+        the limit."""
+        board = self.board
+        while True:
+            if not self.line_logic(lines):
+                return "halted" if self.stopped else "conflict"
+            if not board.open():
+                return "done"
+            self.stopped = self.budget.exhausted()
+            if self.stopped:
+                return "halted"
+            cell, _ = self.probe(start)
+            if cell == NONE and deep != "none":
+                cell = self.deep_probe(capped=deep == "budget")
+            if cell == HALTED:
+                return "halted"
+            if cell == NONE:
+                return "stall"
+            start, lines = (cell + 1) % self.cells, self._lines(cell)
+
+    def guess(self, cell: int, value: int) -> None:
+        """Assume ``value`` at ``cell``, to be refuted: a ``guess`` step (a node)."""
         board = self.board
         row, col = divmod(cell, board.size[1])
         self.guesses += 1
+        self.budget.stats.expanded += 1
         self.held.append((board.codes.copy(), cell, value))
         board.assign(cell, value)
         depth = len(self.held)
-        text = f"guess {place(row, col)} {board.word(value)} (probes stall; depth {depth}{note})"
+        text = f"guess {place(row, col)} {board.word(value)}, to refute it (depth {depth})"
         data = {"cell": [row, col], "value": value, "depth": depth}
         self._add("guess", lambda: text, data, [[row, col]])
 
@@ -316,6 +373,7 @@ class _Replay:
         decided, words = board.exclude(cell, value)
         row, col = divmod(cell, board.size[1])
         depth = len(self.held)
+        self.ruled_out = f"so {place(row, col)} is {words}"
         text = (
             f"backtrack: the guess at {place(row, col)} fails, {len(undone)} cells are undone "
             f"and it is {words} (depth {depth})"
@@ -325,89 +383,104 @@ class _Replay:
         self.backtracks += 1
         return cell
 
-    def branch(self, choice: tuple[int, int], solution: Any) -> int:
-        """After probes of both depths found nothing: a guess at the cell of ``choice``
-        (:meth:`Board.branching`), its value a search tries first. When the solution does not
-        take that value its branch is searched (:meth:`refute`): refuted in
-        :data:`BRANCH_STEPS` steps at most it is shown; else the guess takes the solution's
-        value, its text saying why. The cell is returned (:data:`.HALTED` when the limit
-        stopped the replay)."""
-        board = self.board
-        cell, first = choice
-        value = board.value(solution, cell)
-        note = ""
-        if first != value:
-            why = self.refute(cell, first)
-            if why is None:
-                return HALTED if self.stopped else cell
-            note = (
-                f"; {board.word(first)}, tried first, {why}: the guess follows the solution found"
-            )
-        self.guess(cell, value, note)
-        return cell
-
-    def refute(self, cell: int, value: int) -> str | None:
-        """Search the branch of ``value`` at ``cell`` depth first: the guess, line logic and
-        probes of depth 1 under it, at a stall a further guess (the value a search tries
-        first), at a contradiction a ``backtrack`` of the last guess. None when the branch is
-        refuted in :data:`BRANCH_STEPS` steps at most (its steps kept) or the limit stops the
-        replay; else its steps are taken back and the words say why."""
-        board = self.board
-        saved = self._counts()
-        held = len(self.held)
-        self.guess(cell, value, "; the search's first choice")
-        start, lines = cell, self._lines(cell)
-        why = f"is not refuted in {BRANCH_STEPS} steps"
-        while len(self.steps) - saved[1] <= BRANCH_STEPS:
-            if not self.line_logic(lines):
-                if self.stopped:
-                    return None
-                start = self.backtrack()
-                if len(self.held) == held and len(self.steps) - saved[1] <= BRANCH_STEPS:
-                    return None  # else the loop ends: refuted, but in too many steps
-            elif not board.open():
-                why = "leads to another solution"
-                break
+    def refute(self, cell: int, value: int) -> Outcome:
+        """Refute ``value`` at ``cell``: its ``guess``, then line logic and probes of depth 1,
+        at a stall a nested guess (the value a search tries first) refuted in turn, until the
+        guess's own ``backtrack``. ``"conflict"`` when refuted (the cell then lacks the value),
+        ``"halted"`` at the limit, ``"done"`` when a branch decides every cell (a solution
+        the refutation cannot rule out; its guesses stand)."""
+        base = len(self.held)
+        opened = [len(self.steps)]
+        self.guess(cell, value)
+        lines, start = self._lines(cell), (cell + 1) % self.cells
+        while True:
+            outcome = self.deduce(lines, start, "none")
+            if outcome == "conflict":
+                cell = self.backtrack()
+                first = opened.pop()
+                if len(self.held) == base:
+                    self._fold(first)
+                    return "conflict"
+            elif outcome == "stall":
+                cell, choice = self.fail_first()
+                opened.append(len(self.steps))
+                self.guess(cell, choice)
             else:
-                start, _ = self.probe((start + 1) % len(board.codes.flat))
-                if start == HALTED:
-                    return None
-                if start == NONE:
-                    start, first = board.branching()
-                    self.guess(start, first, "; the search's first choice")
-            lines = self._lines(start)
-        self._undo(saved)
-        return why
+                return outcome
+            lines, start = self._lines(cell), (cell + 1) % self.cells
 
-    def run(self, solution: Any) -> None:
-        """Deduce from the empty grid until every cell is decided, a contradiction, a stall
-        without a solution to follow, or the limit."""
+    def fail_first(self) -> tuple[int, int]:
+        """After a sweep of probes found nothing: the open cell of the best score, and the
+        value whose trial decides the most there (the likeliest to fail soon)."""
         board = self.board
-        height, width = board.size
-        board.aim(solution)
-        lines: Iterable[int] = range(height + width)
+        [cell] = board.candidates(1)
+        sizes = {value: len(board.trial(cell, value)[1]) for value in board.values(cell)}
+        return cell, max(sizes, key=sizes.__getitem__)
+
+    def _fold(self, first: int) -> None:
+        """Count the refutation from step ``first`` to the last one; at the top level, fold it
+        when it is longer than :data:`FOLD` steps."""
+        if self.held:
+            return
+        count = len(self.steps) - first
+        self.refutations += 1
+        self.refuting += count
+        self.level = len(GRADES) - 1
+        if count <= FOLD:
+            return
+        guess, conflict = self.steps[first], self.steps[-2]
+        row, col = guess.data["cell"]
+        nested = sum(step.rule == "guess" for step in self.steps[first + 1 :])
+        within = f" ({nested} nested guesses)" if nested else ""
+        line = self.board.titles[self.board.names.index(dict(conflict.data))]
+        word = self.board.word(guess.data["value"])
+        text = (
+            f"if {place(row, col)} were {word}: {count} steps{within}, the last leaving "
+            f"{line} no placement, {self.ruled_out}"
+        )
+        self.steps[first] = dataclasses.replace(guess, fold=(count, text))
+
+    def wrong(self, cell: int, first: int, solution: Any) -> int:
+        """A value of ``cell`` that ``solution`` does not take: ``first`` if it is one."""
+        right = self.board.value(solution, cell)
+        if first != right:
+            return first
+        return next(v for v in self.board.values(cell) if v != right)
+
+    def prove(self, solution: Any) -> Outcome:
+        """From a stall, deduce until every cell is decided, with probes of depth 2 and, where
+        they stall, refutations of values ``solution`` does not take (with ``solution`` None,
+        of the value a search tries first): ``"done"``, ``"conflict"`` (no solution) or
+        ``"halted"``; ``"stall"`` when a branch reached a solution other than ``solution``
+        (its guesses stand)."""
+        board = self.board
+        lines: Iterable[int] = ()
         start = 0
-        while self.line_logic(lines) and board.open():
-            self.stopped = self.budget.exhausted()
-            if self.stopped:
-                return
-            cell, _ = self.probe(start)
-            if cell == NONE:
-                choice = board.branching()
-                cell = self.deep_probe()
-                if cell == NONE:
-                    if solution is None:
-                        return
-                    cell = self.branch(choice, solution)
-            if cell == HALTED:
-                return
-            start = (cell + 1) % (height * width)
-            lines = self._lines(cell)
+        while True:
+            deep: Deep = "budget" if self.refutations else "full"
+            outcome = self.deduce(lines, start, deep)
+            if outcome != "stall":
+                return outcome
+            cell, first = board.branching()
+            value = first if solution is None else self.wrong(cell, first, solution)
+            if self.refute(cell, value) != "conflict":
+                return "halted" if self.stopped else "stall"
+            lines, start = self._lines(cell), (cell + 1) % self.cells
 
     def grade(self) -> str:
-        """The deepest reasoning used (:data:`GRADES`)."""
-        used = (True, self.probes, self.deeper, self.guesses)
-        return GRADES[max(i for i, u in enumerate(used) if u)]
+        """The deepest reasoning used outside refutations (:data:`GRADES`)."""
+        return GRADES[self.level]
+
+    def second(self, solution: Grid, other: Grid) -> None:
+        """The ``second`` step: ``other`` fits every step and differs from ``solution``."""
+        cells = _differences(solution, other)
+        where = ", ".join(place(r, c) for r, c in cells[:12]) + ", ..." * (len(cells) > 12)
+        text = (
+            f"a second solution fits every step and differs in {len(cells)} open cells: "
+            f"{where}; at {place(*cells[0])} both values lead to a solution"
+        )
+        state = (self.board.encode(other).tobytes(), tuple((r, c) for r, c in cells))
+        self.steps.append(Step("second", text, {"grid": list(other), "cells": cells}, state))
 
 
 def _solver_options(options: NonogramOptions, method: str) -> NonogramOptions:
@@ -427,37 +500,55 @@ def _differences(first: Grid, second: Grid) -> list[list[int]]:
     ]
 
 
-def _uniqueness(replay: _Replay, found: Result[Grid]) -> list[str]:
-    """The proof sentences on uniqueness (or unsolvability), adding a ``second`` step."""
-    unique = found.proof.get("unique")
+def _branches(found: Result[Grid]) -> bool:
+    """Whether the replay goes on past its first stall: a unique solution (or one whose
+    uniqueness a limit left open) to follow, or no solution, every branch to be refuted."""
     if found.status is Status.UNSOLVABLE:
-        if replay.conflict:
-            return ["The clues have no solution: the contradiction follows from the deductions."]
-        if found.stats.expanded:
-            nodes = found.stats.expanded
-            return [f"The clues have no solution: the search ({nodes} nodes) found none."]
-        return [f"The clues have no solution: {found.message}."]
-    assert found.solution is not None
-    if not replay.held:
-        found.proof["unique"] = True
-        return ["The solution is unique: the deductions decided every cell (no guess holds)."]
-    if unique:
-        return [
-            f"The solution is unique: the search ({found.stats.expanded} nodes) found no "
-            "other, so no guess's other values lead to a solution."
+        return True
+    return found.status.has_solution and found.proof.get("unique") is not False
+
+
+def _second(found: Result[Grid]) -> Grid | None:
+    """A solution the solver listed besides its answer."""
+    return next((s for s in found.solutions if s != found.solution), None)
+
+
+def _conclude(replay: _Replay, found: Result[Grid], outcome: Outcome) -> tuple[str, list[str]]:
+    """The verdict and the proof sentences on uniqueness (or unsolvability) once the replay
+    ended with ``outcome`` (adding a ``second`` step where it stopped at a branch)."""
+    if found.status is Status.UNSOLVABLE:
+        if not replay.steps and outcome == "conflict":
+            return "no solution", [f"The clues have no solution: {found.message}."]
+        if outcome == "conflict":
+            return "no solution", [
+                "The clues have no solution: the contradiction follows from the steps shown."
+            ]
+        return "no solution", [
+            f"The clues have no solution: the search found none ({found.message})."
         ]
-    if unique is None:
-        return ["Uniqueness is open: a limit stopped the search for a second solution."]
-    others = [s for s in found.solutions if s != found.solution]
-    if not others:
-        return ["The solution is not unique (the method does not show the second one)."]
-    second = others[0]
-    cells = _differences(found.solution, second)
-    where = ", ".join(place(r, c) for r, c in cells[:12]) + (", ..." if len(cells) > 12 else "")
-    text = f"a second solution differs in {len(cells)} cells: {where}"
-    state = (replay.board.encode(second).tobytes(), tuple((r, c) for r, c in cells))
-    replay.steps.append(Step("second", text, {"grid": list(second), "cells": cells}, state))
-    return [f"The solution is not unique: {text} (the last step)."]
+    assert found.solution is not None
+    if outcome == "conflict":
+        return "disagreement", [
+            "The steps end in a contradiction although the solver found a solution: one of "
+            "them is wrong (please report it)."
+        ]
+    if outcome == "done" and not replay.held:
+        found.proof["unique"] = True
+        return "unique", [
+            "The solution is unique: it follows from the steps shown (every cell decided, "
+            "no guess standing)."
+        ]
+    other = _second(found)
+    if other is None and replay.held:  # a refutation reached a solution
+        other = replay.board.rows(replay.board.codes.tobytes())
+    if other is None:
+        return "not unique", ["The solution is not unique (the method does not show a second one)."]
+    found.proof["unique"] = False
+    replay.second(found.solution, other)
+    return "not unique", [
+        "The solution is not unique: the deductions stop where two solutions branch (the last "
+        "step)."
+    ]
 
 
 def explain(
@@ -478,14 +569,14 @@ def explain(
     puzzle : Nonogram or ColourNonogram
         The clues.
     run : Runner
-        The method that solves it first; ``method`` is its name.
+        The method that solves it at the first stall; ``method`` is its name.
     heuristic : str or None
         Passed to ``run``.
     options : NonogramOptions
         The user's options; the explanation's result lists solutions only when they ask.
     limits : Limits, optional
-        Shared by the solve and the replay; when they stop the replay the result has status
-        ``limit`` and the steps found so far.
+        Shared by the replay and the solve (each guess of a refutation counts as a node);
+        when they stop the run, its result has status ``limit`` and the steps found so far.
     picture, draw : callable
         Draw a (partial) grid, ``?`` for an undecided cell: as a picture with a caption and
         marked cells, and as text.
@@ -494,38 +585,36 @@ def explain(
     -------
     Explanation
         Its result is the solver's, ``stats.seconds`` the whole time; the summary has
-        ``grade``, ``steps``, ``probes``, ``guesses`` and, for the grade ``search``, ``nodes``.
+        ``grade``, ``verdict``, the counts of the steps and, for the grade ``search``,
+        ``nodes``.
     """
     load_kernels()
     budget = (limits or Limits()).start(Stats())
-    solving = _solver_options(options, method)
-    found = run(puzzle, heuristic=heuristic, options=solving, limits=limits)
     board: Board = ColourBoard(puzzle) if isinstance(puzzle, ColourNonogram) else BlackBoard(puzzle)
     start: State = (board.codes.tobytes(), ())
-    replay = _Replay(board, budget, DEEP_FLOOR + DEEP_SHARE * found.stats.probes)
-    proof: list[str] = []
-    if found.status in (Status.SOLVED, Status.UNSOLVABLE):
-        with budget.alarm(board.ring):
-            replay.run(found.solution)
-    if replay.stopped or found.status not in (Status.SOLVED, Status.UNSOLVABLE):
+    replay = _Replay(board, budget)
+    height, width = board.size
+    mismatch = sum_mismatch(puzzle)
+    with budget.alarm(board.ring):
+        lines = () if mismatch else range(height + width)
+        outcome = replay.deduce(lines, 0, "none") if lines else "conflict"
+        found = _solved(replay, outcome, run, puzzle, heuristic, options, method)
+        if outcome == "stall" and _branches(found):
+            replay.allowance = DEEP_FLOOR + DEEP_SHARE * found.stats.probes
+            board.aim(found.solution)
+            outcome = replay.prove(found.solution)
+    verdict: str | None = None
+    if outcome == "halted" or found.status not in (Status.SOLVED, Status.UNSOLVABLE):
         status = replay.stopped or found.status
         found = Result(status, None, found.stats, found.method, found.heuristic)
-        steps = len(replay.steps)
-        proof.append(f"Stopped ({status}) after {steps} steps: the rest of the grid is open.")
+        proof = [
+            f"Stopped ({status}) after {len(replay.steps)} steps: the rest of the grid is open."
+        ]
     else:
-        proof += _uniqueness(replay, found)
+        verdict, proof = _conclude(replay, found, outcome)
     found.solutions = found.solutions[: options.solutions or 0]
     found.stats.seconds = budget.finish().seconds
-    summary: dict[str, Any] = {
-        "grade": replay.grade(),
-        "steps": len(replay.steps),
-        "probes": replay.probes,
-        "deeper probes": replay.deeper,
-        "guesses": replay.guesses,
-        "backtracks": replay.backtracks,
-    }
-    if replay.guesses:
-        summary["nodes"] = found.stats.expanded
+    summary = _summary(replay, verdict, found)
 
     def scene(state: State, caption: str) -> Scene:
         return picture(board.rows(state[0]), caption, state[1])
@@ -534,6 +623,42 @@ def explain(
         return draw(board.rows(state[0]))
 
     return Explanation("nonogram", found, replay.steps, proof, summary, start, scene, drawn)
+
+
+def _solved(
+    replay: _Replay,
+    outcome: Outcome,
+    run: Runner,
+    puzzle: Puzzle,
+    heuristic: str | None,
+    options: NonogramOptions,
+    method: str,
+) -> Result[Grid]:
+    """The solver's answer, asked for two solutions within what the replay left of the
+    limits (a stopped result when the replay was stopped)."""
+    if outcome == "halted":
+        return Result(replay.stopped or Status.LIMIT, None, Stats(), method, heuristic)
+    solving = _solver_options(options, method)
+    return run(puzzle, heuristic=heuristic, options=solving, limits=replay.budget.rest())
+
+
+def _summary(replay: _Replay, verdict: str | None, found: Result[Grid]) -> dict[str, Any]:
+    """The explanation's facts (see the module docstring)."""
+    summary: dict[str, Any] = {
+        "grade": replay.grade() if verdict else None,
+        "verdict": verdict,
+        "steps": len(replay.steps),
+        "probes": replay.probes,
+        "deeper probes": replay.deeper,
+        "guesses": replay.guesses,
+        "backtracks": replay.backtracks,
+    }
+    if replay.refutations:
+        summary["refutations"] = replay.refutations
+        summary["refutation steps"] = replay.refuting
+    if found.stats.expanded:
+        summary["nodes"] = found.stats.expanded
+    return summary
 
 
 @functools.cache

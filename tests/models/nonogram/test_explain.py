@@ -155,11 +155,13 @@ def changed_cells(before: Known, after: Known) -> list[list[int]]:
     ]
 
 
-def replay(puzzle: Nonogram, explanation: Explanation) -> tuple[Known, int]:
+def replay(puzzle: Nonogram, explanation: Explanation) -> tuple[Known, int, list[int]]:
     """Check every step on the checker's own grid (see the module docstring); the grid at the
-    end (before a ``second`` step) and the guesses held then."""
+    end (before a ``second`` step), the guesses held then, and each step's level (the guesses
+    held before it: 0 outside refutations)."""
     known: Known = [[None] * puzzle.width for _ in range(puzzle.height)]
     held: list[tuple[Known, list[int], int]] = []  # grid before each guess held, cell, value
+    levels: list[int] = []
     refuted = False  # a contradiction under a guess: a backtrack must follow
     result = explanation.result
     for number, step in enumerate(explanation.steps):
@@ -167,6 +169,7 @@ def replay(puzzle: Nonogram, explanation: Explanation) -> tuple[Known, int]:
         assert set(data) == KEYS[step.rule], step
         assert not refuted or step.rule == "backtrack", step
         json.dumps(data)
+        levels.append(len(held) - (step.rule == "backtrack"))
         if step.rule == "line":
             check_line(puzzle, known, data)
         elif step.rule == "probe":
@@ -196,56 +199,83 @@ def replay(puzzle: Nonogram, explanation: Explanation) -> tuple[Known, int]:
             known[cell[0]][cell[1]] = 1 - value
         else:
             assert step.rule == "second" and number == len(explanation.steps) - 1
-            second = tuple(data["grid"])
-            assert runs_match(puzzle, second) and result.solution is not None
-            differ = [
-                [r, c]
-                for r in range(puzzle.height)
-                for c in range(puzzle.width)
-                if second[r][c] != result.solution[r][c]
-            ]
-            assert differ and differ == data["cells"]
+            check_second(puzzle, known, result.solution, data)
     assert not refuted or result.status is Status.LIMIT
-    return known, len(held)
+    return known, len(held), levels
+
+
+def fits(grid: Sequence[str], known: Known) -> bool:
+    """Whether a full grid agrees with every decided cell of ``known``."""
+    return all(
+        v is None or (grid[r][c] == "#") == bool(v)
+        for r, row in enumerate(known)
+        for c, v in enumerate(row)
+    )
+
+
+def check_second(puzzle: Nonogram, known: Known, solution: Any, data: dict[str, Any]) -> None:
+    """Two solutions that fit every step and differ exactly in ``cells``, every one open."""
+    second = tuple(data["grid"])
+    assert runs_match(puzzle, second) and solution is not None
+    assert fits(solution, known) and fits(second, known)
+    differ = [
+        [r, c]
+        for r in range(puzzle.height)
+        for c in range(puzzle.width)
+        if second[r][c] != solution[r][c]
+    ]
+    assert differ and differ == data["cells"]
+    assert all(known[r][c] is None for r, c in differ)
 
 
 def grid_of(known: Known) -> tuple[str, ...]:
     return tuple("".join("?" if v is None else "#" if v else "." for v in row) for row in known)
 
 
+def expected_grade(explanation: Explanation, levels: list[int]) -> str:
+    """The deepest reasoning outside refutations: a guess opens one."""
+    used = {
+        "search" if step.rule == "guess" else f"depth {step.data['depth']}"
+        for step, level in zip(explanation.steps, levels, strict=True)
+        if level == 0 and step.rule in ("guess", "probe")
+    }
+    for grade, mark in (("search", "search"), ("deeper probes", "depth 2"), ("probing", "depth 1")):
+        if mark in used:
+            return grade
+    return "line logic"
+
+
 def check_explanation(case: Case, explanation: Explanation) -> None:
-    """Replay the steps, then check the end, the grade and uniqueness against the oracle."""
+    """Replay the steps, then check the end, the grade and the verdict against the oracle: a
+    unique puzzle ends with every cell decided and no guess standing, one that is not unique
+    at a branch between two solutions, an unsolvable one in a contradiction."""
     puzzle, result = case.puzzle, explanation.result
-    known, held = replay(puzzle, explanation)
+    known, held, levels = replay(puzzle, explanation)
     rules = [s.rule for s in explanation.steps]
     deeper = sum(s.rule == "probe" and s.data["depth"] == 2 for s in explanation.steps)
     summary = explanation.summary
-    expected = (
-        "search" if "guess" in rules
-        else "deeper probes" if deeper
-        else "probing" if "probe" in rules
-        else "line logic"
-    )  # fmt: skip
-    assert summary["grade"] == expected
+    assert summary["grade"] == expected_grade(explanation, levels)
     assert summary["guesses"] == rules.count("guess")
     assert summary["probes"] == rules.count("probe") and summary["deeper probes"] == deeper
     assert summary["backtracks"] == rules.count("backtrack")
+    assert held == 0, "no guess stands at the end"
     truth = oracle(case)
     if result.status is Status.SOLVED:
         assert result.solution is not None and runs_match(puzzle, result.solution)
-        assert grid_of(known) == result.solution
         assert truth.solvable is not False
         unique = result.proof["unique"]
         if truth.unique is not None:
             assert unique == truth.unique
+        assert summary["verdict"] == ("unique" if unique else "not unique")
         assert ("second" in rules) == (unique is False)
-        if not held:
-            assert unique is True  # the deductions alone fixed every cell
+        if unique:
+            assert grid_of(known) == result.solution  # the steps alone decide every cell
     else:
         assert result.status is Status.UNSOLVABLE, result.status
         assert case.changed and truth.solvable is not True
-        assert not held and "second" not in rules
-        assert rules[-1:] == ["contradiction"] or "no solution" in " ".join(explanation.proof)
+        assert "second" not in rules and summary["verdict"] == "no solution"
+        totals = sum(map(sum, puzzle.rows)), sum(map(sum, puzzle.columns))
+        assert rules[-1:] == ["contradiction"] or (not rules and totals[0] != totals[1])
 
 
 def explained(puzzle: Nonogram, **options: Any) -> Explanation:
@@ -298,12 +328,14 @@ def test_long_lines_and_a_big_board_replay() -> None:
         check_explanation(case, explained(case.puzzle))
 
 
-def test_crossed_diagonals_need_a_guess_and_show_the_second_solution() -> None:
+def test_crossed_diagonals_branch_at_once_and_show_the_second_solution() -> None:
+    """Line logic decides nothing: the two solutions branch at the start."""
     puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)))
     explanation = explained(puzzle)
     check_explanation(Case(puzzle, ("#.", ".#"), False), explanation)
-    assert explanation.summary["grade"] == "search"
-    assert explanation.steps[-1].rule == "second"
+    assert explanation.summary["verdict"] == "not unique"
+    assert [step.rule for step in explanation.steps] == ["second"]
+    assert explanation.steps[-1].data["cells"] == [[0, 0], [0, 1], [1, 0], [1, 1]]
     assert explanation.result.proof["unique"] is False
 
 
@@ -354,51 +386,87 @@ def test_a_probe_of_depth_2_is_needed_and_graded() -> None:
     assert "at depth 2" in deep[0].text
 
 
-def refuted_branch(puzzle: Nonogram, solution: tuple[str, ...]) -> list[Any]:
-    """The steps of line logic from the empty grid, then the branch of the first open cell's
-    value the solution does not take, searched until refuted (:meth:`_Replay.refute`)."""
-    from cspsolve.models.nonogram.explain import _Replay, load_kernels
-    from cspsolve.models.nonogram.explain.black import BlackBoard
-    from cspsolve.models.nonogram.lines.cells import UNKNOWN
-    from cspsolve.results import Stats
+def without_deeper_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switch off probes of depth 2, so that where probes of depth 1 stall only refutations
+    go on."""
+    from cspsolve.models.nonogram.explain import _Replay
+    from cspsolve.models.nonogram.explain.common import NONE
 
-    load_kernels()
-    board = BlackBoard(puzzle)
-    replay = _Replay(board, Limits().start(Stats()), 0)
-    assert replay.line_logic(range(puzzle.height + puzzle.width))
-    cell = next(i for i, code in enumerate(board.codes.flat) if code == UNKNOWN)
-    row, col = divmod(cell, puzzle.width)
-    assert replay.refute(cell, int(solution[row][col] == ".")) is None
-    return replay.steps
+    monkeypatch.setattr(_Replay, "deep_probe", lambda self, capped: NONE)
 
 
-def test_a_refuted_branch_is_shown_and_backtracked() -> None:
-    """The search's wrong branch: a guess, the deductions under it, the contradiction and the
-    backtrack, which the checker replays (restoring its grid); a tampered ``undone`` fails."""
-    planted = (".#...", "...##", "...#.", "#..#.", ".##.#")
-    rows = tuple(runs(row) for row in planted)
-    columns = tuple(runs("".join(row[j] for row in planted)) for j in range(5))
-    puzzle = Nonogram(rows, columns)
-    steps = refuted_branch(puzzle, planted)
-    rules = [s.rule for s in steps]
-    assert "guess" in rules and rules[-2:] == ["contradiction", "backtrack"]
-    assert steps[-1].data["depth"] == 0 and steps[-1].data["undone"]
-    result = explained(puzzle).result
-    shown = SimpleNamespace(steps=steps, result=result)
-    known, held = replay(puzzle, cast(Explanation, shown))
-    assert held == 0
-    (r, c), value = steps[-1].data["cell"], steps[-1].data["fixed"][0][2]
-    assert known[r][c] == value == (planted[r][c] == "#")
+def test_refutations_prove_a_unique_solution(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without probes of depth 2, TAAI 2011 #66 needs a refutation: a guess of a value the
+    solution does not take, the deductions under it, the contradiction and the backtrack,
+    which the checker replays (restoring its grid). Every cell ends decided with no guess
+    standing; the text folds the refutation into one line unless asked; a tampered ``undone``
+    fails the checker."""
+    without_deeper_probes(monkeypatch)
+    explanation = explained(TAAI2011_65)
+    solution = explanation.result.solution
+    assert solution is not None
+    check_explanation(Case(TAAI2011_65, solution, False), explanation)
+    summary = explanation.summary
+    assert summary["grade"] == "search" and summary["verdict"] == "unique"
+    assert summary["refutations"] >= 1 and summary["backtracks"] == summary["guesses"]
+    steps = explanation.steps
+    first = next(i for i, step in enumerate(steps) if step.rule == "guess")
+    assert steps[first].fold is not None
+    span, words = steps[first].fold
+    assert steps[first + span - 1].rule == "backtrack"
+    assert steps[first + span - 2].rule == "contradiction"
+    (r, c), value = steps[first].data["cell"], steps[first].data["value"]
+    assert (solution[r][c] == "#") != bool(value)
+    assert f"{first + 1}-{first + span}. {words}" in explanation.text()
+    unfolded = explanation.text(unfold=True)
+    assert all(step.text in unfolded for step in steps[first : first + span])
+    backtrack = first + span - 1
     tampered = [
-        *steps[:-1],
-        Step("backtrack", "", {**steps[-1].data, "undone": []}, steps[-1].state),
+        *steps[:backtrack],
+        Step("backtrack", "", {**steps[backtrack].data, "undone": []}, steps[backtrack].state),
+        *steps[backtrack + 1 :],
     ]
+    shown = SimpleNamespace(steps=tampered, result=explanation.result)
     with pytest.raises(AssertionError):
-        replay(puzzle, cast(Explanation, SimpleNamespace(steps=tampered, result=result)))
+        replay(TAAI2011_65, cast(Explanation, shown))
+
+
+def test_refutations_prove_there_is_no_solution(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TAAI 2011 #66 with its first row clue changed (the totals still agree) has no solution;
+    without probes of depth 2, a refutation is needed before line logic reaches the
+    contradiction, with no guess standing."""
+    without_deeper_probes(monkeypatch)
+    puzzle = Nonogram(((2, 1, 2, 4, 1, 1), *TAAI2011_65.rows[1:]), TAAI2011_65.columns)
+    explanation = explained(puzzle)
+    check_explanation(Case(puzzle, ("",), True), explanation)
+    assert explanation.summary["refutations"] >= 1
+    assert explanation.summary["verdict"] == "no solution"
+
+
+def test_clues_whose_totals_differ_need_no_step() -> None:
+    puzzle = Nonogram(rows=((2,), (1,)), columns=((1,), (1,)))
+    explanation = explained(puzzle)
+    assert explanation.result.status is Status.UNSOLVABLE and not explanation.steps
+    assert "row clues fill 3 cells, the column clues 2" in explanation.proof[0]
+    assert explanation.summary["verdict"] == "no solution"
+
+
+def test_a_stopped_solve_keeps_the_deductions_made() -> None:
+    """The solve of TAAI 2011 #66 needs more than one node: with a node limit of 1 the run
+    stops, keeping the line logic and probes found before it (those of the whole
+    explanation's start), which replay, and no grade."""
+    explanation = tasks.explain(KIND, TAAI2011_65, limits=Limits(max_nodes=1))
+    assert explanation.result.status is Status.LIMIT
+    assert explanation.summary["grade"] is None and explanation.summary["verdict"] is None
+    known, held, _ = replay(TAAI2011_65, explanation)
+    assert held == 0 and any(v is None for row in known for v in row)
+    steps = [(step.rule, step.data) for step in explanation.steps]
+    whole = [(step.rule, step.data) for step in explained(TAAI2011_65).steps]
+    assert "probe" in dict(steps) and steps == whole[: len(steps)]
 
 
 def test_json_lines_parse_with_the_documented_keys() -> None:
-    puzzle = Nonogram(rows=((2,), (1, 1), (2,)), columns=((1, 1), (1, 1), (1,)))
+    puzzle = Nonogram(rows=((2,), (1, 1), (2,)), columns=((2,), (1, 1), (2,)))
     explanation = explained(puzzle)
     records = [json.loads(line) for line in explanation.jsonl(KIND.encode).splitlines()]
     steps, summary = records[:-1], records[-1]
@@ -663,15 +731,27 @@ def replay_colour(case: ColourCase, explanation: Explanation) -> None:
         else:
             assert step.rule == "second" and number == len(explanation.steps) - 1
             assert blocks_match(puzzle, tuple(data["grid"])) and result.proof["unique"] is False
+            keys = [c.key for c in puzzle.colours]
+            for grid in (tuple(data["grid"]), result.solution):
+                assert grid is not None
+                assert all(
+                    keys.index(ch) in known[r][c]
+                    for r, row in enumerate(grid)
+                    for c, ch in enumerate(row)
+                )
+            assert all(len(known[r][c]) > 1 for r, c in data["cells"])
+    assert not held, "no guess stands at the end"
     truth = colour_oracle(case)
     if result.status is Status.SOLVED:
         assert result.solution is not None and blocks_match(puzzle, result.solution)
-        keys = [c.key for c in puzzle.colours]
-        assert [[{keys.index(ch)} for ch in row] for row in result.solution] == known
         if truth.unique is not None:
             assert result.proof["unique"] == truth.unique
+        if result.proof["unique"]:
+            keys = [c.key for c in puzzle.colours]
+            assert [[{keys.index(ch)} for ch in row] for row in result.solution] == known
     else:
         assert result.status is Status.UNSOLVABLE and case.changed and truth.solvable is not True
+        assert not explanation.steps or explanation.steps[-1].rule == "contradiction"
 
 
 @given(colour_cases())
@@ -736,5 +816,5 @@ def test_a_limit_stops_the_replay_with_checkable_steps() -> None:
     )  # fmt: skip
     assert explanation.result.status is Status.LIMIT
     assert "open" in " ".join(explanation.proof)
-    known, _ = replay(puzzle, explanation)
+    known, _, _ = replay(puzzle, explanation)
     assert any(v is None for row in known for v in row)
