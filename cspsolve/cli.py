@@ -86,11 +86,25 @@ def _console() -> Console:
     return Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
 
 
+def _terminal() -> bool:
+    """Whether text goes to a terminal (or ``FORCE_COLOR`` asks for colours anyway)."""
+    return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
+
+
 def _say(text: str, style: str | None = None) -> None:
+    """Print a line of text: styled by rich on a terminal, else as plain text with no ANSI
+    code (a drawing may colour its cells with them), which costs no wrapping or markup."""
+    if not _terminal():
+        click.echo(text, color=False)
+        return
     from rich.text import Text
 
-    # A drawing may colour its cells with ANSI codes: shown on a terminal, dropped when piped.
     _console().print(Text.from_ansi(text), style=style)
+
+
+def _announce(sentence: str) -> None:
+    """Tell the user on stderr what a long piece of work will take (e.g. a GIF's frames)."""
+    click.echo(f"cspsolve: {sentence}", err=True)
 
 
 def _fail(message: str) -> NoReturn:
@@ -666,7 +680,7 @@ def _draw_solution(puzzle: _Puzzle, result: Result[Any], name: str, output: str)
         click.echo(f"cspsolve: {puzzle.title}: no solution to draw", err=True)
         return []
     try:
-        write_image(puzzle.kind.scenes(puzzle.puzzle, result.solution), name)
+        write_image(puzzle.kind.scenes(puzzle.puzzle, result.solution), name, announce=_announce)
     except (ValueError, OSError) as e:
         click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
         return [EXIT_BAD_INPUT]
@@ -857,7 +871,7 @@ def _write_explanation(
 ) -> list[int]:
     """Write the explanation's pictures; the exit codes of what went wrong."""
     try:
-        explained.write(name, title=puzzle.title)
+        explained.write(name, title=puzzle.title, announce=_announce)
     except (ValueError, OSError) as e:
         click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
         return [EXIT_BAD_INPUT]

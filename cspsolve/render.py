@@ -6,8 +6,10 @@ labels); this module turns them into text or image files, so no kind draws pixel
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +18,12 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from cspsolve.errors import OptionError
 
 if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from numpy.typing import NDArray
+    from PIL.Image import Image as PILImage
 
 __all__ = [
     "IMAGE_FORMATS",
@@ -24,6 +31,7 @@ __all__ = [
     "Scene",
     "draw_graph",
     "drawn",
+    "gif_seconds",
     "ink",
     "labelled_grid",
     "layout",
@@ -136,9 +144,17 @@ _CHAR = 0.62
 """Width of a digit or letter, in font heights (DejaVu Sans digits are 0.636 em)."""
 _LINE = 1.25
 """Height of a line of text, in font heights."""
+_CAPTION_WIDTH = 480
+"""Pixels a caption may widen a narrower picture to; a longer caption is wrapped."""
 _GRID_LINES_FROM = 8
 """Cells smaller than this many pixels are drawn without grid lines."""
 _FRAME_DURATION_MS, _LAST_FRAME_MS = 600, 2000
+ANNOUNCED_FRAMES = 50
+"""A GIF of more frames than this says beforehand how long it will take (see
+:func:`write_image`)."""
+_SECONDS_PER_FRAME, _SECONDS_PER_MEGAPIXEL = 0.01, 0.04
+"""The estimate of a GIF frame's time: a fixed part and a part per million pixels (measured on
+one core of the benchmark machine, rounded up)."""
 
 
 @dataclass(frozen=True)
@@ -168,13 +184,24 @@ class Layout:
     width: int
     height: int
 
+    @property
+    def pad(self) -> int:
+        """The margin around the board and its labels."""
+        return max(8, self.cell // 2)
+
+    def caption(self, text: str) -> list[str]:
+        """``text`` wrapped to the picture's width, a line each."""
+        chars = max(1, int((self.width - 2 * self.pad) / (_CHAR * self.font)))
+        return textwrap.wrap(text, chars) or [""]
+
 
 def layout(scenes: Sequence[Scene]) -> Layout:
     """The one layout that fits every scene (so that GIF frames share a size).
 
     The board gets ``cell`` pixels per cell (32, less for big boards so that the board stays
     within about 960 px); row labels take the width of their longest text, column labels the
-    height of their tallest stack, and the caption a line below the board.
+    height of their tallest stack, and the caption its lines below the board: a caption may
+    widen a narrow picture to 480 px, and is wrapped to the picture's width beyond.
 
     Raises
     ------
@@ -194,12 +221,15 @@ def layout(scenes: Sequence[Scene]) -> Layout:
     pad = max(8, cell // 2)
     label_width = max((len(t) for s in scenes for t in s.row_labels), default=0)
     label_lines = max((t.count("\n") + 1 for s in scenes for t in s.column_labels if t), default=0)
-    caption = max((len(s.caption) for s in scenes), default=0)
     left = pad + (math.ceil(label_width * _CHAR * font + font) if label_width else 0)
     top = pad + (math.ceil(label_lines * _LINE * font + font / 2) if label_lines else 0)
-    bottom = pad + (math.ceil(2 * _LINE * font) if caption else 0)
-    width = max(left + cols * cell + pad, math.ceil(caption * _CHAR * font) + 2 * pad)
-    return Layout(rows, cols, cell, font, left, top, width, top + rows * cell + bottom)
+    board = left + cols * cell + pad
+    longest = max((len(s.caption) for s in scenes), default=0)
+    width = max(board, min(math.ceil(longest * _CHAR * font) + 2 * pad, _CAPTION_WIDTH))
+    at = Layout(rows, cols, cell, font, left, top, width, top + rows * cell + pad)
+    lines = max((len(at.caption(s.caption)) for s in scenes if s.caption), default=0)
+    bottom = math.ceil((lines + 1) * _LINE * font) if lines else 0
+    return dataclasses.replace(at, height=at.height + bottom)
 
 
 def ink(fill: str) -> str:
@@ -217,110 +247,133 @@ def ink(fill: str) -> str:
 
 
 def _cell_edges(scene: Scene, at: Layout) -> list[list[tuple[float, float]]]:
-    """The sides of every drawn cell, each once, as line segments in pixels."""
-    sides: set[tuple[int, int, int, int]] = set()
+    """The sides of every drawn cell, each once, as line segments in pixels: each run of
+    sides along one grid line is one segment."""
+    across: set[tuple[int, int]] = set()  # (grid row, column): the top side of a cell
+    down: set[tuple[int, int]] = set()  # (grid column, row): the left side of a cell
     for r, row in enumerate(scene.fills):
         for c, fill in enumerate(row):
             if fill is not None:
-                sides |= {(r, c, r, c + 1), (r + 1, c, r + 1, c + 1)}
-                sides |= {(r, c, r + 1, c), (r, c + 1, r + 1, c + 1)}
-    return [
-        [
-            (at.left + c0 * at.cell, at.top + r0 * at.cell),
-            (at.left + c1 * at.cell, at.top + r1 * at.cell),
-        ]
-        for r0, c0, r1, c1 in sorted(sides)
-    ]
+                across |= {(r, c), (r + 1, c)}
+                down |= {(c, r), (c + 1, r)}
+    x0, y0, cell = at.left, at.top, at.cell
+    segments: list[list[tuple[float, float]]] = []
+    for line, a, b in _runs(across):
+        segments.append([(x0 + a * cell, y0 + line * cell), (x0 + b * cell, y0 + line * cell)])
+    for line, a, b in _runs(down):
+        segments.append([(x0 + line * cell, y0 + a * cell), (x0 + line * cell, y0 + b * cell)])
+    return segments
+
+
+def _runs(sides: set[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Unit sides ``(line, k)`` (from ``k`` to ``k + 1`` along grid line ``line``) joined
+    into runs ``(line, first, end)``."""
+    runs: list[tuple[int, int, int]] = []
+    for line, k in sorted(sides):
+        if runs and runs[-1][0] == line and runs[-1][2] == k:
+            runs[-1] = (line, runs[-1][1], k + 1)
+        else:
+            runs.append((line, k, k + 1))
+    return runs
 
 
 _WALL_ENDS = {"N": (0, 0, 0, 1), "S": (1, 0, 1, 1), "W": (0, 0, 1, 0), "E": (0, 1, 1, 1)}
 
 
-def _figure(scene: Scene, at: Layout) -> Figure:
-    """Draw one scene on a new figure of exactly ``at.width`` x ``at.height`` pixels."""
-    import numpy as np
-    from matplotlib.collections import LineCollection
-    from matplotlib.colors import to_rgba
+def _axes(at: Layout) -> tuple[Figure, Axes]:
+    """A new figure of exactly ``at.width`` x ``at.height`` pixels, its axes in pixels from
+    the top left corner."""
     from matplotlib.figure import Figure
-    from matplotlib.patches import Circle, Rectangle
 
     fig = Figure(figsize=(at.width / DPI, at.height / DPI), dpi=DPI, facecolor="white")
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, at.width)
     ax.set_ylim(at.height, 0)
     ax.set_axis_off()
+    return fig, ax
+
+
+def _figure(scene: Scene, at: Layout) -> Figure:
+    """Draw one scene on a new figure of exactly ``at.width`` x ``at.height`` pixels."""
+    fig, ax = _axes(at)
+    _labels(ax, scene, at)
+    _board(ax, scene, at)
+    return fig
+
+
+def _labels(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """Draw the row and column labels; the artists added."""
+    size = at.font * 72 / DPI
+    x0, y0, cell = at.left, at.top, at.cell
+    rows = [
+        ax.text(x0 - at.font / 2, y0 + (r + 0.5) * cell, label, ha="right",
+                va="center_baseline", fontsize=size)
+        for r, label in enumerate(scene.row_labels)
+    ]  # fmt: skip
+    columns = [
+        ax.text(x0 + (c + 0.5) * cell, y0 - at.font / 4, label, ha="center", va="bottom",
+                fontsize=size, linespacing=_LINE, multialignment="center")
+        for c, label in enumerate(scene.column_labels)
+    ]  # fmt: skip
+    return [*rows, *columns]
+
+
+def _board(ax: Axes, scene: Scene, at: Layout, *, cells: bool = True) -> list[Artist]:
+    """Draw the cells (unless not ``cells``), their grid, panels, walls, marks and texts, and
+    the caption; the artists added, in drawing order."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Circle, Rectangle
+
     pt = 72 / DPI  # points per pixel
-    size = at.font * pt
     cell, x0, y0 = at.cell, at.left, at.top
     rows, cols = len(scene.fills), len(scene.fills[0])
-    rgba = np.array(
-        [[to_rgba(f) if f is not None else (0, 0, 0, 0) for f in r] for r in scene.fills]
-    )
-    extent = (x0, x0 + cols * cell, y0 + rows * cell, y0)
-    ax.imshow(rgba, extent=extent, interpolation="nearest", aspect="auto")
+    out: list[Artist] = []
+    if cells:
+        extent = (x0, x0 + cols * cell, y0 + rows * cell, y0)
+        out.append(ax.imshow(_rgba(scene), extent=extent, interpolation="nearest", aspect="auto"))
     if cell >= _GRID_LINES_FROM:
-        ax.add_collection(LineCollection(_cell_edges(scene, at), colors="#999999", linewidths=0.6))
+        edges = LineCollection(_cell_edges(scene, at), colors="#999999", linewidths=0.6)
+        out.append(ax.add_collection(edges, autolim=False))
     for first, last in _panels(scene):
         width = (last - first + 1) * cell
-        ax.add_patch(
-            Rectangle((x0 + first * cell, y0), width, rows * cell, fill=False, lw=1.5, ec="black")
-        )
+        frame = Rectangle((x0 + first * cell, y0), width, rows * cell, fill=False, lw=1.5)
+        out.append(ax.add_patch(frame))
     walls = [
         [(x0 + (c + c0) * cell, y0 + (r + r0) * cell), (x0 + (c + c1) * cell, y0 + (r + r1) * cell)]
         for r, c, side in sorted(scene.walls)
         for r0, c0, r1, c1 in [_WALL_ENDS[side]]
     ]
     if walls:
-        ax.add_collection(
-            LineCollection(walls, colors="black", linewidths=max(3.0, cell * 0.2 * pt))
-        )
+        thick = max(3.0, cell * 0.2 * pt)
+        out.append(ax.add_collection(LineCollection(walls, colors="black", linewidths=thick)))
     for r, c in sorted(scene.marks):
         centre = (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell)
         ring = Circle(centre, 0.32 * cell, fill=False, ec="#d62728", lw=max(1.0, cell * 0.1 * pt))
-        ax.add_patch(ring)
-    for r, row in enumerate(scene.texts):
-        for c, text in enumerate(row):
-            if text:
-                colour = ink(scene.fills[r][c] or "white")
-                ax.text(
-                    x0 + (c + 0.5) * cell,
-                    y0 + (r + 0.5) * cell,
-                    text,
-                    ha="center",
-                    va="center_baseline",
-                    fontsize=size,
-                    color=colour,
-                )
-    for r, label in enumerate(scene.row_labels):
-        ax.text(
-            x0 - at.font / 2,
-            y0 + (r + 0.5) * cell,
-            label,
-            ha="right",
-            va="center_baseline",
-            fontsize=size,
-        )
-    for c, label in enumerate(scene.column_labels):
-        ax.text(
-            x0 + (c + 0.5) * cell,
-            y0 - at.font / 4,
-            label,
-            ha="center",
-            va="bottom",
-            fontsize=size,
-            linespacing=_LINE,
-            multialignment="center",
-        )
+        out.append(ax.add_patch(ring))
+    out += [
+        ax.text(x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, text, ha="center",
+                va="center_baseline", fontsize=at.font * pt,
+                color=ink(scene.fills[r][c] or "white"))
+        for r, row in enumerate(scene.texts)
+        for c, text in enumerate(row)
+        if text
+    ]  # fmt: skip
     if scene.caption:
-        ax.text(
-            at.width / 2,
-            y0 + rows * cell + at.font,
-            scene.caption,
-            ha="center",
-            va="top",
-            fontsize=size,
-        )
-    return fig
+        caption = "\n".join(at.caption(scene.caption))
+        out.append(
+            ax.text(at.width / 2, y0 + rows * cell + at.font, caption, ha="center", va="top",
+                    fontsize=at.font * pt, linespacing=_LINE)
+        )  # fmt: skip
+    return out
+
+
+def _rgba(scene: Scene) -> NDArray[np.float64]:
+    """The colour of each cell as RGBA from 0 to 1, a gap transparent."""
+    import numpy as np
+    from matplotlib.colors import to_rgba
+
+    colours = {f: to_rgba(f) if f is not None else (0, 0, 0, 0) for r in scene.fills for f in r}
+    return np.array([[colours[f] for f in row] for row in scene.fills], np.float64)
 
 
 def _panels(scene: Scene) -> list[tuple[int, int]]:
@@ -363,14 +416,122 @@ def side_by_side(left: Scene, right: Scene) -> Scene:
     )
 
 
-def _frame(scene: Scene, at: Layout) -> Any:
-    """One scene as a pillow RGB image."""
+class _Painter:
+    """Scenes of one layout drawn as pixels on one figure: the labels once (again only when
+    they change), the board and the caption of each scene over them."""
+
+    def __init__(self, at: Layout) -> None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        self.at = at
+        self.figure, self.axes = _axes(at)
+        self.canvas = FigureCanvasAgg(self.figure)
+        self.labelled: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self.labels: list[Artist] = []
+        self.background: Any = None
+
+    def image(self, scene: Scene) -> PILImage:
+        """The scene as a pillow RGB image."""
+        from PIL import Image
+
+        labelled = (scene.row_labels, scene.column_labels)
+        if labelled != self.labelled:
+            for artist in self.labels:
+                artist.remove()
+            self.labels = _labels(self.axes, scene, self.at)
+            self.canvas.draw()  # type: ignore[no-untyped-call]
+            self.background = self.canvas.copy_from_bbox(  # type: ignore[no-untyped-call]
+                self.figure.bbox
+            )
+            self.labelled = labelled
+        else:
+            self.canvas.restore_region(self.background)  # type: ignore[no-untyped-call]
+        self._cells(scene)
+        drawn = _board(self.axes, scene, self.at, cells=False)
+        for artist in drawn:
+            self.axes.draw_artist(artist)
+            artist.remove()
+        return Image.fromarray(self._pixels())
+
+    def _pixels(self) -> NDArray[np.uint8]:
+        """The canvas's pixels, RGBA rows from the top (a view: writing changes them)."""
+        import numpy as np
+
+        return np.asarray(self.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
+
+    def _cells(self, scene: Scene) -> None:
+        """Paint the cells straight into the canvas's pixels, on the white board (as
+        :func:`_board` draws them, without resampling an image)."""
+        import numpy as np
+
+        at = self.at
+        rgba = _rgba(scene)
+        over_white = rgba[..., :3] * rgba[..., 3:] + (1 - rgba[..., 3:])
+        pixels = (over_white * 255).round().astype(np.uint8)
+        rows, cols = pixels.shape[:2]
+        board = self._pixels()[at.top : at.top + rows * at.cell, at.left : at.left + cols * at.cell]
+        board[..., :3] = pixels.repeat(at.cell, axis=0).repeat(at.cell, axis=1)
+        board[..., 3] = 255
+
+
+class _Gif:
+    """An animated GIF written frame by frame: each frame only where it differs from the frame
+    before, with its own colour table; a frame equal to the one before lengthens that one.
+    One frame is held back, so that the last can be given its own duration."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.shown: PILImage | None = None
+        self.held: tuple[PILImage, tuple[int, int], int] | None = None
+
+    def add(self, image: PILImage, milliseconds: int) -> None:
+        """Show ``image`` (RGB or RGBA, the size of the first) next, for ``milliseconds``."""
+        from PIL import ImageChops
+
+        image = image.convert("RGB")
+        if self.shown is None:
+            box: tuple[int, int, int, int] | None = (0, 0, *image.size)
+        else:
+            box = ImageChops.difference(image, self.shown).getbbox()
+        if box is None:
+            assert self.held is not None
+            picture, offset, held = self.held
+            self.held = picture, offset, held + milliseconds
+            return
+        self._flush()
+        self.held = (_paletted(image.crop(box)), box[:2], milliseconds)
+        self.shown = image
+
+    def close(self, last_milliseconds: int) -> None:
+        """Show the last frame ``last_milliseconds`` longer than given, and end the file."""
+        if self.held is not None:
+            picture, offset, held = self.held
+            self.held = picture, offset, held + last_milliseconds
+        self._flush()
+        self.file.write(b";")
+
+    def _flush(self) -> None:
+        from PIL import GifImagePlugin
+
+        if self.held is None:
+            return
+        picture, offset, milliseconds = self.held
+        if self.file.tell() == 0:
+            header, _ = GifImagePlugin.getheader(picture, info={"loop": 0})
+            self.file.write(b"".join(header))
+            local = {}
+        else:
+            local = {"include_color_table": True}
+        chunks = GifImagePlugin.getdata(picture, offset, duration=milliseconds, **local)
+        self.file.write(b"".join(chunks))
+        self.held = None
+
+
+def _paletted(image: PILImage) -> PILImage:
+    """An RGB image in 256 colours at most (GIF's limit), its own palette (fast octree)."""
     from PIL import Image
 
-    png = io.BytesIO()
-    _figure(scene, at).savefig(png, format="png", dpi=DPI)
-    png.seek(0)
-    return Image.open(png).convert("RGB")
+    return image.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
 def _still(scenes: Sequence[Scene]) -> tuple[Figure, Layout]:
@@ -408,7 +569,25 @@ def drawn(scenes: Callable[[], Sequence[Scene]]) -> str | None:
         return None
 
 
-def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
+def gif_seconds(frames: int, at: Layout) -> float:
+    """About how long :func:`write_image` takes to draw ``frames`` frames of layout ``at`` as
+    a GIF, in seconds on one core (an estimate; a busy machine takes longer).
+
+    Examples
+    --------
+    >>> at = Layout(25, 25, 32, 16.0, 180, 180, 1000, 1000)
+    >>> round(gif_seconds(200, at))
+    10
+    """
+    return frames * (_SECONDS_PER_FRAME + _SECONDS_PER_MEGAPIXEL * at.width * at.height / 1e6)
+
+
+def write_image(
+    scenes: Sequence[Scene],
+    path: str | Path,
+    *,
+    announce: Callable[[str], None] | None = None,
+) -> Layout:
     """Write a puzzle's scenes as an image file; the extension names the format.
 
     Parameters
@@ -418,7 +597,11 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
     path : str or Path
         ``.png`` or ``.svg``: the only scene, or the first and the last side by side (the
         start and the solved board of a puzzle solved by moves); ``.gif``: every scene, one
-        frame each (0.6 s a frame, the last held 2 s, looping).
+        frame each (0.6 s a frame, the last held 2 s, looping), drawn and written one at a
+        time (the memory needed does not grow with the number of frames).
+    announce : callable, optional
+        Told, before a GIF of more than :data:`ANNOUNCED_FRAMES` frames is drawn, how many
+        frames it has and about how long they will take (:func:`gif_seconds`), in a sentence.
 
     Returns
     -------
@@ -441,11 +624,18 @@ def write_image(scenes: Sequence[Scene], path: str | Path) -> Layout:
         figure.savefig(path, format=suffix[1:], dpi=DPI)
         return at
     at = layout(scenes)
-    frames = [_frame(scene, at) for scene in scenes]
-    durations = [_FRAME_DURATION_MS] * (len(frames) - 1) + [_LAST_FRAME_MS]
-    frames[0].save(
-        path, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0
-    )
+    if announce is not None and len(scenes) > ANNOUNCED_FRAMES:
+        seconds = gif_seconds(len(scenes), at)
+        announce(
+            f"drawing {len(scenes)} frames of {at.width} x {at.height} pixels into {path.name}: "
+            f"about {max(1, round(seconds))} s"
+        )
+    painter = _Painter(at)
+    with path.open("wb") as file:
+        gif = _Gif(file)
+        for scene in scenes:
+            gif.add(painter.image(scene), _FRAME_DURATION_MS)
+        gif.close(_LAST_FRAME_MS - _FRAME_DURATION_MS)
     return at
 
 

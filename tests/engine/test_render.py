@@ -1,11 +1,14 @@
 """Pictures (:mod:`cspsolve.render`): scenes to PNG, SVG and GIF, graphs and plots.
 
-Images are opened with pillow (PNG, GIF) or parsed as XML (SVG); sizes are checked against the
-layout, and pixels at cell centres against the scene's colours.
+Images are opened with pillow (PNG, GIF: each frame as a viewer composes it) or parsed as XML
+(SVG); sizes are checked against the layout, and pixels at cell centres against the scene's
+colours. The GIF's memory is measured in a process of its own.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,7 +17,16 @@ import pytest
 from PIL import Image
 
 from cspsolve.errors import OptionError
-from cspsolve.render import DPI, Scene, draw_graph, layout, plot_comparison, write_image
+from cspsolve.render import (
+    ANNOUNCED_FRAMES,
+    DPI,
+    Scene,
+    draw_graph,
+    gif_seconds,
+    layout,
+    plot_comparison,
+    write_image,
+)
 
 BLACK, WHITE, RED = (0, 0, 0), (255, 255, 255), (214, 39, 40)
 
@@ -134,3 +146,92 @@ def test_graph_and_plot_are_valid_images(tmp_path: Path) -> None:
     plot_comparison(runs, tmp_path / "p.png")
     with Image.open(tmp_path / "p.png") as image:
         assert image.format == "PNG" and image.size[0] >= 600
+
+
+def frames_of(path: Path) -> list[tuple[Image.Image, int]]:
+    """Each frame of a GIF as a viewer shows it (RGB, the frames before composed under it) and
+    its duration in milliseconds."""
+    out = []
+    with Image.open(path) as gif:
+        for number in range(gif.n_frames):
+            gif.seek(number)
+            out.append((gif.convert("RGB"), int(gif.info["duration"])))
+    return out
+
+
+def lit(cols: int, on: set[int], caption: str = "") -> Scene:
+    """One row of cells, gold where ``on`` says, else grey."""
+    return Scene((tuple("gold" if c in on else "dimgray" for c in range(cols)),), caption=caption)
+
+
+def test_gif_frames_show_each_scene_in_turn_the_last_held_longer(tmp_path: Path) -> None:
+    scenes = [lit(5, set(range(k)), f"{k} lit") for k in range(6)]
+    write_image(scenes, tmp_path / "lit.gif")
+    frames = frames_of(tmp_path / "lit.gif")
+    assert [ms for _, ms in frames] == [600] * 5 + [2000]
+    gold, grey = (255, 215, 0), (105, 105, 105)
+    for k, (frame, _) in enumerate(frames):
+        shown = [frame.getpixel(centre(scenes[k], 0, c)) for c in range(5)]
+        assert [near(p, gold, 8) for p in shown] == [c < k for c in range(5)]
+        assert all(near(p, gold, 8) or near(p, grey, 8) for p in shown)
+
+
+def test_a_gif_frame_equal_to_the_one_before_lengthens_it(tmp_path: Path) -> None:
+    same = lit(3, {1})
+    write_image([same, same, lit(3, {2}), lit(3, {2})], tmp_path / "same.gif")
+    assert [ms for _, ms in frames_of(tmp_path / "same.gif")] == [1200, 2600]
+
+
+def test_a_gif_frame_is_stored_only_where_it_differs(tmp_path: Path) -> None:
+    scenes = [lit(20, set()), lit(20, {19})]
+    write_image(scenes, tmp_path / "corner.gif")
+    with Image.open(tmp_path / "corner.gif") as gif:
+        gif.seek(1)
+        x0, y0, x1, y1 = gif.dispose_extent
+    x, y = centre(scenes[1], 0, 19)
+    assert x0 <= x < x1 and y0 <= y < y1
+    assert x1 - x0 <= layout(scenes).cell and y1 - y0 <= layout(scenes).cell  # that cell only
+
+
+def test_a_long_gif_is_announced_with_an_estimate_before_it_is_drawn(tmp_path: Path) -> None:
+    said: list[str] = []
+    many = [lit(4, {k % 4}, f"frame {k}") for k in range(ANNOUNCED_FRAMES + 1)]
+    at = write_image(many, tmp_path / "many.gif", announce=said.append)
+    seconds = max(1, round(gif_seconds(len(many), at)))
+    assert said == [
+        f"drawing {len(many)} frames of {at.width} x {at.height} pixels into many.gif: "
+        f"about {seconds} s"
+    ]
+    write_image(many[:-1], tmp_path / "fewer.gif", announce=said.append)
+    write_image(many[:1], tmp_path / "one.png", announce=said.append)
+    assert len(said) == 1
+
+
+MEMORY = """
+import resource, sys
+from cspsolve.render import Scene, write_image
+count = int(sys.argv[1])
+scenes = [
+    Scene(tuple(tuple("black" if (r * c + k) % 3 else "white" for c in range(30))
+                for r in range(30)), caption=f"frame {k}")
+    for k in range(count)
+]
+write_image(scenes, sys.argv[2])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.slow
+def test_a_gif_is_written_frame_by_frame_in_memory_that_does_not_grow(tmp_path: Path) -> None:
+    def peak_kb(frames: int) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", MEMORY, str(frames), str(tmp_path / f"{frames}.gif")],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return int(done.stdout)
+
+    few, many = peak_kb(10), peak_kb(130)
+    # 120 more frames of about a megapixel: 360 MB more if they were all held as RGB
+    assert many - few < 60_000
+    with Image.open(tmp_path / "130.gif") as gif:
+        assert gif.n_frames == 130

@@ -1,0 +1,79 @@
+"""What the command line writes besides the answers: plain text when its output is not a
+terminal (no rich, no ANSI code), styled text on a terminal, and a word on stderr before a long
+picture is drawn."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cspsolve import cli, render
+from cspsolve.instances import ROOT
+
+from .conftest import COMPILING
+
+MUSHROOM = ROOT / "nonogram" / "mushroom.non"
+"""A colour nonogram: its drawing colours the cells with ANSI codes."""
+
+PROBE = """
+import os, sys
+from cspsolve.cli import main
+sys.argv = ["cspsolve", "explain", sys.argv[1]]
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nRICH " + str("rich" in sys.modules))
+"""
+"""Explains a puzzle in-process, then says on stderr whether rich was imported."""
+
+
+def explained(env: dict[str, str]) -> tuple[str, bool]:
+    """The text of ``cspsolve explain MUSHROOM`` into a pipe, and whether it imported rich."""
+    environment = {"PYTHONIOENCODING": "utf-8", "PATH": "", **env}
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", PROBE, str(MUSHROOM)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=environment,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr.rsplit("RICH ", 1)[1] == "True"
+
+
+def test_text_into_a_pipe_is_plain_and_needs_no_rich() -> None:
+    text, rich = explained({})
+    assert "\x1b" not in text
+    assert not rich
+    assert "line logic" in text and "solved by" in text
+
+
+def test_forced_colours_style_the_text_through_rich() -> None:
+    styled, rich = explained({"FORCE_COLOR": "1"})
+    plain, _ = explained({})
+    assert rich
+    assert "\x1b[" in styled
+    unstyled = re.sub("\x1b\\[[0-9;]*m", "", styled)
+    assert unstyled.splitlines()[:-1] == plain.splitlines()[:-1]  # the last line has the time
+
+
+def test_a_long_gif_is_announced_on_stderr_before_it_is_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(render, "ANNOUNCED_FRAMES", 5)
+    gif = tmp_path / "why.gif"
+    ran = CliRunner().invoke(cli.cli, ["explain", str(MUSHROOM), "--image", str(gif)])
+    assert ran.exit_code == 0, ran.output
+    said = [line for line in ran.stderr.splitlines() if not line.startswith(COMPILING)]
+    assert len(said) == 1
+    assert said[0].startswith("cspsolve: drawing ") and " frames of " in said[0]
+    assert said[0].endswith(" s") and "into why.gif: about " in said[0]
+    assert gif.exists()
+    assert f"image: {gif}" in ran.stdout
