@@ -82,3 +82,11 @@ def test_graph_draws_the_complete_bipartite_line_graph(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"{puzzle.height + puzzle.width} variables" in proc.stdout
+
+
+def test_explain_unfold_shows_the_same_steps_when_nothing_is_folded() -> None:
+    """The duck needs no refutation: --unfold changes nothing, and both list every step."""
+    folded = run("explain", "instances/nonogram/duck.non")
+    unfolded = run("explain", "instances/nonogram/duck.non", "--unfold")
+    assert folded.returncode == unfolded.returncode == 0, folded.stderr + unfolded.stderr
+    assert folded.stdout == unfolded.stdout and " 1. row" in folded.stdout
