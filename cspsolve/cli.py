@@ -1269,13 +1269,24 @@ def _print_totals(path: str, output: str) -> None:
 
 
 @cli.command()
-@_output_option("text: a table per kind; json: one object per kind (JSON Lines).")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text: a table per kind; json: one object per kind (JSON Lines); markdown: one "
+    "table of every method (as in docs/design.md).",
+)
 def methods(output: str) -> None:
     """List every puzzle kind: its methods with their heuristics (the first is the default),
     whether their answers are proven optimal and whether they are complete, what computes
     them, which is the default; the kind's own options, the reference method of 'verify' and
     what 'analyze' reports.
     """
+    if output == "markdown":
+        click.echo(registry.method_table(), nl=False)
+        return
     for kind in registry.kinds().values():
         if output == "json":
             click.echo(json.dumps(_kind_record(kind)))

@@ -2,14 +2,17 @@
 
 A kind is a package under :mod:`cspsolve.models` whose ``kind`` module holds a
 :class:`~cspsolve.kind.Kind` named ``KIND``: adding a package is enough for every command to
-offer it. Kinds kept elsewhere (a plugin, a test) are named, as importable modules holding a
-``KIND``, in the environment variable ``CSPSOLVE_KINDS`` (comma-separated).
+offer it. Kinds kept elsewhere (a plugin, a test) are importable modules holding a ``KIND``,
+named by an installed distribution's entry points of the group ``cspsolve.kinds`` (the entry
+point's module; see ``pyproject.toml``), or in the environment variable ``CSPSOLVE_KINDS``
+(comma-separated).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.metadata
 import os
 import pkgutil
 from collections.abc import Callable, Iterable
@@ -17,15 +20,17 @@ from pathlib import Path, PurePath
 
 from cspsolve.errors import MAX_MESSAGE, InputError, OptionError, UnknownKindError
 from cspsolve.inputs import BrokenEntry, check, head
-from cspsolve.kind import Kind, PuzzleEntry
+from cspsolve.kind import Kind, Method, PuzzleEntry
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "EXTRA_KINDS_ENV",
     "detect",
     "get",
     "kind_of",
     "kinds",
     "load",
+    "method_table",
     "names",
     "owner",
     "reading",
@@ -36,17 +41,23 @@ __all__ = [
 EXTRA_KINDS_ENV = "CSPSOLVE_KINDS"
 """Environment variable naming modules of further kinds (comma-separated)."""
 
+ENTRY_POINT_GROUP = "cspsolve.kinds"
+"""Entry-point group of installed distributions naming modules of kinds."""
+
 
 def _modules() -> list[str]:
-    """The modules that declare kinds: every ``cspsolve.models.*.kind``, then the extra ones."""
+    """The modules that declare kinds, each once: every ``cspsolve.models.*.kind``, then those
+    of the ``cspsolve.kinds`` entry points, then those of ``CSPSOLVE_KINDS``."""
     models = importlib.import_module("cspsolve.models")
     found = [
         f"{models.__name__}.{info.name}.kind"
         for info in pkgutil.iter_modules(models.__path__)
         if info.ispkg
     ]
+    plugged = [point.module for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)]
     extra = os.environ.get(EXTRA_KINDS_ENV, "")
-    return found + [name.strip() for name in extra.split(",") if name.strip()]
+    named = [name.strip() for name in extra.split(",") if name.strip()]
+    return list(dict.fromkeys(found + plugged + named))
 
 
 @functools.cache
@@ -55,6 +66,46 @@ def kinds() -> dict[str, Kind]:
     declared = [importlib.import_module(module).KIND for module in _modules()]
     declared.sort(key=lambda kind: (kind.priority, kind.name))
     return {kind.name: kind for kind in declared}
+
+
+def _cell(value: bool | None) -> str:
+    """A table cell for a method's ``optimal`` or ``complete``."""
+    return {True: "yes", False: "no", None: "-"}[value]
+
+
+def _default_cell(method: Method) -> str:
+    """A table cell for a method's ``default``: empty when it is never the default."""
+    if callable(method.default):
+        return "for some puzzles"
+    return "yes" if method.default else ""
+
+
+def _method_row(kind: str, method: Method) -> str:
+    """One line of :func:`method_table`."""
+    cells = [
+        kind,
+        f"`{method.name}`",
+        method.backend,
+        _cell(method.optimal),
+        _cell(method.complete),
+        ", ".join(f"`{h}`" for h in method.heuristics),
+        _default_cell(method),
+        method.summary,
+    ]
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def method_table() -> str:
+    """The methods of every kind as one Markdown table, a row per method in table order, the
+    kind named on its first row: what ``cspsolve methods --format markdown`` prints and
+    docs/design.md §3 shows."""
+    lines = [
+        "| kind | method | backend | optimal | complete | heuristics | default | summary |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for kind in kinds().values():
+        lines += [_method_row(kind.name if i == 0 else "", m) for i, m in enumerate(kind.methods)]
+    return "\n".join(lines) + "\n"
 
 
 def names() -> list[str]:
