@@ -12,6 +12,7 @@ writes them as a GIF).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from cspsolve.errors import OptionError
 from cspsolve.results import Status
 
 if TYPE_CHECKING:
+    from cspsolve.player import Frame
     from cspsolve.render import Scene
     from cspsolve.results import Result
 
@@ -98,6 +100,9 @@ class Explanation:
         the puzzle has no grid to draw.
     draw : callable or None
         ``draw(state) -> str``: a board state as text, for ``--frames``.
+    detail : callable or None
+        ``detail(scene, step) -> Scene``: what a step adds to the picture of the board after
+        it (a probe's chain and its conflict line, the cell a guess took); ``None``: nothing.
     """
 
     kind: str
@@ -108,6 +113,7 @@ class Explanation:
     start: Any = field(default=None, repr=False)
     scene: Callable[[Any, str], Scene] | None = field(default=None, repr=False)
     draw: Callable[[Any], str] | None = field(default=None, repr=False)
+    detail: Callable[[Scene, Step], Scene] | None = field(default=None, repr=False)
 
     def text(self, *, frames: bool = False, unfold: bool = False) -> str:
         """The explanation for a terminal: numbered steps, then the proof and the summary.
@@ -168,30 +174,52 @@ class Explanation:
         """:meth:`records` as JSON Lines text (one object a line, ending in a newline)."""
         return "".join(json.dumps(r) + "\n" for r in self.records(encode))
 
-    def frames(self) -> list[tuple[str, Scene]]:
-        """Each drawn state with its caption: the start, then the board after each step.
+    def frames(self) -> list[Frame]:
+        """Each drawn state: the start, then the board after each step, each step's frame
+        listed by its text and captioned ``step N of M: text``. A step's picture shows what
+        it adds (:attr:`detail`) and outlines what it changed: the cells the kind's scene
+        highlights, else every cell that differs from the frame before (a moved car or tile,
+        the lights a press toggled).
 
         Raises
         ------
         OptionError
             When the puzzle has no grid to draw.
         """
+        from cspsolve.player import Frame
+
         if self.scene is None:
             raise OptionError(f"this {self.kind} has no grid to draw; use text or JSON")
-        out: list[tuple[str, Scene]] = []
-        if self.start is not None:
-            out.append(("start", self.scene(self.start, "start")))
+        out: list[Frame] = []
+        shown = None if self.start is None else self.scene(self.start, "start")
+        if shown is not None:
+            out.append(Frame("start", shown))
         for number, step in enumerate(self.steps, 1):
             if step.state is not None:
-                caption = f"{number}/{len(self.steps)}: {step.text}"
-                out.append((caption, self.scene(step.state, caption)))
+                caption = f"step {number} of {len(self.steps)}: {step.text}"
+                shown = self._pictured(step, caption, shown)
+                out.append(Frame(step.text, shown, number))
         return out
 
-    def html(self, title: str = "") -> str:
-        """A self-contained web page stepping through the frames (see :mod:`cspsolve.player`)."""
+    def _pictured(self, step: Step, caption: str, before: Scene | None) -> Scene:
+        """The board after ``step`` with what it adds and what it changed since ``before``."""
+        from cspsolve.render import changed
+
+        assert self.scene is not None
+        scene = self.scene(step.state, caption)
+        if self.detail is not None:
+            scene = self.detail(scene, step)
+        if scene.highlight or before is None:
+            return scene
+        return dataclasses.replace(scene, highlight=changed(before, scene))
+
+    def html(self, title: str = "", subtitle: str = "") -> str:
+        """A self-contained web page stepping through the frames (see :mod:`cspsolve.player`),
+        headed by ``title`` (the puzzle's) and ``subtitle`` (what it is, where from)."""
         from cspsolve.player import page
 
-        return page(self.frames(), title=title or f"{self.kind} explained", notes=self.notes())
+        heading = title or f"{self.kind} explained"
+        return page(self.frames(), title=heading, notes=self.notes(), subtitle=subtitle)
 
     def _repr_html_(self) -> str | None:
         """Jupyter's view: the frames with a step slider and buttons (no server needed), or
@@ -205,9 +233,48 @@ class Explanation:
         return widget(frames, notes=self.notes())
 
     def notes(self) -> list[str]:
-        """The proof sentences, then the summary facts as ``name: value`` lines (what the
-        player shows below the board)."""
-        return [*self.proof, *self.facts()]
+        """The proof sentences, then the summary in sentences (what the player shows below
+        the board).
+
+        Examples
+        --------
+        >>> from cspsolve.results import Result, Status
+        >>> why = Explanation("x", Result(Status.OPTIMAL), [], proof=["No plan is shorter."])
+        >>> why.summary = {"grade": "easy", "h_start": 4, "steps": 3, "probes": 1, "per": "f"}
+        >>> why.summary["minimum_proven"] = True
+        >>> why.notes()  # doctest: +NORMALIZE_WHITESPACE
+        ['No plan is shorter.', 'Grade: easy.', 'Counted: 3 steps, 1 probe.',
+         'The heuristic gives 4 at the start.', 'The minimum is proven.']
+        """
+        from cspsolve.render import plural
+
+        said: list[str] = []
+        counts = []
+        for name, value in self.summary.items():
+            if name in _COUNTED and isinstance(value, int):
+                counts.append(plural(value, _COUNTED[name]))
+            elif name not in _UNSAID and (isinstance(value, str | int | float) or name == "grade"):
+                said.append(self._sentence(name, value))
+        if counts:
+            said.insert(min(len(said), 1), f"Counted: {', '.join(counts)}.")
+        return [*self.proof, *said]
+
+    def _sentence(self, name: str, value: Any) -> str:
+        """One summary fact as a sentence (``name: value.`` for a fact with no words of its
+        own)."""
+        if name == "grade" and value is None:
+            return f"Grade: {self._fact(name, value).removeprefix('grade: ')}."
+        words = name.replace("_", " ")
+        if isinstance(value, bool):
+            yes, no = _YES_NO.get(
+                name, (f"{words.capitalize()}: yes.", f"{words.capitalize()}: no.")
+            )
+            return yes if value else no
+        if isinstance(value, float):
+            value = f"{value:g}"
+        elif isinstance(value, int):
+            value = f"{value:,}"
+        return _SAID.get(name, words.capitalize() + ": {}.").format(value)
 
     def facts(self) -> list[str]:
         """The summary's single values as ``name: value`` (lists, tables and unknown values
@@ -244,11 +311,13 @@ class Explanation:
         path: str | Path,
         title: str = "",
         *,
+        subtitle: str = "",
         announce: Callable[[str], None] | None = None,
     ) -> None:
         """Write the explanation as a picture; the extension names the format.
 
-        ``.html``: the page of :meth:`html`; ``.gif``: every frame (see
+        ``.html``: the page of :meth:`html` (``title`` and ``subtitle`` its heading); ``.gif``:
+        every frame (see
         :func:`cspsolve.render.write_image`, which tells ``announce`` beforehand how long a
         long one will take); ``.svg`` or ``.png``: the start and the end side by side.
 
@@ -265,8 +334,45 @@ class Explanation:
             known = ", ".join(EXPLAIN_IMAGES)
             raise OptionError(f"unknown image format {path.suffix!r}; use {known}")
         if suffix == ".html":
-            path.write_text(self.html(title), encoding="utf-8")
+            path.write_text(self.html(title, subtitle), encoding="utf-8")
             return
         from cspsolve.render import write_image
 
-        write_image([scene for _, scene in self.frames()], path, announce=announce)
+        write_image([frame.scene for frame in self.frames()], path, announce=announce)
+
+
+_SAID = {
+    "grade": "Grade: {}.",
+    "verdict": "Verdict: {}.",
+    "lower_bound": "No plan costs less than {}.",
+    "cost": "This plan costs {}.",
+    "h_start": "The heuristic gives {} at the start.",
+    "manhattan": "The Manhattan distance at the start is {}.",
+    "linear_conflict": "With linear conflicts, the estimate at the start is {}.",
+    "nullity": "The board has {} independent quiet patterns (its nullity).",
+    "coset": "The coset searched holds {} press sets.",
+    "expanded": "The search expanded {} nodes.",
+    "generated": "The search generated {} nodes.",
+    "method": "Method: {}.",
+    "heuristic": "Heuristic: {}.",
+    "metric": "Cost counted in {}.",
+}
+"""A sentence for each summary fact of the kinds' explanations (``{}`` its value)."""
+_COUNTED = {
+    "steps": "step",
+    "probes": "probe",
+    "deeper probes": "deeper probe",
+    "guesses": "guess",
+    "backtracks": "backtrack",
+    "refutations": "refutation",
+    "refutation steps": "refutation step",
+    "nodes": "search node",
+    "moves": "move",
+    "presses": "press",
+    "positions": "position",
+}
+"""Summary facts that count something, said together in one sentence (the thing counted)."""
+_YES_NO = {"minimum_proven": ("The minimum is proven.", "The minimum is not proven.")}
+"""The sentences of a yes-or-no fact."""
+_UNSAID = {"per"}
+"""Facts that only describe another (the unit of the counts' table)."""

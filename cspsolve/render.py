@@ -10,7 +10,7 @@ import dataclasses
 import io
 import math
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -82,9 +82,26 @@ class Scene:
         Optional text above each column, lines joined by ``"\\n"`` (a column clue stacked).
     walls : frozenset of (row, col, side)
         Thick borders: ``side`` is one of ``"N"``, ``"E"``, ``"S"``, ``"W"`` of cell (row, col)
-        (e.g. the Rush Hour exit left open in the frame; the frame itself is always drawn).
+        (e.g. the Rush Hour exit left open in the frame).
     caption : str
         Text under the picture (``"move 3 of 12: A+2"``).
+    highlight : frozenset of (row, col)
+        Cells outlined as what a step changed (the cells a deduction decided, a moved car or
+        tile): the cells of one text (a car's name, a tile's number) outlined as one region.
+    lines : tuple of (axis, index, role)
+        Rows (``axis`` ``"row"``) or columns (``"column"``) pointed out: ``role`` ``"read"``
+        (the line a deduction read: outlined in blue), ``"chain"`` (a line a probe's chain
+        visited: tinted blue) or ``"conflict"`` (a line left with no placement: outlined red).
+    dots : tuple of (row, col, colour)
+        Small discs with a blue rim: values a hypothesis gives cells (a probe's chain).
+    swatches : tuple of (row, col, colours)
+        The colours a cell may still take, drawn as small squares in it (a colour nonogram's
+        cell narrowed to some of its colours).
+    edges : tuple of (row, col, row, col)
+        Lines joining two cells, from side to side of their squares (a graph's edges).
+    framed : bool
+        Whether the board (each block of columns between gaps, see :func:`side_by_side`) is
+        framed; a graph's nodes are not.
     """
 
     fills: tuple[tuple[str | None, ...], ...]
@@ -94,6 +111,106 @@ class Scene:
     column_labels: tuple[str, ...] = ()
     walls: frozenset[tuple[int, int, str]] = field(default_factory=frozenset)
     caption: str = ""
+    highlight: frozenset[tuple[int, int]] = field(default_factory=frozenset)
+    lines: tuple[tuple[str, int, str], ...] = ()
+    dots: tuple[tuple[int, int, str], ...] = ()
+    swatches: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
+    edges: tuple[tuple[int, int, int, int], ...] = ()
+    framed: bool = True
+
+    def text(self, row: int, col: int) -> str:
+        """The text of cell (row, col) (``""`` when the scene has none)."""
+        return self.texts[row][col] if self.texts else ""
+
+
+def changed(before: Scene, after: Scene) -> frozenset[tuple[int, int]]:
+    """The cells of ``after`` whose colour, text or colours left differ from ``before``, and
+    every cell of ``after`` bearing the text of one of them (a moved car's whole body); every
+    cell when the boards differ in size.
+
+    Examples
+    --------
+    A car ``A`` moved one cell right: its cells, and the one it left.
+
+    >>> before = Scene((("red", "red", "white"),), texts=(("A", "A", ""),))
+    >>> after = Scene((("white", "red", "red"),), texts=(("", "A", "A"),))
+    >>> sorted(changed(before, after))
+    [(0, 0), (0, 1), (0, 2)]
+    """
+    size = (len(after.fills), len(after.fills[0]) if after.fills else 0)
+    cells = [(r, c) for r in range(size[0]) for c in range(size[1])]
+    if (len(before.fills), len(before.fills[0]) if before.fills else 0) != size:
+        return frozenset(cells)
+    left = {(r, c): colours for r, c, colours in before.swatches}
+    right = {(r, c): colours for r, c, colours in after.swatches}
+    differ = {
+        (r, c)
+        for r, c in cells
+        if before.fills[r][c] != after.fills[r][c]
+        or before.text(r, c) != after.text(r, c)
+        or left.get((r, c)) != right.get((r, c))
+    }
+    named = {after.text(r, c) for r, c in differ} - {""}
+    return frozenset(differ | {(r, c) for r, c in cells if after.text(r, c) in named})
+
+
+def outline(scene: Scene) -> list[tuple[int, int, int, int]]:
+    """The border of each region of :attr:`Scene.highlight` (its cells of one text), as
+    segments ``(row, col, row, col)`` between grid corners, each run along a grid line one
+    segment.
+
+    Examples
+    --------
+    >>> outline(Scene((("white", "white"),), highlight=frozenset({(0, 0), (0, 1)})))
+    [(0, 0, 0, 2), (1, 0, 1, 2), (0, 0, 1, 0), (0, 2, 1, 2)]
+    """
+    across: set[tuple[int, int]] = set()
+    down: set[tuple[int, int]] = set()
+    for r, c in scene.highlight:
+        across |= {(r, c)} if _apart(scene, (r, c), (r - 1, c)) else set()
+        across |= {(r + 1, c)} if _apart(scene, (r, c), (r + 1, c)) else set()
+        down |= {(c, r)} if _apart(scene, (r, c), (r, c - 1)) else set()
+        down |= {(c + 1, r)} if _apart(scene, (r, c), (r, c + 1)) else set()
+    return _joined(across, down)
+
+
+def _apart(scene: Scene, cell: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether a highlighted ``cell`` and its neighbour ``other`` are in different regions."""
+    return other not in scene.highlight or scene.text(*other) != scene.text(*cell)
+
+
+def edge_ends(scene: Scene) -> list[tuple[float, float, float, float]]:
+    """Each of :attr:`Scene.edges` from the side of one cell's square to the other's, in cell
+    units from the board's top left corner: ``(row, col, row, col)``."""
+    out = []
+    for r0, c0, r1, c1 in scene.edges:
+        dr, dc = r1 - r0, c1 - c0
+        cut = 0.5 / max(abs(dr), abs(dc), 1)
+        out.append(
+            (r0 + 0.5 + cut * dr, c0 + 0.5 + cut * dc, r1 + 0.5 - cut * dr, c1 + 0.5 - cut * dc)
+        )
+    return out
+
+
+def swatch_boxes(count: int) -> list[tuple[float, float, float]]:
+    """Where ``count`` swatches go in a cell: ``(top, left, side)`` in cell units, on a square
+    grid of ``ceil(sqrt(count))`` a side, centred.
+
+    Examples
+    --------
+    >>> swatch_boxes(2)
+    [(0.35, 0.15, 0.3), (0.35, 0.55, 0.3)]
+    """
+    side = math.ceil(math.sqrt(count))
+    rows = math.ceil(count / side)
+    step = 0.8 / side
+    size = step * 0.75
+    top = 0.5 - rows * step / 2 + (step - size) / 2
+    left = 0.1 + (step - size) / 2
+    return [
+        (round(top + (k // side) * step, 4), round(left + (k % side) * step, 4), round(size, 4))
+        for k in range(count)
+    ]
 
 
 def labelled_grid(
@@ -140,7 +257,7 @@ def labelled_grid(
 
 _MAX_CELL, _MIN_CELL, _MAX_BOARD = 32, 4, 960
 """Cell side in pixels: 32, smaller for boards wider than 960 px, never below 4."""
-_CHAR = 0.62
+CHAR_WIDTH = 0.62
 """Width of a digit or letter, in font heights (DejaVu Sans digits are 0.636 em)."""
 _LINE = 1.25
 """Height of a line of text, in font heights."""
@@ -148,6 +265,8 @@ _CAPTION_WIDTH = 480
 """Pixels a caption may widen a narrower picture to; a longer caption is wrapped."""
 _GRID_LINES_FROM = 8
 """Cells smaller than this many pixels are drawn without grid lines."""
+TEXT_SHARE = 0.9
+"""The share of a cell's width a cell's text may take."""
 _FRAME_DURATION_MS, _LAST_FRAME_MS = 600, 2000
 ANNOUNCED_FRAMES = 50
 """A GIF of more frames than this says beforehand how long it will take (see
@@ -191,7 +310,7 @@ class Layout:
 
     def caption(self, text: str) -> list[str]:
         """``text`` wrapped to the picture's width, a line each."""
-        chars = max(1, int((self.width - 2 * self.pad) / (_CHAR * self.font)))
+        chars = max(1, int((self.width - 2 * self.pad) / (CHAR_WIDTH * self.font)))
         return textwrap.wrap(text, chars) or [""]
 
 
@@ -201,7 +320,8 @@ def layout(scenes: Sequence[Scene]) -> Layout:
     The board gets ``cell`` pixels per cell (32, less for big boards so that the board stays
     within about 960 px); row labels take the width of their longest text, column labels the
     height of their tallest stack, and the caption its lines below the board: a caption may
-    widen a narrow picture to 480 px, and is wrapped to the picture's width beyond.
+    widen a narrow picture to 480 px (the board in its middle), and is wrapped to the
+    picture's width beyond.
 
     Raises
     ------
@@ -221,11 +341,12 @@ def layout(scenes: Sequence[Scene]) -> Layout:
     pad = max(8, cell // 2)
     label_width = max((len(t) for s in scenes for t in s.row_labels), default=0)
     label_lines = max((t.count("\n") + 1 for s in scenes for t in s.column_labels if t), default=0)
-    left = pad + (math.ceil(label_width * _CHAR * font + font) if label_width else 0)
+    left = pad + (math.ceil(label_width * CHAR_WIDTH * font + font) if label_width else 0)
     top = pad + (math.ceil(label_lines * _LINE * font + font / 2) if label_lines else 0)
     board = left + cols * cell + pad
     longest = max((len(s.caption) for s in scenes), default=0)
-    width = max(board, min(math.ceil(longest * _CHAR * font) + 2 * pad, _CAPTION_WIDTH))
+    width = max(board, min(math.ceil(longest * CHAR_WIDTH * font) + 2 * pad, _CAPTION_WIDTH))
+    left += (width - board) // 2  # a board narrower than its caption stands in the middle
     at = Layout(rows, cols, cell, font, left, top, width, top + rows * cell + pad)
     lines = max((len(at.caption(s.caption)) for s in scenes if s.caption), default=0)
     bottom = math.ceil((lines + 1) * _LINE * font) if lines else 0
@@ -246,9 +367,9 @@ def ink(fill: str) -> str:
     return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
 
 
-def _cell_edges(scene: Scene, at: Layout) -> list[list[tuple[float, float]]]:
-    """The sides of every drawn cell, each once, as line segments in pixels: each run of
-    sides along one grid line is one segment."""
+def _cell_sides(scene: Scene) -> list[tuple[int, int, int, int]]:
+    """The sides of every drawn cell, each once, as segments ``(row, col, row, col)`` between
+    grid corners: each run of sides along one grid line is one segment."""
     across: set[tuple[int, int]] = set()  # (grid row, column): the top side of a cell
     down: set[tuple[int, int]] = set()  # (grid column, row): the left side of a cell
     for r, row in enumerate(scene.fills):
@@ -256,13 +377,18 @@ def _cell_edges(scene: Scene, at: Layout) -> list[list[tuple[float, float]]]:
             if fill is not None:
                 across |= {(r, c), (r + 1, c)}
                 down |= {(c, r), (c + 1, r)}
-    x0, y0, cell = at.left, at.top, at.cell
-    segments: list[list[tuple[float, float]]] = []
-    for line, a, b in _runs(across):
-        segments.append([(x0 + a * cell, y0 + line * cell), (x0 + b * cell, y0 + line * cell)])
-    for line, a, b in _runs(down):
-        segments.append([(x0 + line * cell, y0 + a * cell), (x0 + line * cell, y0 + b * cell)])
-    return segments
+    return _joined(across, down)
+
+
+def _joined(
+    across: set[tuple[int, int]], down: set[tuple[int, int]]
+) -> list[tuple[int, int, int, int]]:
+    """Unit sides across (``(grid row, column)``: a cell's top) and down (``(grid column,
+    row)``: a cell's left) joined into runs, as segments ``(row, col, row, col)``."""
+    return [
+        *((line, a, line, b) for line, a, b in _runs(across)),
+        *((a, line, b, line) for line, a, b in _runs(down)),
+    ]
 
 
 def _runs(sides: set[tuple[int, int]]) -> list[tuple[int, int, int]]:
@@ -318,53 +444,177 @@ def _labels(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
     return [*rows, *columns]
 
 
-def _board(ax: Axes, scene: Scene, at: Layout, *, cells: bool = True) -> list[Artist]:
-    """Draw the cells (unless not ``cells``), their grid, panels, walls, marks and texts, and
-    the caption; the artists added, in drawing order."""
-    from matplotlib.collections import LineCollection
-    from matplotlib.patches import Circle, Rectangle
+_BLUE, _RED, _ORANGE = "#1f77b4", "#d62728", "#ff7f0e"
 
-    pt = 72 / DPI  # points per pixel
-    cell, x0, y0 = at.cell, at.left, at.top
-    rows, cols = len(scene.fills), len(scene.fills[0])
+
+def _board(ax: Axes, scene: Scene, at: Layout, *, cells: bool = True) -> list[Artist]:
+    """Draw the cells (unless not ``cells``), their grid and edges, the frame and walls, the
+    lines pointed out, swatches, dots, marks, the highlight, the texts and the caption; the
+    artists added, in drawing order."""
     out: list[Artist] = []
     if cells:
-        extent = (x0, x0 + cols * cell, y0 + rows * cell, y0)
+        rows, cols = len(scene.fills), len(scene.fills[0])
+        extent = (at.left, at.left + cols * at.cell, at.top + rows * at.cell, at.top)
         out.append(ax.imshow(_rgba(scene), extent=extent, interpolation="nearest", aspect="auto"))
-    if cell >= _GRID_LINES_FROM:
-        edges = LineCollection(_cell_edges(scene, at), colors="#999999", linewidths=0.6)
-        out.append(ax.add_collection(edges, autolim=False))
-    for first, last in _panels(scene):
-        width = (last - first + 1) * cell
-        frame = Rectangle((x0 + first * cell, y0), width, rows * cell, fill=False, lw=1.5)
-        out.append(ax.add_patch(frame))
+    for draw in (_grid, _frames, _lines, _swatches, _dots, _marks, _highlight, _texts, _caption):
+        out += draw(ax, scene, at)
+    for order, artist in enumerate(out):  # a figure draws by z-order: the order given here
+        artist.set_zorder(order)
+    return out
+
+
+def _pixels_of(at: Layout, row: float, col: float) -> tuple[float, float]:
+    """The pixel (x, y) of a point of the board given in cell units."""
+    return (at.left + col * at.cell, at.top + row * at.cell)
+
+
+def _segments(
+    ax: Axes, at: Layout, ends: Iterable[tuple[float, float, float, float]], **style: Any
+) -> list[Artist]:
+    """One collection of line segments given in cell units, ``(row, col, row, col)``."""
+    from matplotlib.collections import LineCollection
+
+    lines = [[_pixels_of(at, r0, c0), _pixels_of(at, r1, c1)] for r0, c0, r1, c1 in ends]
+    return [ax.add_collection(LineCollection(lines, **style), autolim=False)] if lines else []
+
+
+def _width(at: Layout, share: float, least: float) -> float:
+    """A line's width in points: ``share`` of a cell, at least ``least`` pixels."""
+    return max(least, at.cell * share) * 72 / DPI
+
+
+def _grid(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The sides of the cells (on cells big enough) and the edges between cells."""
+    out = _segments(ax, at, edge_ends(scene), colors="#555555", linewidths=_width(at, 0.05, 1))
+    if at.cell >= _GRID_LINES_FROM:
+        out += _segments(ax, at, _cell_sides(scene), colors="#999999", linewidths=0.6)
+    return out
+
+
+def _frames(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The frame of each block of columns, and the walls."""
+    from matplotlib.patches import Rectangle
+
+    rows = len(scene.fills)
+    out: list[Artist] = []
+    for first, last in _panels(scene) if scene.framed else []:
+        x, y = _pixels_of(at, 0, first)
+        width = (last - first + 1) * at.cell
+        out.append(ax.add_patch(Rectangle((x, y), width, rows * at.cell, fill=False, lw=1.5)))
     walls = [
-        [(x0 + (c + c0) * cell, y0 + (r + r0) * cell), (x0 + (c + c1) * cell, y0 + (r + r1) * cell)]
+        (r + r0, c + c0, r + r1, c + c1)
         for r, c, side in sorted(scene.walls)
         for r0, c0, r1, c1 in [_WALL_ENDS[side]]
     ]
-    if walls:
-        thick = max(3.0, cell * 0.2 * pt)
-        out.append(ax.add_collection(LineCollection(walls, colors="black", linewidths=thick)))
-    for r, c in sorted(scene.marks):
-        centre = (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell)
-        ring = Circle(centre, 0.32 * cell, fill=False, ec="#d62728", lw=max(1.0, cell * 0.1 * pt))
-        out.append(ax.add_patch(ring))
-    out += [
-        ax.text(x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, text, ha="center",
-                va="center_baseline", fontsize=at.font * pt,
-                color=ink(scene.fills[r][c] or "white"))
+    return out + _segments(ax, at, walls, colors="black", linewidths=_width(at, 0.2, 4.17))
+
+
+def _lines(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The rows and columns pointed out: chains tinted, lines read and conflicts outlined."""
+    from matplotlib.patches import Rectangle
+
+    rows, cols = len(scene.fills), len(scene.fills[0])
+    styles: dict[str, dict[str, Any]] = {
+        "chain": {"fill": True, "fc": _BLUE, "alpha": 0.22, "lw": 0},
+        "read": {"fill": False, "ec": _BLUE, "lw": _width(at, 0.08, 2)},
+        "conflict": {"fill": False, "ec": _RED, "lw": _width(at, 0.12, 3)},
+    }
+    out: list[Artist] = []
+    for axis, index, role in scene.lines:
+        top, left = (index, 0) if axis == "row" else (0, index)
+        high, wide = (1, cols) if axis == "row" else (rows, 1)
+        box = Rectangle(_pixels_of(at, top, left), wide * at.cell, high * at.cell, **styles[role])
+        out.append(ax.add_patch(box))
+    return out
+
+
+def _swatches(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The colours left in each narrowed cell, as small squares."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Rectangle
+
+    boxes, colours = [], []
+    for r, c, left in scene.swatches:
+        for (top, side_left, side), colour in zip(swatch_boxes(len(left)), left, strict=True):
+            x, y = _pixels_of(at, r + top, c + side_left)
+            boxes.append(Rectangle((x, y), side * at.cell, side * at.cell))
+            colours.append(colour)
+    if not boxes:
+        return []
+    patches = PatchCollection(boxes, facecolors=colours, edgecolors="#444444", linewidths=0.5)
+    return [ax.add_collection(patches, autolim=False)]
+
+
+def _dots(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The values a hypothesis gives cells, as discs with a blue rim."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle
+
+    discs = [Circle(_pixels_of(at, r + 0.5, c + 0.5), 0.2 * at.cell) for r, c, _ in scene.dots]
+    if not discs:
+        return []
+    rim = _width(at, 0.06, 1.5)
+    colours = [colour for _, _, colour in scene.dots]
+    patches = PatchCollection(discs, facecolors=colours, edgecolors=_BLUE, linewidths=rim)
+    return [ax.add_collection(patches, autolim=False)]
+
+
+def _marks(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """A red ring in each marked cell."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle
+
+    rings = [Circle(_pixels_of(at, r + 0.5, c + 0.5), 0.32 * at.cell) for r, c in scene.marks]
+    if not rings:
+        return []
+    style: dict[str, Any] = {
+        "facecolors": "none",
+        "edgecolors": _RED,
+        "linewidths": _width(at, 0.1, 1.39),
+    }
+    return [ax.add_collection(PatchCollection(rings, **style), autolim=False)]
+
+
+def _highlight(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The border of the cells a step changed, in orange."""
+    style = {"colors": _ORANGE, "linewidths": _width(at, 0.12, 2.5), "capstyle": "projecting"}
+    return _segments(ax, at, outline(scene), **style)
+
+
+def _texts(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The text of each cell, black or white as reads best on its colour, smaller when it
+    would not fit the cell (:func:`fitted`)."""
+    return [
+        ax.text(*_pixels_of(at, r + 0.5, c + 0.5), text, ha="center", va="center_baseline",
+                fontsize=fitted(text, at) * 72 / DPI, color=ink(scene.fills[r][c] or "white"))
         for r, row in enumerate(scene.texts)
         for c, text in enumerate(row)
         if text
     ]  # fmt: skip
-    if scene.caption:
-        caption = "\n".join(at.caption(scene.caption))
-        out.append(
-            ax.text(at.width / 2, y0 + rows * cell + at.font, caption, ha="center", va="top",
-                    fontsize=at.font * pt, linespacing=_LINE)
-        )  # fmt: skip
-    return out
+
+
+def fitted(text: str, at: Layout) -> float:
+    """The font height of a cell's ``text``: the layout's, or less so that it fits the cell.
+
+    Examples
+    --------
+    >>> at = Layout(3, 3, 32, 16.0, 8, 8, 112, 112)
+    >>> fitted("A", at), round(fitted("north", at), 1)
+    (16.0, 9.3)
+    """
+    return min(at.font, TEXT_SHARE * at.cell / (CHAR_WIDTH * max(1, len(text))))
+
+
+def _caption(ax: Axes, scene: Scene, at: Layout) -> list[Artist]:
+    """The caption under the board, wrapped to the picture's width."""
+    if not scene.caption:
+        return []
+    y = at.top + len(scene.fills) * at.cell + at.font
+    caption = "\n".join(at.caption(scene.caption))
+    return [
+        ax.text(at.width / 2, y, caption, ha="center", va="top", fontsize=at.font * 72 / DPI,
+                linespacing=_LINE)
+    ]  # fmt: skip
 
 
 def _rgba(scene: Scene) -> NDArray[np.float64]:
@@ -392,8 +642,9 @@ def _panels(scene: Scene) -> list[tuple[int, int]]:
 def side_by_side(left: Scene, right: Scene) -> Scene:
     """Two boards of the same height in one scene, a column apart (e.g. start and solution).
 
-    Marks and walls of ``right`` are shifted to its place; the captions are joined with
-    ``" | "``. Row and column labels are not kept.
+    Marks, walls, highlights, dots, swatches and edges of ``right`` are shifted to its place;
+    the captions are joined with ``" | "``. Row and column labels and the lines pointed out
+    are not kept.
 
     Raises
     ------
@@ -413,6 +664,11 @@ def side_by_side(left: Scene, right: Scene) -> Scene:
         marks=left.marks | {(r, c + shift) for r, c in right.marks},
         walls=left.walls | {(r, c + shift, side) for r, c, side in right.walls},
         caption=" | ".join(c for c in (left.caption, right.caption) if c),
+        highlight=left.highlight | {(r, c + shift) for r, c in right.highlight},
+        dots=(*left.dots, *((r, c + shift, colour) for r, c, colour in right.dots)),
+        swatches=(*left.swatches, *((r, c + shift, left) for r, c, left in right.swatches)),
+        edges=(*left.edges, *((r0, c0 + shift, r1, c1 + shift) for r0, c0, r1, c1 in right.edges)),
+        framed=left.framed and right.framed,
     )
 
 

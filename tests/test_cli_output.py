@@ -77,3 +77,22 @@ def test_a_long_gif_is_announced_on_stderr_before_it_is_drawn(
     assert said[0].endswith(" s") and "into why.gif: about " in said[0]
     assert gif.exists()
     assert f"image: {gif}" in ran.stdout
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        (ROOT / "nonogram" / "mushroom.non", "Mushroom"),  # the puzzle's own title
+        (ROOT / "rushhour" / "card-32.txt", "card-32.txt"),  # no title: the file's name
+    ],
+)
+def test_an_explanation_page_is_titled_by_its_puzzle(
+    path: Path, title: str, tmp_path: Path
+) -> None:
+    page = tmp_path / "why.html"
+    ran = CliRunner().invoke(cli.cli, ["explain", str(path), "--image", str(page)])
+    assert ran.exit_code == 0, ran.output
+    markup = page.read_text(encoding="utf-8")
+    assert f"<title>{title}</title>" in markup and f"<h1>{title}</h1>" in markup
+    subtitle = re.search(r'<p class="subtitle">(.*?)</p>', markup)
+    assert subtitle is not None and subtitle.group(1).endswith(f", from {path}")

@@ -4,7 +4,6 @@ explanations (:mod:`.explain`)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from cspsolve import tasks
@@ -12,12 +11,13 @@ from cspsolve.csp.gac import StopPropagationError
 from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method
 from cspsolve.limits import Budget, Limits
-from cspsolve.render import Scene, labelled_grid
 from cspsolve.results import Result, Stats
 
 from .board import Grid, Nonogram, check
 from .colour.board import ColourNonogram
+from .design import DESIGNER
 from .io.formats import read, select, sniff, write
+from .pictures import detail, draw, picture, scenes, state_scene, state_text
 from .solver import (
     NonogramOptions,
     Puzzle,
@@ -250,74 +250,6 @@ def describe(puzzle: Puzzle) -> str:
     return f'{size} "{puzzle.title}"' if puzzle.title else size
 
 
-def _labels(puzzle: Puzzle) -> tuple[list[list[str]], list[list[str]]]:
-    """The row and column clues as written: ``3`` (``3r`` for a block of colour ``r``)."""
-    if isinstance(puzzle, ColourNonogram):
-        return [puzzle.written(c) for c in puzzle.rows], [puzzle.written(c) for c in puzzle.columns]
-    return [list(map(str, c)) for c in puzzle.rows], [list(map(str, c)) for c in puzzle.columns]
-
-
-UNDECIDED = "?"
-"""The character of an undecided cell in a partial grid (an explanation's states)."""
-UNDECIDED_INK = "#c8c8c8"
-"""The colour of an undecided cell in pictures."""
-
-
-def _inks(puzzle: Puzzle) -> dict[str, str]:
-    """Each grid character's colour: a colour puzzle's ``#rrggbb``, else ``#`` black and ``.``
-    white; :data:`UNDECIDED` grey."""
-    if isinstance(puzzle, ColourNonogram):
-        inks = {c.key: c.rgb for c in puzzle.colours}
-    else:
-        inks = {"#": "black", ".": "white"}
-    return {**inks, UNDECIDED: UNDECIDED_INK}
-
-
-def draw(puzzle: Puzzle, solution: Grid) -> str:
-    """The solved grid with its clues: ``██`` filled, `` ·`` empty (wider for long clues); in
-    a colour puzzle each block in its colour (ANSI 24-bit colour codes, which the command line
-    shows on a terminal and drops when its output is piped). A partial grid's undecided cells
-    (:data:`UNDECIDED`) are drawn as `` ?``."""
-    rows, columns = _labels(puzzle)
-    longest = max((len(n) for clue in columns for n in clue), default=1)
-    width = max(2, longest + 1)
-    filled, empty = "█" * width, "·".rjust(width)
-    if isinstance(puzzle, ColourNonogram):
-        inks = {
-            key: "\x1b[38;2;{};{};{}m{}\x1b[0m".format(*bytes.fromhex(rgb[1:]), filled)
-            for key, rgb in _inks(puzzle).items()
-            if key != UNDECIDED
-        }
-        inks[puzzle.key(0)] = empty
-    else:
-        inks = {"#": filled, ".": empty}
-    inks[UNDECIDED] = UNDECIDED.rjust(width)
-    cells = [[inks[ch] for ch in row] for row in solution]
-    return labelled_grid(cells, row_labels=rows, column_labels=columns, cell_width=width)
-
-
-def picture(
-    puzzle: Puzzle, grid: Grid, caption: str, marks: Iterable[tuple[int, int]] = ()
-) -> Scene:
-    """A (partial) grid in the puzzle's colours, its clues left of the rows and stacked above
-    the columns, ``marks`` ringed."""
-    inks = _inks(puzzle)
-    fills = tuple(tuple(inks[ch] for ch in row) for row in grid)
-    rows, columns = _labels(puzzle)
-    return Scene(
-        fills,
-        marks=frozenset(marks),
-        row_labels=tuple(" ".join(clue) for clue in rows),
-        column_labels=tuple("\n".join(clue) for clue in columns),
-        caption=caption,
-    )
-
-
-def scenes(puzzle: Puzzle, solution: Grid) -> list[Scene]:
-    """One picture: the solved grid (:func:`picture`) captioned with the puzzle's title."""
-    return [picture(puzzle, solution, puzzle.title)]
-
-
 def explain(
     puzzle: Puzzle,
     *,
@@ -331,7 +263,7 @@ def explain(
     from .explain import explain as explain_steps
 
     name = method or "probing"
-    return explain_steps(
+    explained = explain_steps(
         puzzle,
         run=KIND.method(name).run,
         method=name,
@@ -341,6 +273,11 @@ def explain(
         picture=functools.partial(picture, puzzle),
         draw=functools.partial(draw, puzzle),
     )
+    # the states drawn from their cell masks: a colour cell's colours left, the cells decided
+    explained.scene = functools.partial(state_scene, puzzle)
+    explained.draw = functools.partial(state_text, puzzle)
+    explained.detail = functools.partial(detail, puzzle)
+    return explained
 
 
 def constraint_graph(puzzle: Puzzle) -> nx.Graph:
@@ -388,4 +325,5 @@ KIND = Kind(
     constraint_graph=constraint_graph,
     blank=empty_grid,
     classes={"Nonogram": Nonogram, "ColourNonogram": ColourNonogram},
+    tools={"design": DESIGNER},
 )

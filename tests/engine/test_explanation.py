@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,10 +50,58 @@ def test_frames_draw_the_board_after_each_step() -> None:
     text = counting().text(frames=True)
     assert text.index("1. fill cell 1") < text.index("#..") < text.index("2. fill cell 2")
     assert text.count("###") == 1
-    captions = [caption for caption, _ in counting().frames()]
-    assert captions == ["start", "1/3: fill cell 1", "2/3: fill cell 2", "3/3: fill cell 3"]
-    fills = [s.fills[0] for _, s in counting().frames()]
+    frames = counting().frames()
+    assert [(f.caption, f.step) for f in frames] == [
+        ("start", None),
+        ("fill cell 1", 1),
+        ("fill cell 2", 2),
+        ("fill cell 3", 3),
+    ]
+    assert [f.scene.caption for f in frames[1:]] == [
+        f"step {n} of 3: fill cell {n}" for n in (1, 2, 3)
+    ]
+    fills = [f.scene.fills[0] for f in frames]
     assert [row.count("black") for row in fills] == [0, 1, 2, 3]
+
+
+def test_a_frame_outlines_what_its_step_changed_unless_the_kind_says() -> None:
+    frames = counting().frames()
+    assert [f.scene.highlight for f in frames] == [
+        frozenset(),
+        frozenset({(0, 0)}),
+        frozenset({(0, 1)}),
+        frozenset({(0, 2)}),
+    ]
+    told = counting()
+    told.detail = lambda scene, step: replace(scene, highlight=frozenset({(0, 2)}))
+    assert {f.scene.highlight for f in told.frames()[1:]} == {frozenset({(0, 2)})}
+
+
+def test_the_notes_are_the_proof_then_the_summary_in_sentences() -> None:
+    why = counting()
+    why.summary = {
+        "grade": "search",
+        "steps": 1,
+        "guesses": 2,
+        "nodes": 1234,
+        "lower_bound": 31,
+        "minimum_proven": False,
+        "per": "depth",
+        "counts": [[0, 1]],
+        "odd_fact": 2.5,
+    }
+    assert why.notes() == [
+        "Every cell is filled.",
+        "Grade: search.",
+        "Counted: 1 step, 2 guesses, 1234 search nodes.",
+        "No plan costs less than 31.",
+        "The minimum is not proven.",
+        "Odd fact: 2.5.",
+    ]
+    stopped = counting()
+    stopped.result = Result(Status.LIMIT)
+    stopped.summary = {"grade": None}
+    assert stopped.notes()[1:] == ["Grade: not known (stopped at a limit)."]
 
 
 def test_json_lines_hold_one_object_a_step_then_the_summary() -> None:

@@ -65,8 +65,15 @@ def test_results_without_a_picture_show_as_text() -> None:
     assert Result(Status.UNSOLVABLE)._repr_svg_() is None
     kind = registry.get("lightsout")
     graph = kind.read(ROOT / "instances/lightsout/petersen.edges")[0].puzzle
-    assert graph._repr_svg_() is None  # type: ignore[attr-defined]
-    assert tasks.solve(kind, graph)._repr_svg_() is None
+    assert tasks.solve(kind, graph)._repr_svg_() is None  # unsolvable: nothing to show
+
+
+def test_a_graph_board_shows_its_nodes_by_label() -> None:
+    kind = registry.get("lightsout")
+    graph = kind.read(ROOT / "instances/lightsout/petersen.edges")[0].puzzle
+    root = svg_root(graph._repr_svg_())  # type: ignore[attr-defined]
+    texts = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    assert set(graph.labels) <= texts
 
 
 def test_stats_show_as_a_table_of_the_counters_run() -> None:

@@ -26,7 +26,7 @@ from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation, Step
 from cspsolve.instances import ROOT
 from cspsolve.player import frame_data, page, widget
-from cspsolve.render import Scene
+from cspsolve.render import Scene, edge_ends, outline, swatch_boxes
 from cspsolve.results import Result, Stats, Status
 
 from ..browsing import browser
@@ -97,15 +97,40 @@ def parse(markup: str) -> Parsed:
     return reader.out
 
 
+EXTRAS = {
+    "marks": [],
+    "walls": [],
+    "row_labels": [],
+    "column_labels": [],
+    "outline": [],
+    "lines": [],
+    "dots": [],
+    "swatches": [],
+    "edges": [],
+    "framed": True,
+}
+"""Each part of a frame besides its cells, as before the first frame."""
+
+
+def drawn(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Each frame's parts besides its cells, as the script holds them (the last value given)."""
+    extras = dict(EXTRAS)
+    for frame in data["frames"]:
+        extras = {key: frame.get(key, value) for key, value in extras.items()}
+        yield extras
+
+
 def decode(data: dict[str, Any]) -> Iterator[tuple[str, Scene]]:
-    """The frames back from the player's JSON, by replaying the changed cells."""
+    """The frames back from the player's JSON, by replaying the changed cells (the lines,
+    dots and framing back as given; the outline, swatches and edges as drawn: see
+    :func:`drawn`)."""
     rows, cols = data["rows"], data["cols"]
     fills: dict[tuple[int, int], str | None] = {
         (r, c): None for r in range(rows) for c in range(cols)
     }
     texts = dict.fromkeys(fills, "")
-    extras: dict[str, Any] = {"marks": [], "walls": [], "row_labels": [], "column_labels": []}
-    for frame in data["frames"]:
+    frames = zip(data["frames"], drawn(data), strict=True)
+    for frame, extras in frames:
         changed = frame["cells"]
         assert len(changed) % 3 == 0
         for at in range(0, len(changed), 3):
@@ -113,8 +138,6 @@ def decode(data: dict[str, Any]) -> Iterator[tuple[str, Scene]]:
             r, c = divmod(cell, cols)
             fills[r, c] = None if colour == -1 else data["palette"][colour]
             texts[r, c] = data["texts"][text]
-        for key in extras:
-            extras[key] = frame.get(key, extras[key])
         yield (
             frame["caption"],
             Scene(
@@ -125,6 +148,9 @@ def decode(data: dict[str, Any]) -> Iterator[tuple[str, Scene]]:
                 row_labels=tuple(extras["row_labels"]),
                 column_labels=tuple(extras["column_labels"]),
                 caption=frame.get("scene_caption", frame["caption"]),
+                lines=tuple((axis, index, role) for axis, index, role in extras["lines"]),
+                dots=tuple((r, c, data["palette"][k]) for r, c, k in extras["dots"]),
+                framed=extras["framed"],
             ),
         )
 
@@ -146,6 +172,29 @@ def same_picture(got: Scene, want: Scene) -> None:
     assert (got.marks, got.walls) == (want.marks, want.walls)
     assert (got.row_labels, got.column_labels) == (want.row_labels, want.column_labels)
     assert got.caption == want.caption
+    assert (got.lines, got.framed) == (want.lines, want.framed)
+    assert [(r, c) for r, c, _ in got.dots] == [(r, c) for r, c, _ in want.dots]
+    for (_, _, colour), (_, _, wanted) in zip(got.dots, want.dots, strict=True):
+        assert to_rgba(colour) == pytest.approx(to_rgba(wanted), abs=1 / 255)
+
+
+def same_drawing(extras: dict[str, Any], want: Scene, palette: list[str]) -> None:
+    """A frame's outline, swatches and edges are those of ``want``: the border of its
+    highlighted regions, a square of each colour left in a narrowed cell, each edge cut at the
+    sides of its cells' squares."""
+    assert [tuple(s) for s in extras["outline"]] == outline(want)
+    squares = [
+        (r, c, top, left, side, colour)
+        for r, c, colours in want.swatches
+        for (top, left, side), colour in zip(swatch_boxes(len(colours)), colours, strict=True)
+    ]
+    assert len(extras["swatches"]) == len(squares)
+    for got, expected in zip(extras["swatches"], squares, strict=True):
+        assert tuple(got[:5]) == expected[:5]
+        assert to_rgba(palette[got[5]]) == pytest.approx(to_rgba(expected[5]), abs=1 / 255)
+    assert len(extras["edges"]) == len(want.edges)
+    for ends, expected in zip(extras["edges"], edge_ends(want), strict=True):
+        assert tuple(ends) == pytest.approx(expected)
 
 
 # --- scenes ------------------------------------------------------------------------------------
@@ -157,6 +206,7 @@ COLOURS = [None, "black", "white", "#d62728", "tab:blue", "C2", "#ff000080", (0.
 def scenes(draw: st.DrawFn, rows: int, cols: int) -> Scene:
     words = st.sampled_from(["", "", "1", "A", "12", *HOSTILE])
     colours = st.sampled_from(COLOURS)
+    colour = st.sampled_from(COLOURS[1:])
     cell = (st.integers(0, rows - 1), st.integers(0, cols - 1))
     return Scene(
         fills=tuple(tuple(draw(colours) for _ in range(cols)) for _ in range(rows)),
@@ -169,7 +219,27 @@ def scenes(draw: st.DrawFn, rows: int, cols: int) -> Scene:
         row_labels=draw(st.just(()) | st.lists(words, min_size=rows, max_size=rows).map(tuple)),
         column_labels=draw(st.just(()) | st.lists(words, min_size=cols, max_size=cols).map(tuple)),
         caption=draw(words),
+        highlight=draw(st.frozensets(st.tuples(*cell), max_size=4)),
+        lines=tuple(draw(st.lists(lines(rows, cols), max_size=3))),
+        dots=tuple(draw(st.lists(st.tuples(*cell, colour), max_size=3))),
+        swatches=tuple(
+            draw(
+                st.lists(
+                    st.tuples(*cell, st.lists(colour, min_size=2, max_size=5).map(tuple)),
+                    max_size=2,
+                )
+            )
+        ),
+        edges=tuple(draw(st.lists(st.tuples(*cell, *cell), max_size=3))),
+        framed=draw(st.booleans()),
     )
+
+
+def lines(rows: int, cols: int) -> st.SearchStrategy[tuple[str, int, str]]:
+    """A row or a column pointed out, in one of the roles."""
+    role = st.sampled_from(["read", "chain", "conflict"])
+    row = st.tuples(st.just("row"), st.integers(0, rows - 1), role)
+    return row | st.tuples(st.just("column"), st.integers(0, cols - 1), role)
 
 
 @st.composite
@@ -206,8 +276,9 @@ def test_widget_data_decodes_to_the_frames_given(frames: list[tuple[str, Scene]]
     assert [c for c, _ in decoded] == [c for c, _ in frames]
     assert data["rows"] == max(len(s.fills) for _, s in frames)
     assert data["cols"] == max(len(s.fills[0]) for _, s in frames)
-    for (_, got), (_, want) in zip(decoded, frames, strict=True):
+    for (_, got), extras, (_, want) in zip(decoded, drawn(data), frames, strict=True):
         same_picture(got, want)
+        same_drawing(extras, want, data["palette"])
 
 
 def test_text_is_drawn_in_the_ink_that_reads_on_its_cell() -> None:
@@ -313,7 +384,7 @@ def test_widgets_do_not_share_ids() -> None:
         style = parse(markup).texts["style"][0]
         script = parse(markup).scripts[1][1]
         assert json.dumps(own) in script and other not in script
-        rules = [rule.split("{")[0] for rule in style.split("}") if rule.strip()]
+        rules = [rule.split("{")[-2] for rule in style.split("}") if "{" in rule]  # @media too
         assert rules and all(rule.strip().startswith(f"#{own}") for rule in rules), rules
 
 
@@ -361,14 +432,15 @@ def test_an_explanation_writes_its_page(tmp_path: Path) -> None:
     assert seen.texts["title"] == ["Toy & co"]
     assert seen.texts["li"] == [
         "No single press lights <all> cells.",
-        "grade: 1",  # the summary's lists stay in the JSON
+        "Grade: 1.",  # the summary's lists stay in the JSON
     ]
     (data,) = seen.data()
     decoded = list(decode(data))
-    assert [c for c, _ in decoded] == ["start", "1/2: press (1, 1)", "2/2: press <2, 3>"]
-    for (caption, got), state in zip(
-        decoded, [frozenset(), *(s.state for s in explained().steps)], strict=True
-    ):
+    assert [c for c, _ in decoded] == ["start", "press (1, 1)", "press <2, 3>"]
+    assert [f.get("step") for f in data["frames"]] == [None, 1, 2] and data["steps"] == 2
+    captions = ["start", "step 1 of 2: press (1, 1)", "step 2 of 2: press <2, 3>"]
+    states = [frozenset(), *(s.state for s in explained().steps)]
+    for (_, got), state, caption in zip(decoded, states, captions, strict=True):
         same_picture(got, lit(state, caption))
 
 
@@ -428,7 +500,8 @@ def test_the_page_plays_in_a_browser(tmp_path: Path) -> None:
             return to_rgba(rect.get_attribute("fill"))
 
         def shows(n: int) -> None:
-            assert caption() == frames[n][0]
+            # above the board the scene's own caption, in the list the frame's
+            assert caption() == (frames[n][1].caption or frames[n][0])
             want = frames[n][1].fills[cell[0]][cell[1]]
             assert fill() == pytest.approx(to_rgba(want) if want else (1, 1, 1, 0), abs=1 / 255)
             current = driver.find_elements(By.CSS_SELECTOR, ".steps li.current")
@@ -452,7 +525,8 @@ def test_the_page_plays_in_a_browser(tmp_path: Path) -> None:
         find(By.CSS_SELECTOR, ".cspsolve-player").send_keys(Keys.ARROW_LEFT)
         shows(0)
         find(By.CSS_SELECTOR, ".play").click()
-        WebDriverWait(driver, 10).until(lambda d: caption() == frames[-1][0])
+        last = f"{len(frames)} / {len(frames)}"  # the frames have no steps: counted in order
+        WebDriverWait(driver, 10).until(lambda d: find(By.CSS_SELECTOR, ".count").text == last)
         shows(len(frames) - 1)
         driver.save_screenshot(str(tmp_path / "player.png"))
         assert (tmp_path / "player.png").read_bytes().startswith(b"\x89PNG")

@@ -10,11 +10,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from cspsolve.errors import OptionError
 from cspsolve.render import (
@@ -25,6 +26,7 @@ from cspsolve.render import (
     gif_seconds,
     layout,
     plot_comparison,
+    swatch_boxes,
     write_image,
 )
 
@@ -235,3 +237,62 @@ def test_a_gif_is_written_frame_by_frame_in_memory_that_does_not_grow(tmp_path: 
     assert many - few < 60_000
     with Image.open(tmp_path / "130.gif") as gif:
         assert gif.n_frames == 130
+
+
+def step_scene() -> Scene:
+    """A 3 x 3 white board with everything a step may add: a changed cell, a chain's row, a
+    conflict column, a supposed value and a cell's colours left."""
+    return Scene(
+        (("white",) * 3,) * 3,
+        highlight=frozenset({(1, 0)}),
+        lines=(("row", 0, "chain"), ("column", 2, "conflict")),
+        dots=((2, 0, "black"),),
+        swatches=((2, 1, ("#d62728", "#1f77b4")),),
+        caption="a step",
+    )
+
+
+def test_a_picture_shows_what_a_step_adds(tmp_path: Path) -> None:
+    scene = step_scene()
+    at = write_image([scene], tmp_path / "step.png")
+    with Image.open(tmp_path / "step.png") as image:
+        pixels = image.convert("RGB")
+    x, y = centre(scene, 1, 0)
+    assert near(pixels.getpixel((x + at.cell // 2, y)), (255, 127, 14), 30)  # the outline
+    assert near(pixels.getpixel((x, y)), WHITE, 5)  # inside it
+    tinted = pixels.getpixel(centre(scene, 0, 0))
+    assert near(tinted, (205, 224, 239), 12)  # the chain's row: white under blue
+    x, y = centre(scene, 1, 2)
+    assert near(pixels.getpixel((x - at.cell // 2, y)), RED, 40)  # the conflict's border
+    assert near(pixels.getpixel(centre(scene, 2, 0)), BLACK, 30)  # the dot
+    left, right = swatch_boxes(2)
+    x0, y0 = at.left + 1 * at.cell, at.top + 2 * at.cell
+    for (top, side_left, side), colour in zip((left, right), (RED, (31, 119, 180)), strict=True):
+        middle = (int(x0 + (side_left + side / 2) * at.cell), int(y0 + (top + side / 2) * at.cell))
+        assert near(pixels.getpixel(middle), colour, 30)
+
+
+def test_a_gif_frame_is_drawn_as_the_still_picture(tmp_path: Path) -> None:
+    scene = step_scene()
+    write_image([scene], tmp_path / "still.png")
+    write_image([scene, replace(scene, caption="b step")], tmp_path / "moving.gif")
+    with Image.open(tmp_path / "still.png") as still:
+        png = still.convert("RGB")
+    ((gif, _), _) = frames_of(tmp_path / "moving.gif")
+    difference = ImageChops.difference(png, gif).convert("L")
+    histogram = difference.histogram()
+    assert sum(histogram[40:]) < 0.002 * png.width * png.height  # a few pixels of text
+
+
+def test_a_graph_is_its_nodes_joined_by_edges_without_a_frame(tmp_path: Path) -> None:
+    nodes = (("gold", None, "dimgray"),) + ((None,) * 3,) * 2
+    scene = Scene(
+        nodes, texts=(("a", "", "b"), ("",) * 3, ("",) * 3), edges=((0, 0, 0, 2),), framed=False
+    )
+    at = write_image([scene], tmp_path / "graph.png")
+    with Image.open(tmp_path / "graph.png") as image:
+        pixels = image.convert("RGB")
+    assert not near(pixels.getpixel(centre(scene, 0, 1)), WHITE, 30)  # the edge between them
+    assert near(pixels.getpixel(centre(scene, 2, 1)), WHITE, 5)  # no cell, no line
+    corner = (at.left + 3 * at.cell - 1, at.top + 3 * at.cell - 1)
+    assert near(pixels.getpixel(corner), WHITE, 5)  # no frame

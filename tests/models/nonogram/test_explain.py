@@ -488,7 +488,7 @@ def test_frames_and_text_draw_every_state() -> None:
     frames = explanation.frames()
     assert len(frames) == len(explanation.steps) + 1
     second = frames[-1][1]
-    assert second.marks == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert second.highlight == {(0, 0), (0, 1), (1, 0), (1, 1)}  # where the two differ
     assert "?" in explanation.text(frames=True)
 
 
