@@ -787,7 +787,12 @@ def _print_verify(puzzle: _Puzzle, report: Verification, output: str) -> None:
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @_run_options()
-@click.option("--frames", is_flag=True, help="Draw the board after each step (text output).")
+@click.option(
+    "--frames",
+    is_flag=True,
+    help="Draw the board after each step (text output; a nonogram's cells that the step "
+    "decided are drawn ▓▓ when filled, x when empty).",
+)
 @click.option(
     "--unfold",
     is_flag=True,
@@ -866,12 +871,22 @@ def _print_explanation(
     _say(result.summary(), _STATUS_STYLE[result.status])
 
 
+def _heading(puzzle: _Puzzle) -> tuple[str, str]:
+    """A page's title (the puzzle's own, else its file's name) and the line under it (what
+    the puzzle is, and its file)."""
+    own = getattr(puzzle.puzzle, "title", "")
+    title = own if isinstance(own, str) and own else os.path.basename(puzzle.title)
+    described = f"{puzzle.kind.name} {puzzle.kind.describe(puzzle.puzzle)}"
+    return title, f"{described}, from {puzzle.title}"
+
+
 def _write_explanation(
     puzzle: _Puzzle, explained: Explanation, name: str, output: str
 ) -> list[int]:
     """Write the explanation's pictures; the exit codes of what went wrong."""
+    title, subtitle = _heading(puzzle)
     try:
-        explained.write(name, title=puzzle.title, announce=_announce)
+        explained.write(name, title=title, subtitle=subtitle, announce=_announce)
     except (ValueError, OSError) as e:
         click.echo(f"cspsolve: {puzzle.title}: cannot draw {name}: {e}", err=True)
         return [EXIT_BAD_INPUT]
