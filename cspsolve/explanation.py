@@ -176,7 +176,8 @@ class Explanation:
 
     def frames(self) -> list[Frame]:
         """Each drawn state: the start, then the board after each step, each step's frame
-        listed by its text and captioned ``step N of M: text``. A step's picture shows what
+        listed by its text (a folded sub-argument under its sentence, :attr:`Step.fold`) and
+        captioned ``step N of M: text``. A step's picture shows what
         it adds (:attr:`detail`) and outlines what it changed: the cells the kind's scene
         highlights, else every cell that differs from the frame before (a moved car or tile,
         the lights a press toggled).
@@ -198,7 +199,7 @@ class Explanation:
             if step.state is not None:
                 caption = f"step {number} of {len(self.steps)}: {step.text}"
                 shown = self._pictured(step, caption, shown)
-                out.append(Frame(step.text, shown, number))
+                out.append(Frame(step.text, shown, number, step.fold))
         return out
 
     def _pictured(self, step: Step, caption: str, before: Scene | None) -> Scene:

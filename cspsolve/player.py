@@ -58,11 +58,16 @@ class Frame(NamedTuple):
         The number of the step it shows: the list numbers the frame so, and the counter says
         ``step N of M``; ``None`` for a frame before the steps (the start). When no frame has
         a step, frames are numbered in order.
+    fold : (int, str) or None
+        On the first frame of a long sub-argument (a refuted branch): how many steps it spans
+        and one sentence for them all; the list shows the sentence, its steps folded under it
+        until opened (or until the player reaches one of them).
     """
 
     caption: str
     scene: Scene
     step: int | None = None
+    fold: tuple[int, str] | None = None
 
 
 Frames = Sequence[Frame | tuple[str, Scene]]
@@ -107,7 +112,8 @@ def frame_data(frames: Frames) -> dict[str, Any]:
         units, :func:`cspsolve.render.swatch_boxes`), ``edges`` (``[[r, c, r, c], ...]`` in
         cell units, :func:`cspsolve.render.edge_ends`) and ``framed`` (bool); ``step`` when
         the frame shows a step; ``scene_caption`` when the scene's own caption is not the
-        frame's. ``steps``: the last step shown (0: the frames are numbered in order).
+        frame's; ``fold`` (``[steps, sentence]``) on the first frame of a folded run of
+        steps. ``steps``: the last step shown (0: the frames are numbered in order).
 
     Raises
     ------
@@ -138,7 +144,7 @@ def frame_data(frames: Frames) -> dict[str, Any]:
     shown: list[tuple[int, int]] = [(_NO_CELL, 0)] * (rows * cols)
     extras = _extras(Scene(()), palette)  # before the first frame: nothing
     out: list[dict[str, Any]] = []
-    for caption, scene, step in played:
+    for caption, scene, step, fold in played:
         cells = _cells(scene, cols, rows * cols, palette, texts)
         record: dict[str, Any] = {
             "caption": caption,
@@ -155,6 +161,8 @@ def frame_data(frames: Frames) -> dict[str, Any]:
                 record[key] = extras[key] = value
         if step is not None:
             record["step"] = step
+        if fold is not None and step is not None:
+            record["fold"] = list(fold)
         if scene.caption != caption:
             record["scene_caption"] = scene.caption
         out.append(record)
@@ -395,6 +403,8 @@ _STYLE = """
 margin:0;padding:0 0 0 3.5em;border:1px solid #ddd;font-size:13px;box-sizing:border-box}
 #ROOT .steps li{cursor:pointer;padding:1px 4px;overflow-wrap:anywhere}
 #ROOT .steps li.unnumbered{list-style:none}
+#ROOT .steps summary{cursor:pointer;font-style:italic;padding:1px 4px}
+#ROOT .steps ol{padding-left:3.5em;margin:0}
 #ROOT .steps li:hover{background:#eef4fb}
 #ROOT .steps li.current{background:#ffe9a8;font-weight:600}
 #ROOT .notes{margin:8px 0;padding-left:1.2em}
@@ -627,8 +637,10 @@ function show(target) {
   caption.textContent = own === undefined || own === "" ? frames[current].caption : own;
   count.textContent = counted(current);
   slider.value = current;
-  var old = list.querySelector("li.current"), item = list.children[current];
+  var old = list.querySelector("li.current"), item = items[current];
+  var fold = item.parentNode.closest("details");
   if (old) { old.classList.remove("current"); }
+  if (fold && !fold.open) { fold.open = true; }
   item.classList.add("current");
   if (item.offsetTop < list.scrollTop ||
       item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
@@ -649,16 +661,31 @@ function play() {
   playButton.textContent = "\\u2016 pause";
   playButton.setAttribute("aria-pressed", "true");
 }
+var items = [], group = null, groupEnd = 0;
+function folded(frame) {
+  var holder = document.createElement("li"), details = document.createElement("details");
+  var summary = document.createElement("summary"), last = frame.step + frame.fold[0] - 1;
+  holder.className = "unnumbered fold";
+  summary.textContent = frame.step + "\u2013" + last + ". " + frame.fold[1];
+  details.appendChild(summary);
+  holder.appendChild(details);
+  list.appendChild(holder);
+  group = details.appendChild(document.createElement("ol"));
+  groupEnd = last;
+}
 frames.forEach(function (frame, f) {
   var item = document.createElement("li");
   item.textContent = frame.caption;
   item.setAttribute("data-frame", f);
   if (data.steps && frame.step === undefined) { item.className = "unnumbered"; }
   else if (data.steps) { item.value = frame.step; }
-  list.appendChild(item);
+  if (frame.fold) { folded(frame); }
+  (group ? group : list).appendChild(item);
+  if (group && frame.step >= groupEnd) { group = null; }
+  items.push(item);
 });
 list.addEventListener("click", function (event) {
-  var item = event.target.closest("li");
+  var item = event.target.closest("li[data-frame]");
   if (item && list.contains(item)) { stop(); show(Number(item.getAttribute("data-frame"))); }
 });
 slider.max = N - 1;

@@ -557,3 +557,15 @@ def test_two_widgets_in_one_page_play_apart(tmp_path: Path) -> None:
         assert [r.get_attribute("fill") for r in boards[1]] == ["#ffffff", "#ffffff", "#000000"]
     finally:
         driver.quit()
+
+
+def test_a_folded_run_of_steps_is_marked_on_its_first_frame() -> None:
+    steps = [
+        Step("press", "first", {}, frozenset({0}), (2, "both at once")),
+        Step("press", "second", {}, frozenset({0, 1})),
+    ]
+    why = Explanation("toy", Result(Status.SOLVED), steps, start=frozenset(), scene=lit)
+    frames = why.frames()
+    assert [f.fold for f in frames] == [None, (2, "both at once"), None]
+    stored = frame_data(frames)["frames"]
+    assert [f.get("fold") for f in stored] == [None, [2, "both at once"], None]

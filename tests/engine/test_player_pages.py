@@ -197,3 +197,37 @@ def test_a_graph_board_plays_with_its_edges(desk: Player) -> None:
     fits(desk)
     desk.shot("petersen")
     assert not desk.severe()
+
+
+def test_a_folded_refutation_is_one_line_until_it_is_reached(desk: Player) -> None:
+    from cspsolve.explanation import Step
+    from cspsolve.render import Scene
+    from cspsolve.results import Result, Status
+
+    def strip(state: int, caption: str) -> Scene:
+        return Scene((tuple("black" if c < state else "white" for c in range(5)),), caption=caption)
+
+    fold = (3, "if cell 2 were empty: 3 steps, then no placement")
+    steps = [
+        Step("line", "fill cell 1", {}, 1),
+        Step("guess", "guess cell 2 empty", {}, 1, fold),
+        Step("contradiction", "no placement", {}, 1),
+        Step("backtrack", "cell 2 is filled", {}, 2),
+        Step("line", "fill cells 3 to 5", {}, 5),
+    ]
+    why = Explanation("strip", Result(Status.SOLVED), steps, start=0, scene=strip)
+    desk.open(why.html(title="folded"), "folded")
+    (summary,) = desk.all(".steps summary")
+    assert summary.text == "2\u20134. " + fold[1]
+    assert (
+        desk.driver.execute_script("return document.querySelector('.steps details').open") is False
+    )
+    shown = [li.text for li in desk.all(".steps li[data-frame]") if li.is_displayed()]
+    assert shown == ["start", "fill cell 1", "fill cells 3 to 5"]
+    desk.go(3)  # the contradiction, inside the fold
+    assert desk.driver.execute_script("return document.querySelector('.steps details').open")
+    (current,) = desk.all(".steps li.current")
+    assert current.text == "no placement" and int(current.get_property("value")) == 3
+    desk.all(".steps li[data-frame]")[2].click()  # the folded guess
+    assert desk.text(".count") == "step 2 of 5"
+    assert not desk.severe()
