@@ -9,7 +9,9 @@ kind through this declaration alone, and names none of them:
 - ``options`` is a dataclass of the kind's own settings: each field becomes a command-line
   flag (``--field-name``) whose help is the field's ``metadata["help"]`` and whose choices are
   ``metadata["choices"]``; every field defaults to ``None`` or ``False`` (the kind's choice);
-- ``reference`` names the method that ``verify`` checks the others against.
+- ``reference`` names the method that ``verify`` checks the others against;
+- ``tools`` are what the web page offers beside the methods: a :class:`Designer` that makes
+  puzzles of drawings, a :class:`Player` that plays a puzzle cell by cell.
 
 The style follows networkx and CPMpy: a puzzle is a plain data object, methods are functions
 over it with keyword-only options, and each solver backend lives in a module of its own.
@@ -31,7 +33,17 @@ from cspsolve.results import Result
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Kind", "Method", "NoOptions", "PuzzleEntry", "Runner", "option"]
+__all__ = [
+    "TOOLS",
+    "Designer",
+    "Kind",
+    "Method",
+    "NoOptions",
+    "Player",
+    "PuzzleEntry",
+    "Runner",
+    "option",
+]
 
 
 class Runner(Protocol):
@@ -160,6 +172,74 @@ def option(help: str, *, default: Any = None, choices: Sequence[str] = ()) -> An
     return field(default=default, metadata={"help": help, "choices": tuple(choices)})
 
 
+@dataclass(frozen=True, kw_only=True)
+class Designer:
+    """A kind's designer: the puzzle a drawing makes, checked, and its files.
+
+    A drawing is a tuple of rows of ``#`` (filled) and ``.`` (empty), all of one length; the
+    web page lets people draw one, or trace it from an image, and shows the runs of ``#`` of
+    each row and column beside it.
+
+    Attributes
+    ----------
+    title : str
+        The heading of the page's designer, e.g. ``"Design a nonogram"``.
+    note : str
+        One line on what to do there and what the check says.
+    puzzle : callable
+        ``puzzle(drawing, title) -> puzzle``: the puzzle whose answer is the drawing.
+    files : mapping of str to callable
+        Each format it writes (``"non"``: a file ending ``.non``) to
+        ``write(puzzle) -> text``, the file's text.
+    check : callable
+        ``check(puzzle, limits) -> dict``: what the puzzle's clues decide (its answer is
+        JSON-ready data; the page runs it as a job in a worker).
+    """
+
+    title: str
+    note: str
+    puzzle: Callable[[tuple[str, ...], str], Any]
+    files: Mapping[str, Callable[[Any], str]]
+    check: Callable[[Any, Limits], dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Player:
+    """A kind's play: a puzzle's grid pressed cell by cell, with a hint on request.
+
+    Attributes
+    ----------
+    title : str
+        The heading of the page's play, e.g. ``"Play Lights Out"``.
+    note : str
+        One line on the rules.
+    moves : callable
+        ``moves(puzzle, raw) -> moves``: the moves of the ``[row, column]`` pairs a request
+        lists (``None`` for none), in the form ``board`` and ``after`` take; raises
+        :class:`~cspsolve.errors.OptionError` for moves that do not fit the puzzle, or a puzzle
+        that cannot be played.
+    board : callable
+        ``board(puzzle, moves) -> dict``: the grid after the moves as JSON-ready data:
+        ``rows`` (a string per row, a character per cell) and what else the page shows.
+    after : callable
+        ``after(puzzle, moves) -> puzzle``: the puzzle as the moves leave it.
+    hint : callable
+        ``hint(puzzle, limits) -> dict``: a next move towards a solution, as JSON-ready data
+        (the page runs it as a job in a worker).
+    """
+
+    title: str
+    note: str
+    moves: Callable[[Any, Any], Any]
+    board: Callable[[Any, Any], dict[str, Any]]
+    after: Callable[[Any, Any], Any]
+    hint: Callable[[Any, Limits], dict[str, Any]]
+
+
+TOOLS: Mapping[str, type[Designer | Player]] = {"design": Designer, "play": Player}
+"""The tools a kind may declare, by the name it declares each under, and their types."""
+
+
 def no_moves(puzzle: Any) -> list[Any]:
     """The empty plan: the :attr:`Kind.blank` of a kind whose solutions are plans of moves."""
     return []
@@ -234,6 +314,9 @@ class Kind:
     classes : mapping of str to type
         The kind's puzzle classes by the capitalised names ``cspsolve`` offers them under
         (``from cspsolve import RushHour``), unique among the kinds and the engine's names.
+    tools : mapping of str to Designer or Player
+        What the web page offers for the kind beside its methods, each under its name in
+        :data:`TOOLS` (``"design"``: a :class:`Designer`; ``"play"``: a :class:`Player`).
     """
 
     name: str
@@ -260,6 +343,7 @@ class Kind:
     explain: Callable[..., Explanation] | None = None
     blank: Callable[[Any], Any] | None = None
     classes: Mapping[str, type] = field(default_factory=dict)
+    tools: Mapping[str, Designer | Player] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         names = [m.name for m in self.methods]
@@ -267,6 +351,10 @@ class Kind:
             raise TypeError(f"kind {self.name}: two methods share a name in {names}")
         if not dataclasses.is_dataclass(self.options):
             raise TypeError(f"kind {self.name}: options must be a dataclass")
+        for name, tool in self.tools.items():
+            if not isinstance(tool, TOOLS.get(name, ())):
+                known = ", ".join(f"{n} ({t.__name__})" for n, t in TOOLS.items())
+                raise TypeError(f"kind {self.name}: tool {name!r} is not one of {known}")
 
     @property
     def method_names(self) -> tuple[str, ...]:

@@ -12,10 +12,12 @@ Routes (``docs/web.md`` describes each):
   the job's lease: one nobody asks about for :data:`~cspsolve.web.pool.LEASE` seconds is
   cancelled); ``DELETE /api/jobs/ID``: cancel it;
 - ``GET /jobs/ID/player``: an explanation's step player, a page of its own;
-- ``POST /api/play``: a Lights Out grid after presses; ``POST /api/hint``: start a hint job;
-- ``POST /api/design``: start the check of a nonogram drawn; ``GET /api/design/file``: its
-  puzzle as a ``.non``, ``.nin`` or webpbn ``.xml`` file; ``POST /api/design/image``: a
-  drawing traced from an uploaded image.
+- ``POST /api/play``: a grid after presses, by its kind's :class:`~cspsolve.kind.Player`;
+  ``POST /api/hint``: start a hint job;
+- ``POST /api/design``: start the check of a puzzle drawn, by the
+  :class:`~cspsolve.kind.Designer` a kind declares; ``GET /api/design/file``: its puzzle as
+  a file in one of the designer's formats; ``POST /api/design/image``: a drawing traced from
+  an uploaded image.
 
 Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message;
 a job refused because too many wait with HTTP 503 and ``Retry-After``.
@@ -42,9 +44,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cspsolve import registry, tasks
 from cspsolve.errors import CspsolveError, OptionError
-from cspsolve.web import design as designer
+from cspsolve.kind import Kind, Player
+from cspsolve.web import design as designs
 from cspsolve.web import options, sources
-from cspsolve.web import play as lights
 from cspsolve.web.pool import LEASE, BusyError, Pool
 from cspsolve.web.work import ACTIONS, Spec
 
@@ -197,11 +199,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return await anyio.to_thread.run_sync(work, *args, limiter=readers)
 
     async def page(request: Request) -> HTMLResponse:
+        found = designs.designer()
         html = env.get_template("index.html").render(
             instances=list(sources.instances()),
             settings=settings,
             kinds=registry.kinds(),
-            design_max=designer.MAX_SIDE,
+            designer=None if found is None else found[1],
+            design_max=designs.MAX_SIDE,
         )
         return HTMLResponse(html)
 
@@ -237,14 +241,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def design(request: Request) -> Response:
         data = await _json(request)
-        puzzle = _designed(data)
+        drawn = designs.design(data.get("grid"), data.get("title"))
         time_limit = settings.time_limit(data.get("time_limit"))
-        return submitted(Spec("design", "nonogram", puzzle, tasks.Request(), time_limit))
+        return submitted(Spec("design", drawn.kind.name, drawn.puzzle, tasks.Request(), time_limit))
 
     async def design_file(request: Request) -> Response:
         query = request.query_params
-        puzzle = _designed({"grid": query.get("grid", ""), "title": query.get("title")})
-        name, text = designer.file_of(puzzle, query.get("format"))
+        drawn = designs.design(query.get("grid", ""), query.get("title"))
+        name, text = drawn.file(query.get("format"))
         disposition = f'attachment; filename="{name}"'
         return Response(text, media_type="text/plain; charset=utf-8",
                         headers={"content-disposition": disposition})  # fmt: skip
@@ -254,24 +258,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
         upload = form.get("file")
         if not isinstance(upload, UploadFile):
             raise OptionError("send the image as the form's file")
-        width = designer.side(form.get("width"), "width")
-        height = designer.side(form.get("height"), "height")
+        width = designs.side(form.get("width"), "width")
+        height = designs.side(form.get("height"), "height")
         name = sources.uploaded_name(upload.filename)
         data = await upload.read()
-        grid = await reading(designer.traced, data, name, width, height)
+        grid = await reading(designs.traced, data, name, width, height)
         return JSONResponse({"grid": list(grid)})
 
     async def play(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
-        puzzle, presses = await reading(_played, data, source)
-        return JSONResponse(await reading(lights.board, puzzle, presses))
+        _, player, puzzle, moves = await reading(_played, data, source)
+        return JSONResponse(await reading(player.board, puzzle, moves))
 
     async def hint(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
-        puzzle, presses = await reading(_played, data, source)
-        now = lights.after(puzzle, presses)
+        kind, player, puzzle, moves = await reading(_played, data, source)
+        now = player.after(puzzle, moves)
         time_limit = settings.time_limit(data.get("time_limit"))
-        return submitted(Spec("hint", "lightsout", now, tasks.Request(), time_limit))
+        return submitted(Spec("hint", kind.name, now, tasks.Request(), time_limit))
 
     async def job(request: Request) -> Response:
         found = pool.get(request.path_params["id"])
@@ -365,6 +369,7 @@ def _kind_record(kind: Any) -> dict[str, Any]:
         "reference": kind.reference,
         "analysis": kind.analysis,
         "explains": kind.explain is not None,
+        "tools": {name: {"title": t.title, "note": t.note} for name, t in kind.tools.items()},
     }
 
 
@@ -419,15 +424,23 @@ async def _json(request: Request) -> Mapping[str, Any]:
     return data
 
 
-def _designed(data: Mapping[str, Any]) -> Any:
-    """The nonogram of a designer's request: its ``grid`` and ``title``."""
-    return designer.puzzle_of(designer.drawing(data.get("grid")), data.get("title"))
+def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Kind, Player, Any, Any]:
+    """The kind of the puzzle a request plays, its player, the puzzle and the moves listed.
 
-
-def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Any, lights.Presses]:
-    """The Lights Out board a request plays and the presses it lists."""
-    puzzle = lights.playable(sources.read(source).pick(_entry(data)))
-    return puzzle, lights.pressed(puzzle, data.get("presses"))
+    Raises
+    ------
+    OptionError
+        When the puzzle's kind declares no player, or the moves do not fit the puzzle.
+    """
+    found = sources.read(source)
+    kind = registry.get(found.kind)
+    player = kind.tools.get("play")
+    if not isinstance(player, Player):
+        grids = [k.title for k in registry.kinds().values() if "play" in k.tools]
+        played = f"only a {' or a '.join(grids)} grid" if grids else "no puzzle"
+        raise OptionError(f"{played} can be played here")
+    puzzle = found.pick(_entry(data))
+    return kind, player, puzzle, player.moves(puzzle, data.get("presses"))
 
 
 def _entry(data: Mapping[str, Any]) -> int:

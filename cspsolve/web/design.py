@@ -1,41 +1,38 @@
-"""The nonogram designer: a drawing's clues, whether they pin the drawing down, and its files.
+"""The page's designer: drawings sent or traced from images, and the kind that designs.
 
-A drawing is a list of rows of ``#`` (filled) and ``.`` (empty), all of one length. Its clues
-are the runs of each row and column; the check (a job in a worker) says whether line logic
-alone fixes every cell, whether the clues have one solution, and where they do not, the cells
-in which another solution differs from the drawing. Files are written to memory by the
-nonogram kind's own writers, never to a path.
+A drawing is a list of rows of ``#`` (filled) and ``.`` (empty), all of one length. The first
+kind that declares a :class:`~cspsolve.kind.Designer` makes a puzzle of it, checks it (a job
+in a worker) and writes its files, as text to memory, never to a path.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
-from cspsolve import registry, tasks
-from cspsolve.csp.gac import StopPropagationError
+from cspsolve import registry
 from cspsolve.errors import InputError, OptionError
-from cspsolve.limits import Limits
-from cspsolve.results import Stats
+from cspsolve.kind import Designer, Kind
 
 __all__ = [
-    "FORMATS",
     "IMAGES",
     "MAX_PIXELS",
     "MAX_SIDE",
     "MAX_TITLE",
+    "Design",
     "Grid",
-    "check",
+    "design",
+    "designer",
     "drawing",
-    "file_of",
-    "puzzle_of",
+    "side",
+    "titled",
     "traced",
 ]
 
 Grid = tuple[str, ...]
-"""A drawing: rows of ``#`` and ``.`` (the nonogram kind's grid)."""
+"""A drawing: rows of ``#`` and ``.``."""
 
 MAX_SIDE = 60
 """The widest and tallest drawing the designer takes."""
@@ -48,9 +45,6 @@ IMAGES = ("PNG", "GIF", "JPEG", "BMP")
 
 MAX_PIXELS = 1 << 24
 """The most pixels of an image traced (4096 x 4096); larger ones are refused before decoding."""
-
-FORMATS = {"non": ".non", "nin": ".nin", "xml": ".xml"}
-"""The files the designer writes: the ``format`` of a request → the writer's extension."""
 
 
 def drawing(raw: Any) -> Grid:
@@ -123,88 +117,65 @@ def traced(data: bytes, name: str, width: int, height: int) -> Grid:
     )
 
 
-def model(name: str) -> Any:
-    """A module of the nonogram kind (``board``, ``kind``, ``io.formats``)."""
-    return importlib.import_module(f"cspsolve.models.nonogram.{name}")
-
-
-def puzzle_of(grid: Grid, title: Any = None) -> Any:
-    """The nonogram whose clues are the runs of ``grid``, with ``grid`` as its goal.
+def titled(raw: Any) -> str:
+    """The title a request sends (``None`` or empty: none).
 
     Raises
     ------
     OptionError
         For a title that is not a string of at most :data:`MAX_TITLE` characters on one line.
     """
-    title = title or ""
-    if not isinstance(title, str) or len(title) > MAX_TITLE or "\n" in title or "\r" in title:
+    raw = raw or ""
+    if not isinstance(raw, str) or len(raw) > MAX_TITLE or "\n" in raw or "\r" in raw:
         raise OptionError(f"the title must be one line of at most {MAX_TITLE} characters")
-    board = model("board")
-    rows = [board.clue_of(ch == "#" for ch in row) for row in grid]
-    columns = [board.clue_of(row[c] == "#" for row in grid) for c in range(len(grid[0]))]
-    return board.Nonogram(rows=rows, columns=columns, title=title, goal=grid)
+    return raw
 
 
-def file_of(puzzle: Any, fmt: Any) -> tuple[str, str]:
-    """The puzzle's file in format ``fmt`` (a key of :data:`FORMATS`): its name and text.
+def designer() -> tuple[Kind, Designer] | None:
+    """The first kind (in sniffing order) that declares a designer, and its designer."""
+    for kind in registry.kinds().values():
+        tool = kind.tools.get("design")
+        if isinstance(tool, Designer):
+            return kind, tool
+    return None
+
+
+@dataclass(frozen=True)
+class Design:
+    """A drawing made a puzzle: the kind and designer that made it, its title and puzzle."""
+
+    kind: Kind
+    tool: Designer
+    title: str
+    puzzle: Any
+
+    def file(self, fmt: Any) -> tuple[str, str]:
+        """The puzzle's file in format ``fmt``, one of the designer's
+        :attr:`~cspsolve.kind.Designer.files`: its name (made of the title) and text.
+
+        Raises
+        ------
+        OptionError
+            For a format the designer does not write.
+        """
+        if fmt not in self.tool.files:
+            raise OptionError(f"format must be one of {', '.join(self.tool.files)}")
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in self.title)[:40]
+        return f"{stem.strip('-') or 'design'}.{fmt}", self.tool.files[fmt](self.puzzle)
+
+
+def design(grid: Any, title: Any) -> Design:
+    """The puzzle of the drawing and title a request sends.
 
     Raises
     ------
     OptionError
-        For a format the designer does not write.
+        For a drawing or title that is not such (see :func:`drawing`, :func:`titled`), or when
+        no kind declares a designer.
     """
-    if fmt not in FORMATS:
-        raise OptionError(f"format must be one of {', '.join(FORMATS)}")
-    suffix = FORMATS[fmt]
-    stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in puzzle.title)[:40]
-    return (stem.strip("-") or "design") + suffix, model("io.formats").WRITERS[suffix](puzzle)
-
-
-def check(puzzle: Any, limits: Limits) -> dict[str, Any]:
-    """What the clues of a drawing decide, within ``limits``.
-
-    Returns
-    -------
-    dict
-        ``rows`` and ``columns`` (the clues), ``line_solvable`` (line logic alone fixes every
-        cell; ``None`` when the limits stopped it), ``fixed_by_line_logic`` (cells), ``cells``,
-        ``unique`` (``None`` when the search was cut short), ``status`` (of the search for two
-        solutions), ``differ`` (the ``[row, column]`` cells in which another solution differs
-        from the drawing; empty when unique) and ``other`` (that solution's rows, or ``None``).
-    """
-    kind = registry.get("nonogram")
-    model("search.probing").load_kernels()  # before the clock starts, as analyze does
-    budget = limits.start(Stats())
-    cells = puzzle.width * puzzle.height
-    try:
-        _, fixed = model("kind").line_logic(puzzle, budget=budget)
-        solvable: bool | None = fixed == cells
-    except StopPropagationError:
-        solvable, fixed = None, None
-    budget.finish()
-    request = tasks.Request("probing", None, {"solutions": 2})
-    result = tasks.solve(kind, puzzle, request=request, limits=budget.rest())
-    goal = puzzle.goal
-    assert goal is not None
-    other = next((s for s in result.solutions if s != goal), None)
-    differ = [] if other is None else _differ(goal, other)
-    return {
-        "rows": [list(clue) for clue in puzzle.rows],
-        "columns": [list(clue) for clue in puzzle.columns],
-        "line_solvable": solvable,
-        "fixed_by_line_logic": fixed,
-        "cells": cells,
-        "unique": result.proof.get("unique"),
-        "status": result.status.value,
-        "differ": differ,
-        "other": None if other is None else list(other),
-    }
-
-
-def _differ(first: Grid, second: Grid) -> list[list[int]]:
-    return [
-        [r, c]
-        for r, (a, b) in enumerate(zip(first, second, strict=True))
-        for c in range(len(a))
-        if a[c] != b[c]
-    ]
+    found = designer()
+    if found is None:
+        raise OptionError("no puzzle kind here declares a designer")
+    kind, tool = found
+    drawn, named = drawing(grid), titled(title)
+    return Design(kind, tool, named, tool.puzzle(drawn, named))

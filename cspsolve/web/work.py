@@ -14,7 +14,7 @@ from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import OptionError
-from cspsolve.kind import Kind
+from cspsolve.kind import Designer, Kind, Player
 from cspsolve.limits import Limits
 from cspsolve.results import Result
 
@@ -143,15 +143,17 @@ def _explain(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
 
 
 def _design(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
-    from cspsolve.web.design import check
-
-    return check(spec.puzzle, limits)
+    """The check of the kind's :class:`~cspsolve.kind.Designer` on a puzzle drawn."""
+    tool = kind.tools["design"]
+    assert isinstance(tool, Designer)
+    return tool.check(spec.puzzle, limits)
 
 
 def _hint(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
-    from cspsolve.web.play import hint
-
-    return hint(spec.puzzle, limits)
+    """The hint of the kind's :class:`~cspsolve.kind.Player` on a puzzle played."""
+    tool = kind.tools["play"]
+    assert isinstance(tool, Player)
+    return tool.hint(spec.puzzle, limits)
 
 
 ACTIONS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
@@ -167,7 +169,7 @@ TOOLS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
     "design": _design,
     "hint": _hint,
 }
-"""What the designer's check (a nonogram drawn) and Lights Out's hint run."""
+"""What the jobs of the kinds' tools run: a designer's check and a player's hint."""
 
 
 def run(spec: Spec, limits: Limits) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from .board import VARIANTS, LightsOut, NodePresses, Presses, check, coordinates
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
+from .play import PLAYER
 
 __all__ = ["KIND", "SEARCH_CELLS", "LightsOutOptions", "analyze", "prepare"]
 
@@ -297,4 +298,5 @@ KIND = Kind(
     explain=_explain,
     blank=no_presses,
     classes={"LightsOut": LightsOut},
+    tools={"play": PLAYER},
 )

@@ -97,8 +97,7 @@ async function readPuzzle() {
       const label = p.id !== null ? `#${p.id} (line ${p.line}): ${p.describe}` : p.describe;
       entry.append(el("option", label, { value: p.index }));
     });
-    $("play-start").hidden = read.kind !== "lightsout";
-    $("play").hidden = true;
+    showPlayer(state.kind.tools.play);
     $("read-kind").textContent = `${state.kind.title}, ${read.puzzles.length} puzzle(s)`;
     $("puzzles").hidden = false;
     fillMethods();
@@ -314,7 +313,15 @@ function mark(table, cells, name) {
   cells.forEach(([r, c]) => table.querySelector(`[data-cell="${r},${c}"]`).classList.add(name));
 }
 
-// --- playing Lights Out ----------------------------------------------------------------------
+// --- playing a puzzle whose kind declares a player ----------------------------------------
+
+function showPlayer(player) {
+  $("play-start").hidden = !player;
+  $("play").hidden = true;
+  if (!player) return;
+  $("play-title").textContent = player.title;
+  $("play-note").textContent = player.note;
+}
 
 const play = { presses: [] };
 
@@ -365,7 +372,7 @@ async function playHint() {
   }
 }
 
-// --- designing a nonogram --------------------------------------------------------------------
+// --- designing a puzzle, where a kind declares a designer ------------------------------------
 
 const design = { rows: [] };
 
@@ -380,9 +387,9 @@ function designShow() {
   board($("design-board"), rows, { "#": "filled", ".": "empty" }, designPress,
     rows.map((row) => runs(row).join(" ")), columns.map((column) => runs(column).join("\n")));
   const query = new URLSearchParams({ grid: rows.join("/"), title: $("design-title").value });
-  ["non", "nin", "xml"].forEach((fmt) => {
-    query.set("format", fmt);
-    $(`design-${fmt}`).href = `/api/design/file?${query}`;
+  document.querySelectorAll("[data-format]").forEach((link) => {
+    query.set("format", link.dataset.format);
+    link.href = `/api/design/file?${query}`;
   });
   $("design-status").textContent = "";
 }
@@ -449,6 +456,7 @@ async function init() {
   $("play-start").addEventListener("click", playStart);
   $("play-hint").addEventListener("click", playHint);
   $("play-reset").addEventListener("click", playStart);
+  if (!$("design")) return;
   $("design-new").addEventListener("click", designNew);
   $("design-check").addEventListener("click", designCheck);
   $("design-title").addEventListener("input", designShow);

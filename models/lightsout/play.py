@@ -1,62 +1,49 @@
-"""Playing Lights Out on the page: the board after the presses made, and a hint.
+"""Lights Out played cell by cell: the board after the presses made, and a hint.
 
-The page sends the puzzle and the presses made so far (``[row, column]`` pairs, in order; a
-cell pressed twice is as if not pressed, since presses commute and undo themselves). The board
-is the puzzle's lights after them, by the kind's press rule
-(:func:`cspsolve.models.lightsout.board.apply`). A hint (a job in a worker) is one press of a
-minimum solution of the board as it now is, found by the algebra method.
+The presses made so far come as ``[row, column]`` pairs, in order; a cell pressed twice is as
+if not pressed, since presses commute and undo themselves. The board is the puzzle's lights
+after them, by the kind's press rule (:func:`.board.apply`). A hint is one press of a minimum
+solution of the board as it now is, found by the algebra method.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import OptionError
+from cspsolve.kind import Player
 from cspsolve.limits import Limits
 
-__all__ = ["MAX_PRESSES", "MAX_SIDE", "Presses", "after", "board", "hint", "playable", "pressed"]
+from .board import LightsOut, Presses, apply, coordinates
 
-Presses = tuple[int, ...]
-"""A press set as the kind holds it: packed rows, bit ``c`` of row ``r`` pressing (r, c)."""
-
-
-def _board() -> Any:
-    """The Lights Out kind's board module (its class, press rule and cell lists)."""
-    return importlib.import_module("cspsolve.models.lightsout.board")
-
+__all__ = ["MAX_PRESSES", "MAX_SIDE", "PLAYER", "after", "board", "hint", "pressed"]
 
 MAX_SIDE = 40
-"""The most rows, and columns, of a board played on the page."""
+"""The most rows, and columns, of a board played."""
 
 MAX_PRESSES = 10_000
 """The most presses one request may list."""
 
 
-def playable(puzzle: Any) -> Any:
-    """``puzzle`` when it is a Lights Out grid small enough to play on the page.
-
-    Raises
-    ------
-    OptionError
-        For another kind of puzzle, a graph board or a board over :data:`MAX_SIDE`.
-    """
-    if not isinstance(puzzle, _board().LightsOut) or puzzle.graph is not None:
+def _playable(puzzle: LightsOut) -> None:
+    """Raise OptionError for a graph board or a board over :data:`MAX_SIDE`."""
+    if puzzle.graph is not None:
         raise OptionError("only a Lights Out grid can be played here")
     if puzzle.rows > MAX_SIDE or puzzle.cols > MAX_SIDE:
         raise OptionError(f"a board played here has at most {MAX_SIDE} rows and columns")
-    return puzzle
 
 
-def pressed(puzzle: Any, raw: Any) -> Presses:
+def pressed(puzzle: LightsOut, raw: Any) -> Presses:
     """The press set of the ``[row, column]`` pairs a request lists (each toggles its cell).
 
     Raises
     ------
     OptionError
-        For a list that is not such pairs, a cell off the board or a disabled cell.
+        For a board that cannot be played (a graph, or over :data:`MAX_SIDE`), a list that
+        is not such pairs, a cell off the board or a disabled cell.
     """
+    _playable(puzzle)
     if raw is None:
         raw = []
     if not isinstance(raw, list) or len(raw) > MAX_PRESSES:
@@ -75,16 +62,16 @@ def pressed(puzzle: Any, raw: Any) -> Presses:
     return tuple(rows)
 
 
-def after(puzzle: Any, presses: Presses) -> Any:
+def after(puzzle: LightsOut, presses: Presses) -> LightsOut:
     """The same board with its lights after ``presses`` (the kind's press rule)."""
-    return puzzle.with_lights(_board().apply(puzzle, presses))
+    return puzzle.with_lights(apply(puzzle, presses))
 
 
-def board(puzzle: Any, presses: Presses) -> dict[str, Any]:
+def board(puzzle: LightsOut, presses: Presses) -> dict[str, Any]:
     """The board after ``presses``: ``rows`` (``#`` lit, ``.`` off, ``x`` disabled), ``lit``
     (lights on), ``pressed`` (the ``[row, column]`` cells pressed an odd number of times),
     ``solved`` (no light on), ``variant`` and ``torus``."""
-    lights = _board().apply(puzzle, presses)
+    lights = apply(puzzle, presses)
     holes = puzzle.holes or (0,) * puzzle.rows
     rows = [
         "".join(
@@ -97,14 +84,14 @@ def board(puzzle: Any, presses: Presses) -> dict[str, Any]:
     return {
         "rows": rows,
         "lit": lit,
-        "pressed": _board().coordinates(presses),
+        "pressed": coordinates(presses),
         "solved": lit == 0,
         "variant": puzzle.variant,
         "torus": puzzle.torus,
     }
 
 
-def hint(puzzle: Any, limits: Limits) -> dict[str, Any]:
+def hint(puzzle: LightsOut, limits: Limits) -> dict[str, Any]:
     """One press of a minimum solution of ``puzzle`` (the board as it now is).
 
     Returns
@@ -117,10 +104,22 @@ def hint(puzzle: Any, limits: Limits) -> dict[str, Any]:
     """
     kind = registry.get("lightsout")
     result = tasks.solve(kind, puzzle, request=tasks.Request("algebra"), limits=limits)
-    cells = _board().coordinates(result.solution) if result.status.has_solution else None
+    solution = result.solution if result.status.has_solution else None
+    cells = None if solution is None else coordinates(solution)
     return {
         "press": cells[0] if cells else None,
         "left": None if cells is None else len(cells),
         "status": result.status.value,
         "minimum": bool(result.proof.get("minimum")),
     }
+
+
+PLAYER = Player(
+    title="Play Lights Out",
+    note="Press a cell to toggle it and its neighbours; turn every light off.",
+    moves=pressed,
+    board=board,
+    after=after,
+    hint=hint,
+)
+"""The play the kind declares (``tools={"play": PLAYER}``)."""
