@@ -1,15 +1,17 @@
 """A new kind appears on the page without page changes: the example ``queens`` kind, read
-from text, explained step by step; and a worker that overruns its limit is killed and
-replaced."""
+from text, explained step by step, played with its own player; and a worker that overruns its
+limit is killed and replaced."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 
 import pytest
 from starlette.testclient import TestClient
 
+from cspsolve.kind import TOOLS
 from cspsolve.web.app import create_app
 from cspsolve.web.pool import GRACE
 
@@ -82,3 +84,28 @@ def test_a_bug_is_one_line_of_json_not_a_stack_trace(queens_kind: None) -> None:
     answer = client.post("/api/read", json={"puzzle": {"text": "bug", "kind": "queens"}})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error: TypeError: a bug in the reader"}
+
+
+def test_the_kinds_player_is_offered_and_plays(queens_served: TestClient) -> None:
+    kinds = {k["name"]: k for k in queens_served.get("/api/kinds").json()}
+    assert list(kinds["queens"]["tools"]) == ["play"]
+    assert kinds["queens"]["tools"]["play"]["title"] == "Play queens"
+    assert "play" not in kinds["nonogram"]["tools"]
+    body = {"puzzle": {"text": BOARD, "kind": "queens"}, "presses": [[0, 1], [2, 4], [2, 4]]}
+    board = queens_served.post("/api/play", json=body).json()
+    assert board["rows"] == [".Q...."] + ["......"] * 5
+    job = finished(queens_served, started(queens_served, "hint", body))
+    assert job["state"] == "done", job["error"]
+    assert job["answer"]["status"] == "solved" and job["answer"]["press"][0] == 1
+    bad = queens_served.post("/api/play", json={**body, "presses": [[6, 0]]})
+    assert bad.status_code == 400 and "a press is a [row, column] pair" in bad.json()["error"]
+
+
+def test_a_tool_is_of_the_type_its_name_says(queens_kind: None) -> None:
+    import web_queens
+
+    with pytest.raises(TypeError, match="tool 'design' is not one of design"):
+        dataclasses.replace(web_queens.KIND, tools={"design": web_queens.PLAYER})
+    with pytest.raises(TypeError, match="tool 'solve'"):
+        dataclasses.replace(web_queens.KIND, tools={"solve": web_queens.PLAYER})
+    assert set(TOOLS) == {"design", "play"}
