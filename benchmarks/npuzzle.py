@@ -78,10 +78,10 @@ def timed(call: Callable[[], Any]) -> tuple[Any, float]:
 
 def startup() -> float:
     """Seconds to load (or compile) numba's kernels: a 2x2 board solved once."""
-    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle import tile_idastar
     from cspsolve.models.npuzzle.board import Puzzle, korf_goal
 
-    return timed(lambda: fastida.solve(Puzzle(2, 2, (1, 0, 2, 3), korf_goal(4)), "pdb"))[1]
+    return timed(lambda: tile_idastar.solve(Puzzle(2, 2, (1, 0, 2, 3), korf_goal(4)), "pdb"))[1]
 
 
 def databases(started: float) -> float:
@@ -102,7 +102,7 @@ def databases(started: float) -> float:
 
 
 def korf(build_seconds: float, manhattan: bool) -> None:
-    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle import tile_idastar
     from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal
 
     heuristics = ["pdb", "manhattan"] if manhattan else ["pdb"]
@@ -127,7 +127,7 @@ def korf(build_seconds: float, manhattan: bool) -> None:
         ]
         seconds = {}
         for h in heuristics:
-            result, seconds[h] = timed(lambda h=h, p=puzzle: fastida.solve(p, h))
+            result, seconds[h] = timed(lambda h=h, p=puzzle: tile_idastar.solve(p, h))
             assert result.solution is not None and check(puzzle, result.solution) == []
             assert len(result.solution) == int(row["optimal_length"]), row["id"]
             totals[h] += seconds[h]
@@ -288,7 +288,7 @@ def korf_felner(args: argparse.Namespace) -> None:
     from fractions import Fraction
 
     from cspsolve.limits import Limits
-    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle import tile_idastar
     from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal
 
     with KORF_FELNER.open(encoding="utf-8") as f:
@@ -313,7 +313,7 @@ def korf_felner(args: argparse.Namespace) -> None:
         best = int(row["optimal_length"])
         limits = Limits(time_limit=args.time_limit)
         result, seconds = timed(
-            lambda p=puzzle, lim=limits: fastida.solve(
+            lambda p=puzzle, lim=limits: tile_idastar.solve(
                 p, "pdb", limits=lim, partition="6-6-6-6", weight=weight
             )
         )

@@ -77,7 +77,7 @@ def balanced(sizes: dict[int, list[int]], workers: int) -> int:
 def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
     """Each instance on each number of workers; a row as each finishes."""
     from cspsolve.limits import Limits
-    from cspsolve.models.npuzzle import fastida
+    from cspsolve.models.npuzzle import tile_idastar
     from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal
 
     table = Table(title=f"24-puzzle IDA* + 6-6-6-6 on N workers ({load()} at the start)")
@@ -104,7 +104,7 @@ def scaling(ids: list[str], workers: list[int], time_limit: float) -> None:
         for n in workers:
             limits = Limits(time_limit=time_limit, workers=n)
             sizes: dict[int, list[int]] = {}
-            result = fastida.solve(
+            result = tile_idastar.solve(
                 puzzle, "pdb", limits=limits, partition="6-6-6-6", subtrees=sizes
             )
             s = result.stats
@@ -141,17 +141,18 @@ def estimate(
 ) -> None:
     """Measure the iterations of one instance within ``budget`` and extrapolate to its optimum."""
     from cspsolve.limits import Limits
-    from cspsolve.models.npuzzle import fastida, splitida
+    from cspsolve.models.npuzzle import tile_idastar
     from cspsolve.models.npuzzle.board import Puzzle, korf_goal
+    from cspsolve.models.npuzzle.tile_idastar import split
 
     best, tiles = instances()[ident]
     puzzle = Puzzle(5, 5, tiles, korf_goal(25))
-    splitida.SUBTREES_PER_WORKER = math.ceil(subtrees / workers)
-    splitida.REFINE = splitida.REFINE * cluster // workers  # subtrees refined as for the cluster
+    split.SUBTREES_PER_WORKER = math.ceil(subtrees / workers)
+    split.REFINE = split.REFINE * cluster // workers  # subtrees refined as for the cluster
     tally: dict[float, int] = {}
     sizes: dict[int, list[int]] = {}
     started = time.perf_counter()
-    result = fastida.solve(
+    result = tile_idastar.solve(
         puzzle,
         "pdb",
         limits=Limits(time_limit=budget, workers=workers),

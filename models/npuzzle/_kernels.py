@@ -1,6 +1,7 @@
 """numba kernels of the sliding-tile solver: pattern ranking, the PDB's breadth-first search, and
-the inner loop of the specialised IDA*. Imported only by :mod:`.pdb` and :mod:`.fastida` inside
-the functions that need them (numba is a heavy import); compiled once and cached on disk.
+the inner loop of the specialised IDA*. Imported only by :mod:`.pdb` and the compiled IDA*'s
+search state (:mod:`.tile_idastar.walk`) inside the functions that need them (numba is a heavy
+import); compiled once and cached on disk.
 """
 
 from __future__ import annotations

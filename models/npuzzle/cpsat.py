@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -56,6 +56,7 @@ from cspsolve.results import Result, Stats, Status
 from cspsolve.satplan import Deepened, Horizon, deepen
 
 from .board import Plan, Puzzle, neighbours, solvability
+from .search import estimated
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -63,11 +64,13 @@ if TYPE_CHECKING:
 __all__ = [
     "GRAPH_VARIABLES",
     "MAX_LITERALS",
+    "confirm",
     "constraint_graph",
     "first_horizon",
     "literals",
     "parity",
     "plan_within",
+    "run",
     "solve",
 ]
 
@@ -478,3 +481,28 @@ def constraint_graph(puzzle: Puzzle) -> nx.Graph:
             step = (variable(i, t - 1), variable(i, t), variable(0, t - 1), variable(0, t))
             graph.add_edges_from(itertools.combinations(step, 2))
     return graph
+
+
+def run(
+    puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[Plan]:
+    """The ``cpsat`` method: :func:`solve`, deepening from the value of the start of the
+    heuristic asked for, built within the limits (:func:`.search.estimated`) from the options'
+    ``partition``; the options give no weight."""
+    assert heuristic is not None
+    options.weight_for("cpsat")
+
+    def deepened(h: Callable[[bytes], float], rest: Limits) -> Result[Plan]:
+        return solve(puzzle, estimate=h(bytes(puzzle.start)), limits=rest)
+
+    return estimated(puzzle, heuristic, options.partition, limits, deepened)
+
+
+def confirm(
+    puzzle: Puzzle, answer: Result[Plan], /, *, options: Any, limits: Limits | None
+) -> Result[Plan]:
+    """CP-SAT's check of another method's answer, deepening from the Manhattan distance: up
+    to an optimum ``c`` the answer claims (every horizon below infeasible, a plan at ``c``),
+    else afresh until a plan; an unsolvable board by the parity rule."""
+    claimed = answer.status is Status.OPTIMAL
+    return solve(puzzle, limits=limits, stop=int(answer.stats.cost) if claimed else None)

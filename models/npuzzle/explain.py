@@ -291,7 +291,7 @@ def _compiled(
     puzzle: Puzzle, heuristic: str | None, options: Any, limits: Limits | None
 ) -> plans.Searched:
     """The compiled IDA* (``tile-idastar``, unweighted), counting the nodes per f-limit."""
-    from .fastida import solve
+    from .tile_idastar import solve
 
     assert heuristic is not None
     tally: dict[float, int] = {}

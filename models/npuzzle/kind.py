@@ -1,17 +1,18 @@
-"""The ``npuzzle`` kind: its table of methods, files and pictures.
+"""The ``npuzzle`` kind: its options, its table of methods and ``KIND``.
 
 Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.SlidingTileProblem`
 (``astar``, ``idastar``, ``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``,
-``dfs``), the compiled ``tile-idastar`` of :mod:`.fastida`, and ``cpsat``, the time-expanded
-CP-SAT model of :mod:`.cpsat` with its horizon deepened from the heuristic's value of the start
-(``manhattan`` by default, the model's own bound). Default: A* for boards of at most 9 cells,
-``tile-idastar`` above; the searches' heuristic defaults to ``pdb`` (the best available).
-Options (:class:`SlidingTileOptions`): ``partition`` names the pattern databases (e.g.
-``6-6-6-6`` for the 24-puzzle), ``weight`` makes ``tile-idastar`` weighted IDA* (plans within
-``w`` times the optimum, the bound in ``proof``) and sets the weight of ``weighted-astar``;
-``verify`` always runs unweighted. ``tile-idastar`` splits its search over ``limits.workers``
-processes, or the workers of the Dask scheduler ``limits.scheduler`` (:mod:`.splitida`), with
-the answer of the one-core run.
+``dfs``), the compiled ``tile-idastar`` (the package :mod:`.tile_idastar`), and ``cpsat``, the
+time-expanded CP-SAT model of :mod:`.cpsat` with its horizon deepened from the heuristic's
+value of the start (``manhattan`` by default, the model's own bound); the last two are loaded
+when first run. Default: A* for boards of at most 9 cells, ``tile-idastar`` above; the
+searches' heuristic defaults to ``pdb`` (the best available). Options
+(:class:`SlidingTileOptions`): ``partition`` names the pattern databases (e.g. ``6-6-6-6`` for
+the 24-puzzle), ``weight`` makes ``tile-idastar`` weighted IDA* (plans within ``w`` times the
+optimum, the bound in ``proof``) and sets the weight of ``weighted-astar``; ``verify`` always
+runs unweighted. ``tile-idastar`` splits its search over ``limits.workers`` processes, or the
+workers of the Dask scheduler ``limits.scheduler`` (:mod:`.tile_idastar.split`), with the
+answer of the one-core run.
 Unsolvable boards are reported at once from the parity rule, without a search or a model. The
 limits cover the whole command: building the pattern databases (and CP-SAT's models) counts
 against the time limit (and stops with status ``limit`` when it passes). ``verify`` checks
@@ -32,7 +33,8 @@ from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, no_moves, option
 from cspsolve.limits import Limits
-from cspsolve.results import Result, Stats, Status
+from cspsolve.loading import lazy
+from cspsolve.results import Result, Status
 
 from .board import Plan, Puzzle, check, solvability
 from .formats import read, select, sniff, write
@@ -98,13 +100,18 @@ class SlidingTileOptions:
             )
         return w
 
+    def weight_for(self, method: str) -> Fraction | None:
+        """The weight for ``method`` (:attr:`w`).
 
-def _weight(options: Any, method: str) -> Fraction | None:
-    """The weight the options give ``method``; refused for a method that takes none."""
-    w: Fraction | None = getattr(options, "w", None)
-    if w is not None and method not in WEIGHTED:
-        raise OptionError(f"--weight is for {' and '.join(WEIGHTED)}, not {method}")
-    return w
+        Raises
+        ------
+        OptionError
+            When a weight is given to a method that takes none (not in :data:`WEIGHTED`).
+        """
+        w = self.w
+        if w is not None and method not in WEIGHTED:
+            raise OptionError(f"--weight is for {' and '.join(WEIGHTED)}, not {method}")
+        return w
 
 
 def _small(puzzle: Puzzle) -> bool:
@@ -129,43 +136,26 @@ def _solvable(run: Runner) -> Runner:
     return checked
 
 
-def _compiled(
-    puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
-) -> Result[Plan]:
-    from . import fastida
-
-    assert heuristic is not None
-    w = _weight(options, "tile-idastar") or 1
-    partition = getattr(options, "partition", None)
-    return fastida.solve(puzzle, heuristic, limits=limits, partition=partition, weight=w)
-
-
 Estimated = Callable[[Puzzle, Callable[[bytes], float], Fraction | None, Limits], Result[Plan]]
 """``run(puzzle, heuristic, weight, limits)``: a method given its heuristic, built."""
 
 
 def _estimated(name: str, run: Estimated) -> Runner:
     """The method ``name`` doing ``run`` with the heuristic asked for, whose pattern databases
-    are built within the limits (their time counts in the result's seconds)."""
+    are built within the limits (:func:`.search.estimated`)."""
 
     def estimated(
         puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
     ) -> Result[Plan]:
-        from .pdb import BuildStoppedError
-        from .search import heuristic as make_heuristic
+        from .search import estimated as built
 
         assert heuristic is not None
-        w = _weight(options, name)
-        partition = getattr(options, "partition", None)
-        budget = (limits or Limits()).start(Stats())
-        try:
-            h = make_heuristic(heuristic, puzzle, stop=budget.exhausted, partition=partition)
-        except BuildStoppedError as stopped:
-            return Result(stopped.status, None, budget.finish(), message=str(stopped))
-        built = budget.finish().seconds
-        result = run(puzzle, h, w, budget.rest())
-        result.stats.seconds += built
-        return result
+        w = options.weight_for(name)
+
+        def searched(h: Callable[[bytes], float], rest: Limits) -> Result[Plan]:
+            return run(puzzle, h, w, rest)
+
+        return built(puzzle, heuristic, options.partition, limits, searched)
 
     return estimated
 
@@ -184,34 +174,13 @@ def _informed(name: str, search: Callable[..., Result[Plan]], weight: float = 1.
     return _estimated(name, searched)
 
 
-def _cpsat(
-    puzzle: Puzzle, h: Callable[[bytes], float], w: Fraction | None, limits: Limits
-) -> Result[Plan]:
-    """CP-SAT's deepening (:func:`.cpsat.solve`) from the heuristic's value of the start."""
-    from . import cpsat
-
-    return cpsat.solve(puzzle, estimate=h(bytes(puzzle.start)), limits=limits)
-
-
-def _confirm(
-    puzzle: Puzzle, answer: Result[Plan], /, *, options: Any, limits: Limits | None
-) -> Result[Plan]:
-    """CP-SAT's check of another method's answer, deepening from the Manhattan distance: up
-    to an optimum ``c`` the answer claims (every horizon below infeasible, a plan at ``c``),
-    else afresh until a plan; an unsolvable board by the parity rule."""
-    from . import cpsat
-
-    claimed = answer.status is Status.OPTIMAL
-    return cpsat.solve(puzzle, limits=limits, stop=int(answer.stats.cost) if claimed else None)
-
-
 def _uninformed(name: str, search: Callable[..., Result[Plan]]) -> Runner:
     def run(
         puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
     ) -> Result[Plan]:
         from .search import SlidingTileProblem
 
-        _weight(options, name)
+        options.weight_for(name)
         return search(SlidingTileProblem(puzzle), limits=limits)
 
     return run
@@ -252,7 +221,7 @@ METHODS = (
     ),
     Method(
         name="tile-idastar",
-        run=_solvable(_compiled),
+        run=_solvable(lazy(f"{__package__}.tile_idastar")),
         summary="compiled IDA* on tile arrays with incremental heuristics (Korf 1985)",
         backend="compiled",
         optimal=True,
@@ -294,7 +263,7 @@ METHODS = (
     ),
     Method(
         name="cpsat",
-        run=_solvable(_estimated("cpsat", _cpsat)),
+        run=_solvable(lazy(f"{__package__}.cpsat")),
         summary="OR-Tools CP-SAT on a time-expanded model, horizon deepened until a plan "
         "(Kautz & Selman 1992)",
         backend="cp-sat",
@@ -302,7 +271,7 @@ METHODS = (
         complete=True,
         heuristics=CPSAT_HEURISTICS,
         compared=_by_size(("manhattan",), ()),
-        confirm=_confirm,
+        confirm=lazy(f"{__package__}.cpsat", "confirm"),
     ),
     Method(
         name="bfs",

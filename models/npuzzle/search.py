@@ -30,9 +30,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from cspsolve.errors import OptionError
-from cspsolve.results import Status
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Stats, Status
 
-from .board import Puzzle, neighbours
+from .board import Plan, Puzzle, neighbours
 
 if TYPE_CHECKING:
     from .partitions import Partition
@@ -47,6 +48,7 @@ __all__ = [
     "PatternDatabaseHeuristic",
     "SlidingTileProblem",
     "State",
+    "estimated",
     "heuristic",
 ]
 
@@ -299,3 +301,32 @@ def heuristic(
         chosen = None if partition is None else patterns(puzzle, partition)
         return PatternDatabaseHeuristic(puzzle, chosen=chosen, stop=stop)
     raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
+
+
+def estimated(
+    puzzle: Puzzle,
+    name: str,
+    partition: str | None,
+    limits: Limits | None,
+    run: Callable[[Callable[[bytes], float], Limits], Result[Plan]],
+) -> Result[Plan]:
+    """``run(h, rest)`` with the heuristic ``name`` (:func:`heuristic`) built within ``limits``
+    and ``rest`` the limits left: the time spent building its pattern databases counts in the
+    result's seconds, and a limit that stops the build ends the run with its status.
+
+    Raises
+    ------
+    OptionError
+        For an unknown heuristic, or a partition that does not fit the board.
+    """
+    from .pdb import BuildStoppedError
+
+    budget = (limits or Limits()).start(Stats())
+    try:
+        h = heuristic(name, puzzle, stop=budget.exhausted, partition=partition)
+    except BuildStoppedError as stopped:
+        return Result(stopped.status, None, budget.finish(), message=str(stopped))
+    built = budget.finish().seconds
+    result = run(h, budget.rest())
+    result.stats.seconds += built
+    return result

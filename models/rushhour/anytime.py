@@ -46,10 +46,10 @@ from cspsolve.results import Result, Stats, Status
 
 from .beam import MOST_WIDTH, shortcut
 from .board import EXHAUSTED, Board, Move, merged
-from .deepening import MEMORY, _optimal_plan, _stopped, _stride, check_options
+from .deepening import MEMORY, _optimal_plan, _stopped, _stride, check_options, runner
 from .packed import INFINITE, LEVELS, Packing, search
 
-__all__ = ["FIRST_WIDTH", "STOP_POLL", "solve"]
+__all__ = ["FIRST_WIDTH", "STOP_POLL", "run", "solve"]
 
 FIRST_WIDTH = 1 << 12
 """States kept a layer by the first beam. On the 12x12 board of 44 pieces
@@ -355,6 +355,10 @@ def solve(
     lanes_run = _at_once if limits.parallel else _in_turn
     stopped = lanes_run(how, lanes, budget)
     return lanes.result(budget.finish(), stopped)
+
+
+run = runner(solve)
+"""The ``anytime`` method's runner."""
 
 
 @dataclass(frozen=True)

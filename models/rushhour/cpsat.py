@@ -9,6 +9,13 @@ apart while they stand still. The red car must be at the exit at time T. Idle st
 piece never slides in two consecutive steps (the two slides would merge into one). An
 infeasible horizon T - 1 is a proof that every plan needs at least T moves (or steps).
 
+The ``cpsat`` method (:func:`run`) first settles whether any plan exists by a breadth-first
+search of the cluster (:func:`.bfs.breadth_first`), then deepens the horizon until it finds a
+plan, proving every shorter horizon infeasible (:func:`solve`). As the reference of ``verify``
+(:func:`confirm`) it proves the other method's optimum ``c`` a bound instead (no plan within
+``c - 1``, one within ``c``), and checks an unsolvable verdict by a breadth-first search of the
+whole cluster, confirmed by CP-SAT on clusters of at most :data:`UNSOLVABLE_HORIZON` positions.
+
 Solver: OR-Tools CP-SAT, https://developers.google.com/optimization/cp/cp_solver.
 """
 
@@ -22,10 +29,25 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 from cspsolve.satplan import Horizon, deepen
 
+from .bfs import QUICK_EXPANSIONS, breadth_first
+from .bfs import result as searched
 from .board import Board, Move, merged
 from .cluster import offset_ranges
 
-__all__ = ["DEEPEST", "amount", "cost", "plan_within", "solve"]
+__all__ = [
+    "DEEPEST",
+    "UNSOLVABLE_HORIZON",
+    "amount",
+    "confirm",
+    "cost",
+    "plan_within",
+    "run",
+    "solve",
+]
+
+UNSOLVABLE_HORIZON = 60
+"""Largest cluster whose unsolvability :func:`confirm` asks CP-SAT to confirm (horizon =
+states - 1); beyond, the breadth-first search of the whole cluster is the proof."""
 
 
 def _model(
@@ -176,7 +198,7 @@ def solve(
     one). ``proof["lower_bound"]`` is the largest horizon proven infeasible plus one.
 
     Without ``stop``, a breadth-first search of the board's cluster
-    (:func:`.quick.breadth_first`) comes first, within the same limits: when it finds no
+    (:func:`.bfs.breadth_first`) comes first, within the same limits: when it finds no
     goal among all the reachable positions, the board is unsolvable; when it finds one, the
     horizons deepen up to that search's optimum, where CP-SAT must find a plan. Only when the
     search's memory budget runs out do the horizons deepen up to :data:`DEEPEST`.
@@ -224,8 +246,6 @@ def solve(
 def _settle(board: Board, metric: str, budget: Budget) -> int | Result[list[Move]]:
     """The last horizon to try, from a breadth-first search of the cluster; or the result
     when that search proves the board unsolvable or a limit stops it."""
-    from .quick import QUICK_EXPANSIONS, breadth_first
-
     steps = metric == "steps"
     outcome, memory = breadth_first(board, budget, steps=steps, plain=QUICK_EXPANSIONS)
     if outcome.plan is not None:
@@ -242,3 +262,84 @@ def _settle(board: Board, metric: str, budget: Budget) -> int | Result[list[Move
         "positions with the red car at the exit"
     )
     return Result(Status.UNSOLVABLE, None, stats, "cpsat", message=message)
+
+
+def run(
+    board: Board, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[list[Move]]:
+    """The ``cpsat`` method: :func:`solve` under ``options.cost``."""
+    return solve(board, metric=options.cost, limits=limits)
+
+
+def confirm(
+    board: Board, answer: Result[list[Move]], /, *, options: Any, limits: Limits | None
+) -> Result[list[Move]]:
+    """CP-SAT's check of another method's answer, under ``options.cost``: an optimum ``c``
+    proven a bound (no plan within ``c - 1``, a plan within ``c``); an unsolvable board
+    settled by :func:`_confirm_unsolvable`; otherwise status ``limit``."""
+    if answer.status is Status.UNSOLVABLE:
+        return _confirm_unsolvable(board, options.cost, limits)
+    if answer.status is not Status.OPTIMAL:
+        message = "the search proved no optimum, so there is no bound to check"
+        return Result(Status.LIMIT, None, message=message)
+    return _confirm_optimum(board, int(answer.stats.cost), options.cost, limits)
+
+
+def _confirm_unsolvable(board: Board, metric: str, limits: Limits | None) -> Result[list[Move]]:
+    """A breadth-first search of the whole cluster (:func:`.bfs.breadth_first`): a goal
+    found is a plan (status ``optimal``); none among all the reachable positions proves the
+    board unsolvable, and CP-SAT confirms it on clusters of at most
+    :data:`UNSOLVABLE_HORIZON` positions (no plan within as many moves as positions less
+    one)."""
+    budget = (limits or Limits()).start(Stats())
+    outcome, _ = breadth_first(board, budget, steps=metric == "steps", plain=0)
+    if outcome.plan is not None:
+        return searched(outcome, budget.finish())
+    if outcome.stopped is not None or outcome.positions > UNSOLVABLE_HORIZON:
+        result = searched(outcome, budget.finish())
+        if result.status is not Status.UNSOLVABLE:
+            result.message = "the breadth-first search of the cluster did not end"
+        return result
+    # Every plan inside a cluster of N states has at most N - 1 moves (or steps).
+    found = plan_within(board, outcome.positions - 1, metric=metric, budget=budget)
+    status = {"infeasible": Status.UNSOLVABLE, "feasible": Status.SOLVED}.get(found.status)
+    result = _confirmed(status or Status.LIMIT, found.plan, metric, budget.finish().seconds)
+    if found.status == "infeasible":
+        result.proof["lower_bound"] = outcome.positions
+    return result
+
+
+def _confirm_optimum(
+    board: Board, optimum: int, metric: str, limits: Limits | None
+) -> Result[list[Move]]:
+    """No plan within ``optimum - 1`` and a plan within ``optimum``: status ``optimal``."""
+    budget = (limits or Limits()).start(Stats())
+    below = plan_within(board, optimum - 1, metric=metric, budget=budget)
+    if below.status == "feasible":
+        return _confirmed(Status.SOLVED, below.plan, metric, below.seconds)
+    at = plan_within(board, optimum, metric=metric, budget=budget)
+    seconds = below.seconds + at.seconds
+    if at.status == "infeasible":
+        result = _confirmed(Status.LIMIT, None, metric, seconds)
+        result.proof["lower_bound"] = optimum + 1
+        return result
+    proven = below.status == "infeasible" and at.plan is not None
+    result = _confirmed(Status.OPTIMAL if proven else Status.SOLVED, at.plan, metric, seconds)
+    if below.status == "infeasible":
+        result.proof["lower_bound"] = optimum
+    return result
+
+
+def _confirmed(
+    status: Status, plan: list[Move] | None, metric: str, seconds: float
+) -> Result[list[Move]]:
+    """The result of a check: ``status`` (``limit`` when it claims a plan it lacks) and
+    ``plan``, costed under ``metric``."""
+    if plan is None and status.has_solution:
+        status = Status.LIMIT
+    result: Result[list[Move]] = Result(status, plan)
+    result.stats.seconds = seconds
+    if plan is not None:
+        result.stats.cost = cost(plan, metric)
+        result.stats.depth = len(plan)
+    return result

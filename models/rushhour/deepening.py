@@ -1,4 +1,4 @@
-"""Breadth-first iterative-deepening A* on bit-packed states: the ``bfida`` method.
+"""Breadth-first iterative-deepening A* on bit-packed states, the search of ``bfida``.
 
 Each iteration is a breadth-first heuristic search (:func:`.packed.search`) that keeps a state
 only when its depth plus an admissible estimate (``blockers`` by default, see :mod:`.search`) is
@@ -15,27 +15,28 @@ and the board is unsolvable. This is BFIDA* (Zhou & Hansen, "Breadth-first heuri
 read back.
 
 A limit (time, nodes, memory) ends the deepening with the bound proven so far as
-``proof["lower_bound"]``. The deepening gets :data:`EXACT_SHARE` of a time limit; when a limit
-other than cancellation stops it, beam search (:mod:`.beam`) spends the rest looking for a plan,
-and the result gives that plan (status ``solved``, or ``optimal`` when its length meets the
-proven bound) beside the bound.
+``proof["lower_bound"]``. The ``bfida`` method (:mod:`.bfida`) runs it, then beam search when a
+limit stops it; ``anytime`` (:mod:`.anytime`) runs its iterations one at a time beside beam
+search, with :func:`_stride` and the results of this module.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.limits import Budget, Limits
+from cspsolve.kind import Runner
+from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
-from .beam import plan
 from .board import EXHAUSTED, Board, Move, merged
 from .packed import INFINITE, LEVELS, Layers, Packing, search
 
-__all__ = ["EXACT_SHARE", "MEMORY", "check_options", "solve"]
+__all__ = ["MEMORY", "Deepened", "check_options", "runner", "solve"]
 
 MEMORY = 2 << 30
 """Bytes of states a search may keep (2 GiB)."""
@@ -47,8 +48,6 @@ _MOST_STRIDE = 4
 _TRUSTED = 10_000
 """Expansions of the last iteration below which its growth is not trusted (the bound is then
 raised to the proven one only): the first iterations are too small to predict the next."""
-EXACT_SHARE = 0.8
-"""The share of a time limit the exact search may spend before beam search takes the rest."""
 
 
 def check_options(method: str, heuristic: str, metric: str) -> None:
@@ -66,6 +65,39 @@ def check_options(method: str, heuristic: str, metric: str) -> None:
         raise OptionError(f"unknown metric {metric!r}; choose from moves, steps")
 
 
+def runner(solve: Callable[..., Result[list[Move]]]) -> Runner:
+    """The method that runs ``solve`` (``bfida``'s, ``anytime``'s) with the heuristic asked
+    for under the options' metric (their ``cost``)."""
+
+    def run(
+        board: Board, /, *, heuristic: str | None, options: Any, limits: Limits | None
+    ) -> Result[list[Move]]:
+        assert heuristic is not None
+        return solve(board, metric=options.cost, heuristic=heuristic, limits=limits)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Deepened:
+    """How the deepening ended.
+
+    Attributes
+    ----------
+    result : Result
+        Its result: ``OPTIMAL``, ``UNSOLVABLE``, or ``LIMIT``/``CANCELLED`` with the lower
+        bound proven so far.
+    why : str or None
+        Why a limit stopped it (the memory budget, or another limit); ``None`` when it ended.
+    most : int
+        The states its memory budget holds.
+    """
+
+    result: Result[list[Move]]
+    why: str | None
+    most: int
+
+
 def solve(
     board: Board,
     *,
@@ -74,7 +106,8 @@ def solve(
     limits: Limits | None = None,
     memory: int = MEMORY,
     word_bits: int | None = None,
-) -> Result[list[Move]]:
+    stats: Stats | None = None,
+) -> Deepened:
     """An optimal plan by BFIDA* (module text), or the lower bound proven within the limits.
 
     Parameters
@@ -91,15 +124,15 @@ def solve(
         Bytes the kept states may take (:meth:`.packed.Packing.state_bytes` each).
     word_bits : int, optional
         Bits per key word (default 62; smaller values test keys of many words).
+    stats : Stats, optional
+        The counters to add to (a new one when not given); ``stats.extra`` gets
+        ``iterations``, ``bound`` (the last one searched) and ``states`` (the most kept at
+        once).
 
     Returns
     -------
-    Result
-        ``OPTIMAL`` with the plan and ``proof["lower_bound"]`` equal to its cost;
-        ``UNSOLVABLE``; ``SOLVED`` with a plan of beam search and the lower bound proven (module
-        text); or ``LIMIT``/``CANCELLED`` with the lower bound proven so far. ``stats.extra``
-        holds ``iterations``, ``bound`` (the last one searched), ``states`` (the most kept at
-        once) and, after a beam search, ``beam_width``.
+    Deepened
+        The result and, when a limit stopped it, why.
 
     Raises
     ------
@@ -108,10 +141,8 @@ def solve(
     """
     check_options("bfida", heuristic, metric)
     packing = Packing.of(board) if word_bits is None else Packing.of(board, word_bits=word_bits)
-    stats = Stats()
-    limits = limits or Limits()
-    overall = limits.start(stats)
-    budget = _exact_share(limits).start(stats)
+    stats = Stats() if stats is None else stats
+    budget = (limits or Limits()).start(stats)
     start = packing.start()
     most = max(1, memory // packing.state_bytes())
     bound, proven, iterations, kept = 0, 0, 0, 0
@@ -131,52 +162,20 @@ def solve(
         kept = max(kept, layers.size)
         stats.extra.update(iterations=iterations, bound=bound, states=kept)
         if layers.goal >= 0:
-            return _optimal(layers, budget.finish())
+            return Deepened(_optimal(layers, budget.finish()), None, most)
         if not layers.exhausted:
             assert layers.stopped is not None
             why = f"the memory budget ({memory / 2**30:g} GiB) ran out" if layers.full else ""
             why = why or "a limit stopped it"
-            stopped = _stopped(layers.stopped, proven, stats, why, metric)
-            del layers  # its memory is the beam's
-            return _with_beam(stopped, why, board, overall, metric, most)
+            return Deepened(_stopped(layers.stopped, proven, stats, why, metric), why, most)
         if layers.least_pruned >= INFINITE:
-            return Result(Status.UNSOLVABLE, None, budget.finish(), message=EXHAUSTED)
+            unsolvable: Result[list[Move]] = Result(
+                Status.UNSOLVABLE, None, budget.finish(), message=EXHAUSTED
+            )
+            return Deepened(unsolvable, None, most)
         proven = layers.least_pruned
         history.append((bound, stats.expanded - before, time.perf_counter() - began))
         bound = proven + _stride(history, proven, budget.remaining())
-
-
-def _exact_share(limits: Limits) -> Limits:
-    """``limits`` with :data:`EXACT_SHARE` of its time limit."""
-    if limits.time_limit is None:
-        return limits
-    return dataclasses.replace(limits, time_limit=EXACT_SHARE * limits.time_limit)
-
-
-def _with_beam(
-    stopped: Result[list[Move]], why: str, board: Board, overall: Budget, metric: str, most: int
-) -> Result[list[Move]]:
-    """``stopped`` (a limit's result with its proven bound; ``why`` the exact search stopped),
-    or beam search's plan beside the bound when one is found within the rest of ``overall``."""
-    if stopped.status is Status.CANCELLED or overall.exhausted() is not None:
-        overall.finish()
-        return stopped
-    found = plan(board, budget=overall, steps=metric == "steps", max_states=most)
-    stats = overall.finish()
-    stats.extra["beam_width"] = found.width
-    if found.moves is None:
-        return stopped
-    proven = stopped.proof["lower_bound"]
-    stats.cost = stats.depth = len(found.moves)
-    if len(found.moves) == proven:
-        return _optimal_plan(found.moves, stats)
-    message = (
-        f"the exact search stopped ({why}); a plan of {len(found.moves)} {metric} by beam "
-        f"search (width {found.width}); every plan has at least {proven} {metric}"
-    )
-    result = Result(Status.SOLVED, merged(found.moves), stats, message=message)
-    result.proof["lower_bound"] = proven
-    return result
 
 
 def _stride(history: list[tuple[int, int, float]], proven: int, remaining: float | None) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cspsolve.models.npuzzle import fastida
+from cspsolve.models.npuzzle import tile_idastar
 from cspsolve.models.npuzzle.board import Puzzle, check, korf_goal, solvability
 from cspsolve.results import Status
 
@@ -67,7 +67,7 @@ def test_easiest_instances_at_their_optimal_length() -> None:
     assert [r["id"] for r in rows[:4]] == ["55", "16", "42", "79"]
     for row in rows[:4]:
         puzzle = puzzle_of(row)
-        result = fastida.solve(puzzle, "pdb", partition="5-5-5")
+        result = tile_idastar.solve(puzzle, "pdb", partition="5-5-5")
         assert result.status == Status.OPTIMAL, row["id"]
         assert result.solution is not None and check(puzzle, result.solution) == []
         assert len(result.solution) == int(row["optimal_length"]), row["id"]

@@ -22,7 +22,7 @@ import pytest
 
 from cspsolve import tasks
 from cspsolve.limits import Limits
-from cspsolve.models.npuzzle import fastida, kind
+from cspsolve.models.npuzzle import kind, tile_idastar
 from cspsolve.models.npuzzle.board import Puzzle, korf_goal
 from cspsolve.models.npuzzle.pdb import PatternDatabases, partition
 from cspsolve.results import Result, Status
@@ -119,11 +119,11 @@ def test_two_workers_find_the_optimum_of_one_core_and_the_oracle(
 ) -> None:
     best = meet_in_the_middle(puzzle)
     tally: dict[float, int] = {}
-    split = fastida.solve(
+    split = tile_idastar.solve(
         puzzle, heuristic, limits=Limits(workers=2), partition=chosen, tally=tally
     )
     serial: dict[float, int] = {}
-    one = fastida.solve(puzzle, heuristic, partition=chosen, tally=serial)
+    one = tile_idastar.solve(puzzle, heuristic, partition=chosen, tally=serial)
     assert one.status == split.status == Status.OPTIMAL
     assert split.solution is not None
     assert replay(puzzle, split.solution) is None
@@ -153,7 +153,7 @@ def test_unsolvable_boards_are_unsolvable_on_two_workers(seed: int) -> None:
 def test_weighted_search_on_two_workers_keeps_its_bound() -> None:
     puzzle = CASES[6]
     best = meet_in_the_middle(puzzle)
-    result = fastida.solve(puzzle, "manhattan", limits=Limits(workers=2), weight=2)
+    result = tile_idastar.solve(puzzle, "manhattan", limits=Limits(workers=2), weight=2)
     assert result.status == Status.SOLVED and result.solution is not None
     assert replay(puzzle, result.solution) is None
     assert best <= len(result.solution) <= 2 * best
@@ -201,7 +201,7 @@ def test_time_limit_from_a_cold_then_a_warm_cache(
     row = (DATA / "korf100.tsv").read_text().splitlines()[60].split("\t")  # 66 moves, 40 M nodes
     fifteen = Puzzle(4, 4, tuple(map(int, row[2].split())), korf_goal(16))
     PatternDatabases.for_puzzle(fifteen, chosen=partition(fifteen, "5-5-5"))
-    warm = fastida.solve(fifteen, limits=Limits(time_limit=1.0, workers=2), partition="5-5-5")
+    warm = tile_idastar.solve(fifteen, limits=Limits(time_limit=1.0, workers=2), partition="5-5-5")
     assert warm.stats.seconds <= 1.0 + SLACK
     assert warm.status == Status.LIMIT or len(warm.solution or []) == int(row[1]) == 66
 

@@ -18,7 +18,7 @@ from cspsolve import search as engine
 from cspsolve import tasks
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
-from cspsolve.models.npuzzle import fastida, kind, pdb
+from cspsolve.models.npuzzle import kind, pdb, tile_idastar
 from cspsolve.models.npuzzle.board import Puzzle, apply, check, default_goal, korf_goal
 from cspsolve.models.npuzzle.search import PatternDatabaseHeuristic, SlidingTileProblem, heuristic
 from cspsolve.results import Status
@@ -86,7 +86,7 @@ def test_easier_half_of_korf_sample_optimal_with_pattern_databases() -> None:
     )
     for row in rows[:10]:
         puzzle = Puzzle(4, 4, tiles(row["tiles_goal_blank_first"]), korf_goal(16))
-        result = fastida.solve(puzzle, "pdb", partition="5-5-5")
+        result = tile_idastar.solve(puzzle, "pdb", partition="5-5-5")
         assert result.status == Status.OPTIMAL, row["id"]
         assert result.solution is not None
         assert len(result.solution) == int(row["optimal_length"]), row["id"]
@@ -98,7 +98,7 @@ def test_compiled_idastar_agrees_with_the_engine_on_the_easiest_korf_instance() 
     """Korf #79 (42 moves): the engine's IDA* with the same pattern databases, same length and
     the same number of nodes expanded (same operator order, same pruning)."""
     puzzle = Puzzle(4, 4, tiles("0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"), korf_goal(16))
-    fast = fastida.solve(puzzle, "pdb", partition="5-5-5")
+    fast = tile_idastar.solve(puzzle, "pdb", partition="5-5-5")
     databases = PatternDatabaseHeuristic(puzzle, chosen=pdb.PARTITIONS["5-5-5"])
     slow = engine.idastar(SlidingTileProblem(puzzle), databases)
     assert fast.status == slow.status == Status.OPTIMAL
@@ -134,8 +134,8 @@ def test_every_optimal_method_finds_the_same_length(
     """Compiled IDA* (both heuristics) against the engine's A* and BFS; plans replay."""
     puzzle = scramble(*shape, steps, rng)
     results = [
-        fastida.solve(puzzle, "manhattan"),
-        fastida.solve(puzzle, "pdb"),
+        tile_idastar.solve(puzzle, "manhattan"),
+        tile_idastar.solve(puzzle, "pdb"),
         tasks.solve(kind.KIND, puzzle, request=Request("astar", "linear-conflict")),
     ]
     if puzzle.cells <= 9:
@@ -159,19 +159,20 @@ def test_every_method_solves_a_small_board(method: str) -> None:
 
 def test_limits_and_cancellation_stop_the_compiled_search() -> None:
     puzzle = Puzzle(4, 4, tiles("13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6"), korf_goal(16))
-    limited = fastida.solve(puzzle, "manhattan", limits=Limits(max_nodes=1000))
+    limited = tile_idastar.solve(puzzle, "manhattan", limits=Limits(max_nodes=1000))
     assert limited.status == Status.LIMIT and limited.solution is None
     assert limited.stats.expanded <= 1000 + limited.stats.extra["iterations"]
     cancel = threading.Event()
     cancel.set()
     assert (
-        fastida.solve(puzzle, "manhattan", limits=Limits(cancel=cancel)).status == Status.CANCELLED
+        tile_idastar.solve(puzzle, "manhattan", limits=Limits(cancel=cancel)).status
+        == Status.CANCELLED
     )
 
 
 def test_compiled_search_refuses_unsolvable_boards_at_once() -> None:
     puzzle = Puzzle(4, 4, (*range(1, 14), 15, 14, 0))
-    result = fastida.solve(puzzle, "manhattan")
+    result = tile_idastar.solve(puzzle, "manhattan")
     assert result.status == Status.UNSOLVABLE and "inversion" in result.message
 
 
@@ -256,9 +257,9 @@ def test_scenes_one_picture_per_board_of_the_plan() -> None:
     assert "1 move of the blank: R" in kind.draw(puzzle, ["R"])
 
 
-@pytest.mark.parametrize("heuristic", fastida.HEURISTICS)
+@pytest.mark.parametrize("heuristic", tile_idastar.HEURISTICS)
 def test_compiled_search_names_the_moves_of_a_single_column(heuristic: str) -> None:
     """On one column a step of one cell is a move down or up (it was read as right or left)."""
     puzzle = Puzzle(3, 1, (0, 1, 2), (1, 2, 0))
-    result = fastida.solve(puzzle, heuristic)
+    result = tile_idastar.solve(puzzle, heuristic)
     assert result.solution == ["D", "D"] and check(puzzle, result.solution) == []

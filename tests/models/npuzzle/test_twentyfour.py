@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from cspsolve import search as engine
 from cspsolve import tasks
 from cspsolve.errors import OptionError
-from cspsolve.models.npuzzle import fastida, kind, pdb
+from cspsolve.models.npuzzle import kind, pdb, tile_idastar
 from cspsolve.models.npuzzle.board import Puzzle, apply, check, default_goal, korf_goal
 from cspsolve.models.npuzzle.search import SlidingTileProblem, heuristic
 from cspsolve.results import Status
@@ -144,7 +144,7 @@ def test_6666_path_on_the_5x5_agrees_with_astar_manhattan(
     the everyday goal (mirrored partition): optimal, with an admissible start value of the
     optimum's parity; the engine's A* + Manhattan as oracle."""
     puzzle = walk(5, 5, steps, rng, goal)
-    fast = fastida.solve(puzzle, "pdb", partition="6-6-6-6")
+    fast = tile_idastar.solve(puzzle, "pdb", partition="6-6-6-6")
     oracle = engine.astar(SlidingTileProblem(puzzle), heuristic("manhattan", puzzle))
     assert fast.status == oracle.status == Status.OPTIMAL
     assert fast.stats.cost == oracle.stats.cost
@@ -177,7 +177,7 @@ def test_weighted_6666_path_on_korf_felner_within_its_bound(row_id: str) -> None
     row = {r["id"]: r for r in rows_of(KORF_FELNER)}[row_id]
     puzzle = Puzzle(5, 5, tiles(row["tiles_goal_blank_first"]), korf_goal(25))
     best = int(row["optimal_length"])
-    result = fastida.solve(puzzle, "pdb", partition="6-6-6-6", weight=3)
+    result = tile_idastar.solve(puzzle, "pdb", partition="6-6-6-6", weight=3)
     assert result.status == Status.SOLVED
     assert result.solution is not None and check(puzzle, result.solution) == []
     assert best <= result.stats.cost <= 3 * best
@@ -190,7 +190,7 @@ def test_weighted_6666_path_on_korf_felner_within_its_bound(row_id: str) -> None
 @given(
     state=st.integers(0, 181_439),
     weight=st.sampled_from([Fraction(1), Fraction(5, 4), Fraction(3, 2), Fraction(2), 3.5]),
-    h=st.sampled_from(fastida.HEURISTICS),
+    h=st.sampled_from(tile_idastar.HEURISTICS),
 )
 def test_weighted_idastar_within_its_bound_on_every_kind_of_8_puzzle(
     eight_distances: dict[bytes, int], state: int, weight: Fraction | float, h: str
@@ -199,7 +199,7 @@ def test_weighted_idastar_within_its_bound_on_every_kind_of_8_puzzle(
     board = sorted(eight_distances)[state]
     best = eight_distances[board]
     puzzle = Puzzle(3, 3, tuple(board), default_goal(9))
-    result = fastida.solve(puzzle, h, weight=weight)
+    result = tile_idastar.solve(puzzle, h, weight=weight)
     assert result.solution is not None and check(puzzle, result.solution) == []
     assert result.stats.cost <= float(weight) * best
     if weight == 1:
@@ -220,7 +220,7 @@ def test_weighted_idastar_on_korf100_easiest_within_its_bound() -> None:
         best = int(row["optimal_length"])
         nodes = []
         for w in (1, 1.25, 1.5, 2):
-            result = fastida.solve(puzzle, "pdb", partition="5-5-5", weight=w)
+            result = tile_idastar.solve(puzzle, "pdb", partition="5-5-5", weight=w)
             assert result.solution is not None and check(puzzle, result.solution) == []
             assert best <= result.stats.cost <= w * best
             nodes.append(result.stats.generated)
@@ -232,7 +232,7 @@ def test_weights_that_do_not_fit(weight: str) -> None:
     with pytest.raises(OptionError, match="--weight must be"):
         kind.SlidingTileOptions(weight=weight)
     with pytest.raises(OptionError, match="the weight must be"):
-        fastida.solve(Puzzle(2, 2, (1, 0, 2, 3), korf_goal(4)), "manhattan", weight=0.5)
+        tile_idastar.solve(Puzzle(2, 2, (1, 0, 2, 3), korf_goal(4)), "manhattan", weight=0.5)
 
 
 def test_weight_is_refused_by_methods_that_take_none_and_dropped_by_verify() -> None:

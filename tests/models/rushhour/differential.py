@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 from cspsolve import tasks
 from cspsolve.limits import Limits
+from cspsolve.models.rushhour import bfs as bfs_method
 from cspsolve.models.rushhour import kind
 from cspsolve.models.rushhour.board import Board, Move, Piece
 from cspsolve.models.rushhour.search import HEURISTICS, METRICS
@@ -58,7 +59,7 @@ PER_METRIC = (
 )
 """Every method x heuristic of the kind, and ``verify``; each runs under both metrics.
 ``bfs`` runs compiled, as in every search of a process but the first; ``bfs-plain`` runs as in
-the first, in plain Python (:mod:`.quick`) while its search is small; ``anytime-2`` is
+the first, in plain Python (:mod:`.bfs`) while its search is small; ``anytime-2`` is
 ``anytime`` with ``workers=2`` (its lanes in two processes)."""
 
 ON_WORKERS = {"anytime-2": ("anytime", 2)}
@@ -354,8 +355,8 @@ def check(case: Case) -> dict[str, str | None]:
         name, workers = ON_WORKERS.get(name, (name, 1))
         request = Request("bfs" if plain else name, h or None, {"metric": metric})
         limits = Limits(time_limit=METHOD_SECONDS, workers=workers)
-        budget = kind.QUICK_EXPANSIONS if plain else 0
-        with patch.object(kind, "_plain_budget", return_value=budget):
+        budget = bfs_method.QUICK_EXPANSIONS if plain else 0
+        with patch.object(bfs_method, "_plain_budget", return_value=budget):
             result = tasks.solve(kind.KIND, case.board, request=request, limits=limits)
         verdicts[method] = disagreement(method, case, known, result)
     return verdicts

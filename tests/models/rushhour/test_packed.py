@@ -17,11 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
-from cspsolve.models.rushhour import parse, quick, read
+from cspsolve.models.rushhour import bfs, parse, read
 from cspsolve.models.rushhour.beam import plan
+from cspsolve.models.rushhour.bfida import solve
 from cspsolve.models.rushhour.board import Board, Piece, check
 from cspsolve.models.rushhour.cluster import explore
-from cspsolve.models.rushhour.deepening import _MOST_STRIDE, _TRUSTED, _stride, solve
+from cspsolve.models.rushhour.deepening import _MOST_STRIDE, _TRUSTED, _stride
 from cspsolve.models.rushhour.generate import hardest_start, jam, random_board, scramble
 from cspsolve.models.rushhour.packed import (
     BEAM_SCORE,
@@ -428,11 +429,11 @@ def test_plans_name_pieces_past_the_127th() -> None:
 @given(case=cases(), metric=st.sampled_from(("moves", "steps")))
 @SETTINGS
 def test_both_breadth_first_searches_count_alike(case: Case, metric: str) -> None:
-    # bfs runs in plain Python (quick.search) at first and compiled (cluster.explore) beyond:
+    # bfs runs in plain Python (bfs.search) at first and compiled (cluster.explore) beyond:
     # the same search must report the same counters and plan length either way.
     board = case.board
     stats = Stats()
-    outcome = quick.search(board, Limits().start(stats), steps=metric == "steps", most=math.inf)
+    outcome = bfs.search(board, Limits().start(stats), steps=metric == "steps", most=math.inf)
     assert outcome is not None
     found, compiled, stopped = explore(board, steps=metric == "steps")
     assert found is not None and stopped is None

@@ -22,10 +22,10 @@ from cspsolve.models.rushhour import (
     HEURISTICS,
     RushHourProblem,
     analyze,
+    bfs,
     check,
     heuristic,
     parse,
-    quick,
     state_graph,
 )
 from cspsolve.models.rushhour import kind as rushhour
@@ -67,24 +67,24 @@ def test_a_small_search_runs_without_loading_the_compiled_code() -> None:
 
 def test_every_board_of_at_most_6x6_fits_the_compiled_key() -> None:
     # At most n * n / 2 pieces, each of at most n - 1 offsets (a car: n - 2 + 1).
-    n = quick.ALWAYS_FITS
+    n = bfs.ALWAYS_FITS
     assert (n - 1) ** (n * n // 2) < 2**62
 
 
 @pytest.mark.slow
 @given(case=differential.cases())
 def test_boards_the_size_check_passes_fit_the_compiled_key(case: differential.Case) -> None:
-    if case.board.size <= quick.ALWAYS_FITS:
+    if case.board.size <= bfs.ALWAYS_FITS:
         assert Encoding.of(case.board).fits
 
 
-@pytest.mark.parametrize("plain", [0, 1024, rushhour.QUICK_EXPANSIONS])
+@pytest.mark.parametrize("plain", [0, 1024, bfs.QUICK_EXPANSIONS])
 @pytest.mark.parametrize("metric", ["moves", "steps"])
 def test_bfs_hands_a_search_over_to_the_compiled_code(plain: int, metric: str) -> None:
     # Card-32 needs 13,320 expansions: none, some or all of them in plain Python.
     row = CARDS["Card-32"]
     b = board(row["board"])
-    with patch.object(rushhour, "_plain_budget", return_value=plain):
+    with patch.object(bfs, "_plain_budget", return_value=plain):
         result = tasks.solve(rushhour.KIND, b, request=Request("bfs", None, {"metric": metric}))
     assert result.status == Status.OPTIMAL and result.solution is not None
     assert check(b, result.solution) == []

@@ -1,5 +1,5 @@
-"""IDA* of one puzzle on several processes: ``tile-idastar`` with ``limits.workers > 1`` or
-``limits.scheduler`` (:mod:`cspsolve.parallel`).
+"""IDA* of one puzzle on several processes, the split part of ``tile-idastar``: with
+``limits.workers > 1`` or ``limits.scheduler`` (:mod:`cspsolve.parallel`).
 
 The tree is split at a fixed depth: the start is expanded breadth-first (the blank never
 moving straight back, a board met twice at the same depth kept once, with the smaller
@@ -51,9 +51,9 @@ from cspsolve.parallel import executor
 from cspsolve.results import Status
 from cspsolve.search import Tally
 
-from .board import Puzzle, neighbours
-from .partitions import Partition
-from .pdb import BuildStoppedError, PatternDatabases, cache_at, cache_dir
+from ..board import Puzzle, neighbours
+from ..partitions import Partition
+from ..pdb import BuildStoppedError, PatternDatabases, cache_at, cache_dir
 from .walk import FOUND, PAUSED, Walk
 
 __all__ = ["POLL", "SLICE", "SUBTREES_PER_WORKER", "Outcome", "Setup", "search", "subtree"]

@@ -1,35 +1,54 @@
-"""Breadth-first search in plain Python, for boards whose search is small.
+"""Breadth-first search of a board's cluster: the ``bfs`` method.
+
+Breadth-first search over slides (or one-cell steps) stops when it generates a goal position,
+whose depth is then the optimum (Russell & Norvig, *Artificial Intelligence: A Modern
+Approach*, 4th ed., §3.4.1, early goal test), so ``bfs`` is optimal under both metrics.
 
 Loading the compiled search (numba, its cached kernels and numpy) costs a process about 0.35 s
 here, several times what a whole small search costs in plain Python (about 7 µs a state). The
-``bfs`` method therefore first runs :func:`search`, which gives up after a number of expanded
-states; only a board that needs more loads the compiled search of :mod:`.cluster`.
+method therefore first runs :func:`search`, in plain Python, which gives up after a number of
+expanded states (:data:`QUICK_EXPANSIONS`, in the first search of a process only); only a
+board that needs more loads the compiled search over the compact states of :mod:`.cluster`
+(:func:`.cluster.explore`).
 
-A position is a tuple of piece offsets along their axes, known by its key (the offsets as digits
-in base ``size``), and carries its occupancy, a bit set of the ``size * size`` cells (walls
-included), updated by each slide. A slide of piece ``i``
-from offset ``o`` to ``k`` is legal when the piece fits, cell by cell, on the way: its cells
-at every offset between are free of the other pieces. The search is breadth first over
-slides (or one-cell steps) and stops when it generates a goal position, whose depth is then
-the optimum (Russell & Norvig, *Artificial Intelligence: A Modern Approach*, 4th ed.,
-§3.4.1, early goal test).
+In plain Python a position is a tuple of piece offsets along their axes, known by its key (the
+offsets as digits in base ``size``), and carries its occupancy, a bit set of the ``size *
+size`` cells (walls included), updated by each slide. A slide of piece ``i`` from offset ``o``
+to ``k`` is legal when the piece fits, cell by cell, on the way: its cells at every offset
+between are free of the other pieces.
 
 :func:`breadth_first` chooses between the two: plain Python first, then the compiled search when
-the board's positions fit its key (:func:`fits`), else plain Python to the end.
+the board's positions fit its key (:func:`fits`), else plain Python to the end. :func:`run` is
+the method's runner; it is the default on boards of at most :data:`LARGEST_DEFAULT` cells a
+side (:func:`default`) and refuses boards whose positions do not fit the key (:func:`refuses`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
-from typing import NamedTuple
+import sys
+from typing import Any, NamedTuple
 
-from cspsolve.limits import Budget
-from cspsolve.results import Status
+from cspsolve.limits import Budget, Limits
+from cspsolve.results import Result, Stats, Status
 
-from .board import Board, Move
+from .board import Board, Move, merged
 
-__all__ = ["ALWAYS_FITS", "QUICK_EXPANSIONS", "Outcome", "breadth_first", "fits", "search"]
+__all__ = [
+    "ALWAYS_FITS",
+    "LARGEST_DEFAULT",
+    "QUICK_EXPANSIONS",
+    "Outcome",
+    "breadth_first",
+    "default",
+    "fits",
+    "refuses",
+    "result",
+    "run",
+    "search",
+]
 
 Parents = dict[int, tuple[int, int, int] | None]
 """The key of each position found, mapped to the key it was reached from and the slide (piece
@@ -184,7 +203,7 @@ def fits(board: Board) -> bool:
 def breadth_first(board: Board, budget: Budget, *, steps: bool, plain: int) -> tuple[Outcome, bool]:
     """Breadth-first search of the cluster of ``board`` to the first goal, within ``budget``.
 
-    In plain Python (:func:`.quick.search`) for up to ``plain`` expansions, then compiled
+    In plain Python (:func:`search`) for up to ``plain`` expansions, then compiled
     (:func:`.cluster.explore`) when the key fits in 62 bits, else in plain Python to the end. Its
     counters go into ``budget.stats``.
 
@@ -210,3 +229,71 @@ def breadth_first(board: Board, budget: Budget, *, steps: bool, plain: int) -> t
     stats.max_frontier = max(stats.max_frontier, found.max_frontier)
     plan = cluster.plan(cluster.goal) if cluster.goal >= 0 else None
     return Outcome(plan, stopped, cluster.size), cluster.full
+
+
+LARGEST_DEFAULT = 6
+"""Largest side on which ``bfs`` is the default. On 9x9 boards of 24-26 pieces it kept
+tens of millions of positions (18.5 GB in 346 s on ``tests/data/rushhour/random9x9_24_b.csv``
+without an answer); ``bfida`` stays within its memory budget and proves a bound."""
+
+
+def default(board: Board) -> bool:
+    """Whether ``bfs`` is the default method for ``board``: at most :data:`LARGEST_DEFAULT`
+    cells a side, its positions fitting the compiled key."""
+    return board.size <= LARGEST_DEFAULT and fits(board)
+
+
+def refuses(board: Board) -> str | None:
+    """Why ``bfs`` cannot take ``board`` (its positions do not fit the compiled key), else
+    ``None``."""
+    if fits(board):
+        return None
+    return "the board's positions do not fit the compiled search's 62-bit key; use bfida"
+
+
+_RUNS = itertools.count()
+_COMPILED = f"{__package__}._kernels"
+
+
+def _plain_budget() -> int:
+    """Expansions ``bfs`` may spend in plain Python: :data:`QUICK_EXPANSIONS` in the first search
+    of a process, while the compiled code is not loaded; none in later ones, since a process
+    that runs many searches is faster loading the compiled code once for all of them."""
+    first = next(_RUNS) == 0
+    return QUICK_EXPANSIONS if first and _COMPILED not in sys.modules else 0
+
+
+def run(
+    board: Board, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[list[Move]]:
+    """Breadth-first search under ``options.cost``: in plain Python while it is small
+    (:func:`search`), then compiled over the cluster of ``board`` (:func:`breadth_first`)."""
+    budget = (limits or Limits()).start(Stats())
+    outcome, memory = breadth_first(
+        board, budget, steps=options.cost == "steps", plain=_plain_budget()
+    )
+    found = result(outcome, budget.finish())
+    if memory:
+        from .cluster import MEMORY
+
+        found.message = (
+            f"no plan within the memory budget ({MEMORY / 2**30:g} GiB); bfida keeps within "
+            "its own and proves a lower bound"
+        )
+    return found
+
+
+def result(outcome: Outcome, stats: Stats) -> Result[list[Move]]:
+    """The result of a breadth-first search that ended as ``outcome``."""
+    plan, stopped, positions = outcome
+    if plan is not None:
+        stats.cost = stats.depth = len(plan)  # BFS edges: moves, or one-cell steps
+        return Result(Status.OPTIMAL, merged(plan), stats)
+    if stopped is not None:
+        return Result(stopped, None, stats)
+    message = (
+        "no plan: no piece can move, and the red car is not at the exit"
+        if positions == 1
+        else f"no plan: none of the {positions:,} reachable positions has the red car at the exit"
+    )
+    return Result(Status.UNSOLVABLE, None, stats, message=message)

@@ -2,7 +2,7 @@
 of moves and the counters in numpy arrays that :func:`._kernels.ida_iteration` changes in
 place, so that an iteration can be paused, sent to another process and resumed there.
 
-Shared by the one-core search (:mod:`.fastida`) and the split one (:mod:`.splitida`).
+Shared by the one-core search (:mod:`.serial`) and the split one (:mod:`.split`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .pdb import PatternDatabases, adjacency
+from ..pdb import PatternDatabases, adjacency
 
 __all__ = ["DONE", "FOUND", "PAUSED", "Walk"]
 
@@ -54,7 +54,7 @@ class Walk:
         g_weight: int = 1,
         h_weight: int = 1,
     ) -> None:
-        from ._kernels import pdb_value
+        from .._kernels import pdb_value
 
         self.dbs, self.cols = dbs, cols
         self.g_weight, self.h_weight = g_weight, h_weight
@@ -110,7 +110,7 @@ class Walk:
     def run(self, bound: int, chunk: int) -> int:
         """Search (or go on searching) below the walk's root with cost bound ``bound`` for up
         to ``chunk`` nodes: :data:`FOUND`, :data:`DONE` or :data:`PAUSED`."""
-        from ._kernels import ida_iteration
+        from .._kernels import ida_iteration
 
         dbs = self.dbs
         return int(

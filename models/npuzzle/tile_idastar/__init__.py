@@ -1,5 +1,8 @@
 """IDA* specialised for sliding tiles, compiled with numba: the ``tile-idastar`` method.
 
+Its parts: the search state (:mod:`.walk`), the search on one core (:mod:`.serial`) and the
+search split over processes (:mod:`.split`); this front sets up the heuristic and picks.
+
 The same algorithm as :func:`cspsolve.search.idastar` (Korf, "Depth-first iterative-deepening:
 an optimal admissible tree search", Artificial Intelligence 27 (1985) 97-109) on a board held
 in arrays and changed in place, with the heuristic updated incrementally: a move changes one
@@ -16,7 +19,8 @@ a goal is found, and the plan costs at most ``w`` times the optimum. The result 
 ``SOLVED`` with that bound in ``proof``.
 
 With ``limits.workers > 1`` or a ``limits.scheduler``, each iteration is split into subtrees
-searched by worker processes (:mod:`.splitida`), from :class:`.walk.Walk` states like this one's.
+searched by worker processes (:mod:`.split`), from :class:`.walk.Walk` states like the one-core
+search's (:mod:`.serial`).
 
 The search runs in chunks of nodes so that time and node limits, cancellation and progress
 reports are honoured between chunks (sized by :class:`cspsolve.pacing.Pace` to some 20 ms each,
@@ -30,19 +34,20 @@ import itertools
 import math
 import time
 from fractions import Fraction
+from typing import Any
 
 from cspsolve.errors import OptionError
-from cspsolve.limits import Budget, Limits
-from cspsolve.pacing import Pace
+from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 from cspsolve.search import Tally
 
-from . import pdb
-from .board import MOVES, Puzzle, solvability
-from .pdb import BuildStoppedError, PatternDatabases
-from .walk import DONE, FOUND, Walk
+from .. import pdb
+from ..board import MOVES, Puzzle, solvability
+from ..pdb import BuildStoppedError, PatternDatabases
+from .serial import search
+from .walk import Walk
 
-__all__ = ["HEURISTICS", "solve"]
+__all__ = ["HEURISTICS", "run", "solve"]
 
 HEURISTICS = ("manhattan", "pdb")
 """Heuristics this solver computes incrementally."""
@@ -86,7 +91,7 @@ def solve(
         what a proof of optimality rests on. Its counts add up to ``stats.expanded``.
     subtrees : dict, optional
         With the search split over workers (``limits.workers > 1`` or ``limits.scheduler``,
-        :mod:`.splitida`): filled with the nodes expanded in each subtree per f-limit.
+        :mod:`.split`): filled with the nodes expanded in each subtree per f-limit.
 
     Returns
     -------
@@ -138,48 +143,18 @@ def solve(
         return _bounded(result, w, h0)
     limits = budget.limits
     if limits.parallel:
-        from . import splitida
+        from . import split
 
         manhattan = heuristic == "manhattan"
-        found = splitida.search(puzzle, dbs, manhattan, walk, budget, tally, subtrees)
+        found = split.search(puzzle, dbs, manhattan, walk, budget, tally, subtrees)
     else:
-        found = _serial(walk, budget, tally)
+        found = search(walk, budget, tally)
     if isinstance(found, Status):
         return Result(found, None, budget.finish(), "tile-idastar", heuristic)
     result.solution = _moves(found, puzzle.cols)
     stats.depth = stats.cost = len(found) - 1
     budget.finish()
     return _bounded(result, w, h0)
-
-
-def _serial(walk: Walk, budget: Budget, tally: Tally | None) -> list[int] | Status:
-    """IDA* on one core from ``walk``'s root: the blank cells of the plan found, or the status
-    the limits stopped it with; ``budget.stats`` counts the nodes."""
-    stats = budget.stats
-    bound = walk.h_weight * walk.h
-    walk.fit(bound)
-    iterations = 1
-    pace = Pace(budget, first=1 << 12, largest=1 << 22)
-    started_at = 0  # expansions before the current iteration
-    while True:
-        code = walk.run(bound, pace.chunk())
-        pace.measured(walk.expanded + iterations - stats.expanded)
-        stats.generated = walk.generated
-        stats.expanded = walk.expanded + iterations
-        stats.max_frontier = max(stats.max_frontier, walk.deepest)
-        stats.extra["iterations"] = iterations
-        if tally is not None:
-            tally[float(bound)] = stats.expanded - started_at
-        if code == FOUND:
-            return walk.path()
-        stopped = budget.exhausted()
-        if stopped is not None:
-            return stopped
-        if code == DONE:
-            bound = walk.restart()
-            iterations += 1
-            started_at = stats.expanded
-            walk.fit(bound)
 
 
 def _bounded(result: Result[list[str]], weight: Fraction, h0: int) -> Result[list[str]]:
@@ -189,3 +164,13 @@ def _bounded(result: Result[list[str]], weight: Fraction, h0: int) -> Result[lis
         result.proof["suboptimality_bound"] = float(weight)
         result.proof["lower_bound"] = max(h0, math.ceil(cost / weight))
     return result
+
+
+def run(
+    puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
+) -> Result[list[str]]:
+    """The ``tile-idastar`` method: :func:`solve` with ``heuristic`` and the options'
+    ``partition`` and weight (1 when not given)."""
+    assert heuristic is not None
+    w = options.weight_for("tile-idastar") or 1
+    return solve(puzzle, heuristic, limits=limits, partition=options.partition, weight=w)
