@@ -89,4 +89,8 @@ def test_explain_unfold_shows_the_same_steps_when_nothing_is_folded() -> None:
     folded = run("explain", "instances/nonogram/duck.non")
     unfolded = run("explain", "instances/nonogram/duck.non", "--unfold")
     assert folded.returncode == unfolded.returncode == 0, folded.stderr + unfolded.stderr
-    assert folded.stdout == unfolded.stdout and " 1. row" in folded.stdout
+    steps = [
+        [line for line in proc.stdout.splitlines() if line.split(".")[0].strip().isdigit()]
+        for proc in (folded, unfolded)
+    ]
+    assert steps[0] == steps[1] and steps[0][0].startswith(" 1. row")
