@@ -71,8 +71,8 @@ from cspsolve.results import Result, Stats, Status
 
 from . import algebra
 from .board import LightsOut, Presses, bits, coordinates, flatten, labelled, transpose, unflatten
+from .pictures import board
 from .pictures import draw as draw_presses
-from .pictures import fills
 
 __all__ = ["NAMED", "QUIET_SHOWN", "Frame", "explain"]
 
@@ -259,7 +259,7 @@ def explain(
         proof=proof,
         summary=_summary(result, trace),
         start=Frame(None),
-        scene=_scene(puzzle) if puzzle.is_grid else None,
+        scene=_scene(puzzle),
         draw=_drawer(puzzle),
     )
 
@@ -592,11 +592,11 @@ def _summary(result: Result[Presses], trace: algebra.Trace) -> dict[str, Any]:
 
 
 def _scene(puzzle: LightsOut) -> Callable[[Frame, str], Scene]:
+    """Draw a frame: a grid cell by cell, a graph as its nodes and edges
+    (:func:`.pictures.board`)."""
+
     def scene(frame: Frame, caption: str) -> Scene:
-        marks = frozenset(
-            (r, c) for r, row in enumerate(frame.marked(puzzle.rows)) for c in bits(row)
-        )
-        return Scene(fills(puzzle, frame.lights(puzzle.lights)), marks=marks, caption=caption)
+        return board(puzzle, frame.lights(puzzle.lights), frame.marked(puzzle.rows), caption)
 
     return scene
 

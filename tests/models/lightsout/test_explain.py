@@ -265,9 +265,8 @@ def test_pictures_and_frames() -> None:
     assert "P" in explanation.text(frames=True)
     graph = formats.from_graph(["a", "b"], [("a", "b")], lit=["a", "b"], variant="sigma-plus")
     explanation = explained(graph)
-    assert explanation.scene is None and explanation.text(frames=True)
-    with pytest.raises(OptionError):
-        explanation.frames()
+    assert "lit: a b" in explanation.text(frames=True)
+    assert len(explanation.frames()) == len(explanation.steps) + 1  # drawn as a graph
 
 
 def test_other_methods_are_refused() -> None:

@@ -140,3 +140,19 @@ def _unit_sides(segments: list[list[int]]) -> set[tuple[int, int, int, int]]:
         else:
             sides |= {(r, c0, r + 1, c0) for r in range(r0, r1)}
     return sides
+
+
+@pytest.mark.parametrize("puzzle", [petersen(), wheel()], ids=["petersen", "wheel"])
+def test_a_graph_board_s_explanation_has_a_player(puzzle: LightsOut) -> None:
+    """``explain`` of a graph board draws every frame as the graph, lit as its steps leave it:
+    the last frame of a solvable board is dark, and the page holds every frame."""
+    explained = tasks.explain(KIND, puzzle)
+    frames = explained.frames()
+    assert len(frames) == 1 + sum(step.state is not None for step in explained.steps)
+    for frame in frames:
+        assert sorted(nodes_of(frame.scene)) == sorted(puzzle.labels) and frame.scene.edges
+    assert frames[0].scene.fills == board(puzzle, puzzle.lights, (0,), "").fills
+    if explained.result.status.has_solution:
+        assert all(fill != LIT for row in frames[-1].scene.fills for fill in row)
+    page = explained._repr_html_()
+    assert page is not None and page.count('"caption"') >= len(frames)
