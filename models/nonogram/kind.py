@@ -270,8 +270,6 @@ def explain(
         heuristic=heuristic,
         options=options,
         limits=limits,
-        picture=functools.partial(picture, puzzle),
-        draw=functools.partial(draw, puzzle),
     )
     # the states drawn from their cell masks: a colour cell's colours left, the cells decided
     explained.scene = functools.partial(state_scene, puzzle)

@@ -76,7 +76,6 @@ import numpy as np
 from cspsolve.explanation import Explanation, Step
 from cspsolve.kind import Runner
 from cspsolve.limits import Budget, Limits
-from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
 
 from ..board import Grid, Nonogram
@@ -559,8 +558,6 @@ def explain(
     heuristic: str | None,
     options: NonogramOptions,
     limits: Limits | None,
-    picture: Callable[[Grid, str, Iterable[tuple[int, int]]], Scene],
-    draw: Callable[[Grid], str],
 ) -> Explanation:
     """Explain a nonogram (see the module docstring).
 
@@ -577,16 +574,14 @@ def explain(
     limits : Limits, optional
         Shared by the replay and the solve (each guess of a refutation counts as a node);
         when they stop the run, its result has status ``limit`` and the steps found so far.
-    picture, draw : callable
-        Draw a (partial) grid, ``?`` for an undecided cell: as a picture with a caption and
-        marked cells, and as text.
 
     Returns
     -------
     Explanation
         Its result is the solver's, ``stats.seconds`` the whole time; the summary has
         ``grade``, ``verdict``, the counts of the steps and, for the grade ``search``,
-        ``nodes``.
+        ``nodes``. Its states (:data:`State`) are drawn by the kind, which sets its ``scene``
+        and ``draw``.
     """
     load_kernels()
     budget = (limits or Limits()).start(Stats())
@@ -615,14 +610,7 @@ def explain(
     found.solutions = found.solutions[: options.solutions or 0]
     found.stats.seconds = budget.finish().seconds
     summary = _summary(replay, verdict, found)
-
-    def scene(state: State, caption: str) -> Scene:
-        return picture(board.rows(state[0]), caption, state[1])
-
-    def drawn(state: State) -> str:
-        return draw(board.rows(state[0]))
-
-    return Explanation("nonogram", found, replay.steps, proof, summary, start, scene, drawn)
+    return Explanation("nonogram", found, replay.steps, proof, summary, start)
 
 
 def _solved(

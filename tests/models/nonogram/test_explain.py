@@ -811,8 +811,6 @@ def test_a_limit_stops_the_replay_with_checkable_steps() -> None:
     explanation = explain(
         puzzle, run=unlimited, method="probing", heuristic=None,
         options=KIND.options(), limits=Limits(time_limit=1e-3),
-        picture=lambda grid, caption, marks: None,  # type: ignore[arg-type,return-value]
-        draw=str,
     )  # fmt: skip
     assert explanation.result.status is Status.LIMIT
     assert "open" in " ".join(explanation.proof)
