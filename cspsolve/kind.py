@@ -314,6 +314,9 @@ class Kind:
     classes : mapping of str to type
         The kind's puzzle classes by the capitalised names ``cspsolve`` offers them under
         (``from cspsolve import RushHour``), unique among the kinds and the engine's names.
+    presolve : callable or None
+        ``presolve(puzzle) -> Result | None``: the answer at sight, before any method runs
+        (e.g. an unsolvable board by a parity rule); ``None`` leaves the puzzle to the method.
     tools : mapping of str to Designer or Player
         What the web page offers for the kind beside its methods, each under its name in
         :data:`TOOLS` (``"design"``: a :class:`Designer`; ``"play"``: a :class:`Player`).
@@ -343,6 +346,7 @@ class Kind:
     explain: Callable[..., Explanation] | None = None
     blank: Callable[[Any], Any] | None = None
     classes: Mapping[str, type] = field(default_factory=dict)
+    presolve: Callable[[Any], Result[Any] | None] | None = None
     tools: Mapping[str, Designer | Player] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -166,8 +166,11 @@ def _run(
     options: Any,
     limits: Limits | None,
 ) -> Result[Any]:
-    """Run ``method``; the result names it and can draw its solution on ``puzzle``."""
-    result = method.run(puzzle, heuristic=heuristic, options=options, limits=limits)
+    """Run ``method``, unless the kind settles ``puzzle`` at sight (:attr:`Kind.presolve`); the
+    result names the method and can draw its solution on ``puzzle``."""
+    result = kind.presolve(puzzle) if kind.presolve is not None else None
+    if result is None:
+        result = method.run(puzzle, heuristic=heuristic, options=options, limits=limits)
     result.method, result.heuristic = method.name, heuristic
     if result.status.has_solution:
         result.picture = functools.partial(kind.scenes, puzzle, result.solution)

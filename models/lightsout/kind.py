@@ -11,12 +11,14 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from cspsolve import searches
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, Method, Runner, option
 from cspsolve.limits import Limits
 from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
+from cspsolve.searches import Search
 
 from .board import VARIANTS, LightsOut, NodePresses, Presses, check, coordinates, labelled
 from .budget import LimitError, ticker
@@ -117,19 +119,37 @@ def _cpsat(
     return result
 
 
-def _search(method: str) -> Runner:
-    def run(
-        puzzle: LightsOut, /, *, heuristic: str | None, options: Any, limits: Limits | None
-    ) -> Result[Presses]:
-        from . import search
+def _searched(
+    puzzle: LightsOut,
+    name: str | None,
+    /,
+    *,
+    method: str,
+    options: Any,
+    limits: Limits | None,
+    search: Search,
+) -> Result[Presses]:
+    """The engine's ``search`` on the fixed-press-order model (:func:`.search.searched`): its
+    answer a proven minimum when optimal, with the nullity (:func:`_with_nullity`)."""
+    from .search import searched
 
-        assert heuristic is not None
-        result = search.solve(puzzle, method=method, name=heuristic, limits=limits)
-        result.proof["minimum"] = result.status is Status.OPTIMAL
-        _with_nullity(result, puzzle, limits)
-        return result
+    result = searched(puzzle, name, method=method, options=options, limits=limits, search=search)
+    result.proof["minimum"] = result.status is Status.OPTIMAL
+    _with_nullity(result, puzzle, limits)
+    return result
 
-    return run
+
+def _search(algorithm: str, compared: tuple[str, ...]) -> Method:
+    """The row of the engine's ``algorithm`` on the fixed-press-order model, naming the nodes
+    of a graph board (:func:`_naming`); ``compare`` runs it with ``compared`` on small boards."""
+    row = searches.method(
+        algorithm,
+        _searched,
+        on="on the fixed-press-order model",
+        heuristics=HEURISTICS,
+        compared=_small(compared),
+    )
+    return dataclasses.replace(row, run=_naming(row.run))
 
 
 def _small(heuristics: tuple[str, ...]) -> Any:
@@ -149,26 +169,8 @@ METHODS = (
         complete=True,
         default=True,
     ),
-    Method(
-        name="astar",
-        run=_naming(_search("astar")),
-        summary="A* on the fixed-press-order model",
-        backend="search",
-        optimal=True,
-        complete=True,
-        heuristics=HEURISTICS,
-        compared=_small(HEURISTICS),
-    ),
-    Method(
-        name="idastar",
-        run=_naming(_search("idastar")),
-        summary="IDA* on the fixed-press-order model",
-        backend="search",
-        optimal=True,
-        complete=True,
-        heuristics=HEURISTICS,
-        compared=_small(HEURISTICS[:1]),
-    ),
+    _search("astar", HEURISTICS),
+    _search("idastar", HEURISTICS[:1]),
     Method(
         name="cpsat",
         run=_naming(_cpsat),

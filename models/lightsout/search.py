@@ -34,16 +34,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from typing import Any
 
-from cspsolve import search as engine
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
+from cspsolve.searches import ALGORITHMS, Search
 
 from .board import LightsOut, Presses, bits, unflatten
 from .budget import LimitError, Tick, never, ticker
 
-__all__ = ["HEURISTICS", "METHODS", "Action", "PressOrder", "State", "heuristic", "solve"]
+__all__ = [
+    "HEURISTICS",
+    "METHODS",
+    "Action",
+    "PressOrder",
+    "State",
+    "heuristic",
+    "searched",
+    "solve",
+]
 
 State = tuple[int, int]
 """``(lights, k)``: lit cells as a flat int, position of the next cell to decide."""
@@ -250,10 +260,7 @@ def solve(
     name: str = "packing",
     limits: Limits | None = None,
 ) -> Result[Presses]:
-    """Fewest presses by A* or IDA* on the fixed-press-order model.
-
-    The setup (the press order and the heuristic: O(cells) Python steps) counts against
-    the time limit; ``stats.seconds`` covers it.
+    """Fewest presses by A* or IDA* on the fixed-press-order model (:func:`searched`).
 
     Returns
     -------
@@ -269,6 +276,31 @@ def solve(
     """
     if method not in METHODS:
         raise OptionError(f"unknown search method {method!r}; choose from {', '.join(METHODS)}")
+    search = ALGORITHMS[method].run
+    return searched(puzzle, name, method=method, options=None, limits=limits, search=search)
+
+
+def searched(
+    puzzle: LightsOut,
+    name: str | None,
+    /,
+    *,
+    method: str,
+    options: Any,
+    limits: Limits | None,
+    search: Search,
+) -> Result[Presses]:
+    """How the engine's searches run on a board (:mod:`cspsolve.searches`): ``search`` on
+    :class:`PressOrder` with the heuristic ``name``, its plan read as a press set.
+
+    The setup (the press order and the heuristic: O(cells) Python steps) counts against
+    the time limit; ``stats.seconds`` covers it.
+
+    Raises
+    ------
+    OptionError
+        For an unknown heuristic.
+    """
     if name not in HEURISTICS:
         raise OptionError(f"unknown heuristic {name!r}; choose from {', '.join(HEURISTICS)}")
     setup = (limits or Limits()).start(Stats())
@@ -278,7 +310,6 @@ def solve(
         h = heuristic(puzzle, name, tick)
     except LimitError as e:
         return Result(e.status, None, setup.finish(), method, name)
-    search = engine.astar if method == "astar" else engine.idastar
-    result = search(problem, h, limits=setup.rest())
+    result = search(problem, h, setup.rest())
     result.stats.seconds = setup.finish().seconds
     return result.map(problem.presses)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 from cspsolve.render import plural
+from cspsolve.results import Result, Status
 
 __all__ = [
     "MOVES",
@@ -24,6 +25,7 @@ __all__ = [
     "default_goal",
     "korf_goal",
     "neighbours",
+    "presolve",
     "solvability",
 ]
 
@@ -260,3 +262,10 @@ def check(puzzle: Puzzle, moves: Sequence[str]) -> list[str]:
     if tiles != puzzle.goal:
         return [f"after {plural(len(moves), 'move')} the board is not the goal"]
     return []
+
+
+def presolve(puzzle: Puzzle) -> Result[Plan] | None:
+    """``puzzle`` settled at sight: unsolvable by the parity rule (:func:`solvability`); else
+    ``None``, for a method to solve."""
+    ok, why = solvability(puzzle)
+    return None if ok else Result(Status.UNSOLVABLE, None, message=why)

@@ -1,19 +1,21 @@
 """The ``npuzzle`` kind: its options, its table of methods and ``KIND``.
 
-Methods: the engine's searches of :mod:`cspsolve.search` on :class:`.search.SlidingTileProblem`
-(``astar``, ``idastar``, ``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``,
-``dfs``), the compiled ``tile-idastar`` (the package :mod:`.tile_idastar`), and ``cpsat``, the
-time-expanded CP-SAT model of :mod:`.cpsat` with its horizon deepened from the heuristic's
-value of the start (``manhattan`` by default, the model's own bound); the last two are loaded
-when first run. Default: A* for boards of at most 9 cells, ``tile-idastar`` above; the
-searches' heuristic defaults to ``pdb`` (the best available). Options
-(:class:`SlidingTileOptions`): ``partition`` names the pattern databases (e.g. ``6-6-6-6`` for
-the 24-puzzle), ``weight`` makes ``tile-idastar`` weighted IDA* (plans within ``w`` times the
-optimum, the bound in ``proof``) and sets the weight of ``weighted-astar``; ``verify`` always
-runs unweighted. ``tile-idastar`` splits its search over ``limits.workers`` processes, or the
-workers of the Dask scheduler ``limits.scheduler`` (:mod:`.tile_idastar.split`), with the
-answer of the one-core run.
-Unsolvable boards are reported at once from the parity rule, without a search or a model. The
+Methods: the engine's searches (:mod:`cspsolve.searches`, which says what each guarantees) on
+:class:`.search.SlidingTileProblem` (:func:`.search.searched`: ``astar``, ``idastar``,
+``weighted-astar`` with weight 2, ``greedy``, ``bfs``, ``iddfs``, ``dfs``), the compiled
+``tile-idastar`` (the package :mod:`.tile_idastar`), and ``cpsat``, the time-expanded CP-SAT
+model of :mod:`.cpsat` with its horizon deepened from the heuristic's value of the start
+(``manhattan`` by default, the model's own bound); the last two are loaded when first run.
+Default: A* for boards of at most 9 cells, ``tile-idastar`` above; the searches' heuristic
+defaults to ``pdb`` (the best available). Options (:class:`SlidingTileOptions`): ``partition``
+names the pattern databases (e.g. ``6-6-6-6`` for the 24-puzzle), ``weight`` makes
+``tile-idastar`` weighted IDA* (plans within ``w`` times the optimum, the bound in ``proof``)
+and sets the weight of ``weighted-astar``; ``verify`` always runs unweighted.
+``tile-idastar`` splits its search over ``limits.workers`` processes, or the workers of the
+Dask scheduler ``limits.scheduler`` (:mod:`.tile_idastar.split`), with the answer of the
+one-core run.
+Unsolvable boards are reported at once from the parity rule (:func:`.board.presolve`), without
+a search or a model. The
 limits cover the whole command: building the pattern databases (and CP-SAT's models) counts
 against the time limit (and stops with status ``limit`` when it passes). ``verify`` checks
 the search against ``cpsat``, which deepens from the Manhattan distance up to the optimum the
@@ -23,23 +25,24 @@ limit stops CP-SAT first, the bound it proved must not exceed the search's optim
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from cspsolve import tasks
+from cspsolve import searches, tasks
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
-from cspsolve.kind import Kind, Method, Runner, no_moves, option
+from cspsolve.kind import Kind, Method, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.loading import lazy
-from cspsolve.results import Result, Status
+from cspsolve.results import Status
+from cspsolve.searches import WEIGHT
 
-from .board import Plan, Puzzle, check, solvability
+from .board import Plan, Puzzle, check, presolve, solvability
 from .formats import read, select, sniff, write
 from .partitions import PARTITIONS
 from .pictures import draw, scenes
+from .search import searched
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -52,9 +55,6 @@ COMPILED = ("pdb", "manhattan")
 """The heuristics of the compiled IDA*."""
 CPSAT_HEURISTICS = ("manhattan", "linear-conflict", "pdb")
 """The estimates CP-SAT's first horizon may start from, the model's own first."""
-WEIGHT = 2.0
-"""Weight of ``weighted-astar`` (plans cost at most twice the optimum)."""
-
 WEIGHTED = ("tile-idastar", "weighted-astar")
 """The methods that take a weight."""
 
@@ -122,82 +122,6 @@ def _large(puzzle: Puzzle) -> bool:
     return puzzle.cells > 9
 
 
-def _solvable(run: Runner) -> Runner:
-    """``run``, after the parity rule: an unsolvable board is answered at once."""
-
-    def checked(
-        puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
-    ) -> Result[Plan]:
-        ok, why = solvability(puzzle)
-        if not ok:
-            return Result(Status.UNSOLVABLE, None, message=why)
-        return run(puzzle, heuristic=heuristic, options=options, limits=limits)
-
-    return checked
-
-
-Estimated = Callable[[Puzzle, Callable[[bytes], float], Fraction | None, Limits], Result[Plan]]
-"""``run(puzzle, heuristic, weight, limits)``: a method given its heuristic, built."""
-
-
-def _estimated(name: str, run: Estimated) -> Runner:
-    """The method ``name`` doing ``run`` with the heuristic asked for, whose pattern databases
-    are built within the limits (:func:`.search.estimated`)."""
-
-    def estimated(
-        puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
-    ) -> Result[Plan]:
-        from .search import estimated as built
-
-        assert heuristic is not None
-        w = options.weight_for(name)
-
-        def searched(h: Callable[[bytes], float], rest: Limits) -> Result[Plan]:
-            return run(puzzle, h, w, rest)
-
-        return built(puzzle, heuristic, options.partition, limits, searched)
-
-    return estimated
-
-
-def _informed(name: str, search: Callable[..., Result[Plan]], weight: float = 1.0) -> Runner:
-    """The engine search called ``name`` (``weight`` as its default weight when it takes one)."""
-
-    def searched(
-        puzzle: Puzzle, h: Callable[[bytes], float], w: Fraction | None, limits: Limits
-    ) -> Result[Plan]:
-        from .search import SlidingTileProblem
-
-        weighted = {} if name not in WEIGHTED else {"weight": float(w or weight)}
-        return search(SlidingTileProblem(puzzle), h, limits=limits, **weighted)
-
-    return _estimated(name, searched)
-
-
-def _uninformed(name: str, search: Callable[..., Result[Plan]]) -> Runner:
-    def run(
-        puzzle: Puzzle, /, *, heuristic: str | None, options: Any, limits: Limits | None
-    ) -> Result[Plan]:
-        from .search import SlidingTileProblem
-
-        options.weight_for(name)
-        return search(SlidingTileProblem(puzzle), limits=limits)
-
-    return run
-
-
-def _engine(name: str, **keywords: Any) -> Callable[..., Result[Plan]]:
-    """The engine's search ``name``, imported when first run."""
-
-    def search(*args: Any, **more: Any) -> Result[Plan]:
-        from cspsolve import search as engine
-
-        found: Result[Plan] = getattr(engine, name)(*args, **keywords, **more)
-        return found
-
-    return search
-
-
 def _by_size(small: tuple[str | None, ...], large: tuple[str | None, ...]) -> Any:
     """What ``compare`` runs: ``small`` on boards of at most 9 cells, ``large`` beyond."""
 
@@ -208,20 +132,16 @@ def _by_size(small: tuple[str | None, ...], large: tuple[str | None, ...]) -> An
 
 
 METHODS = (
-    Method(
-        name="astar",
-        run=_solvable(_informed("astar", _engine("astar"))),
-        summary="A* graph search (Hart, Nilsson & Raphael 1968)",
-        backend="search",
-        optimal=True,
-        complete=True,
+    searches.method(
+        "astar",
+        searched,
         heuristics=HEURISTICS,
         default=_small,
         compared=_by_size(HEURISTICS, ("pdb",)),
     ),
     Method(
         name="tile-idastar",
-        run=_solvable(lazy(f"{__package__}.tile_idastar")),
+        run=lazy(f"{__package__}.tile_idastar"),
         summary="compiled IDA* on tile arrays with incremental heuristics (Korf 1985)",
         backend="compiled",
         optimal=True,
@@ -229,41 +149,28 @@ METHODS = (
         heuristics=COMPILED,
         default=_large,
     ),
-    Method(
-        name="idastar",
-        run=_solvable(_informed("idastar", _engine("idastar"))),
-        summary="IDA*, iterative-deepening A* (Korf 1985)",
-        backend="search",
-        optimal=True,
-        complete=True,
+    searches.method(
+        "idastar",
+        searched,
         heuristics=HEURISTICS,
         default=_large,
         compared=_by_size(HEURISTICS, ("pdb",)),
     ),
-    Method(
-        name="weighted-astar",
-        run=_solvable(_informed("weighted-astar", _engine("astar"), WEIGHT)),
-        summary=f"A* with f = g + w h (w = {WEIGHT:g} unless --weight): plans at most w times "
-        "the optimum",
-        backend="search",
-        optimal=False,
-        complete=True,
+    searches.method(
+        "weighted-astar",
+        searched,
         heuristics=HEURISTICS,
         compared=_by_size(("manhattan",), ("linear-conflict",)),
     ),
-    Method(
-        name="greedy",
-        run=_solvable(_informed("greedy", _engine("greedy"))),
-        summary="greedy best-first graph search",
-        backend="search",
-        optimal=False,
-        complete=True,
+    searches.method(
+        "greedy",
+        searched,
         heuristics=HEURISTICS,
         compared=_by_size(("manhattan",), ("linear-conflict",)),
     ),
     Method(
         name="cpsat",
-        run=_solvable(lazy(f"{__package__}.cpsat")),
+        run=lazy(f"{__package__}.cpsat"),
         summary="OR-Tools CP-SAT on a time-expanded model, horizon deepened until a plan "
         "(Kautz & Selman 1992)",
         backend="cp-sat",
@@ -273,33 +180,9 @@ METHODS = (
         compared=_by_size(("manhattan",), ()),
         confirm=lazy(f"{__package__}.cpsat", "confirm"),
     ),
-    Method(
-        name="bfs",
-        run=_solvable(_uninformed("bfs", _engine("bfs"))),
-        summary="breadth-first graph search",
-        backend="search",
-        optimal=True,
-        complete=True,
-        compared=_by_size((None,), ()),
-    ),
-    Method(
-        name="iddfs",
-        run=_solvable(_uninformed("iddfs", _engine("iddfs"))),
-        summary="iterative-deepening depth-first tree search (Korf 1985)",
-        backend="search",
-        optimal=True,
-        complete=True,
-        compared=_by_size((), ()),
-    ),
-    Method(
-        name="dfs",
-        run=_solvable(_uninformed("dfs", _engine("dfs"))),
-        summary="depth-first graph search",
-        backend="search",
-        optimal=False,
-        complete=True,
-        compared=_by_size((None,), ()),
-    ),
+    searches.method("bfs", searched, compared=_by_size((None,), ())),
+    searches.method("iddfs", searched, compared=_by_size((), ())),
+    searches.method("dfs", searched, compared=_by_size((None,), ())),
 )
 
 
@@ -395,4 +278,5 @@ KIND = Kind(
     constraint_graph=constraint_graph,
     blank=no_moves,
     classes={"NPuzzle": Puzzle},
+    presolve=presolve,
 )

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cspsolve.errors import OptionError
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
+from cspsolve.searches import Search
 
 from .board import Plan, Puzzle, neighbours
 
@@ -50,6 +51,7 @@ __all__ = [
     "State",
     "estimated",
     "heuristic",
+    "searched",
 ]
 
 State = bytes
@@ -330,3 +332,36 @@ def estimated(
     result = run(h, budget.rest())
     result.stats.seconds += built
     return result
+
+
+def searched(
+    puzzle: Puzzle,
+    name: str | None,
+    /,
+    *,
+    method: str,
+    options: Any,
+    limits: Limits | None,
+    search: Search,
+) -> Result[Plan]:
+    """How the engine's searches run on a board (:mod:`cspsolve.searches`): ``search`` on
+    :class:`SlidingTileProblem` with the heuristic ``name`` built within the limits
+    (:func:`estimated`, from the options' ``partition``) and the weight the options give
+    ``method``.
+
+    Raises
+    ------
+    OptionError
+        For a weight given to a method that takes none, an unknown heuristic, or a partition
+        that does not fit the board.
+    """
+    w = options.weight_for(method)
+    weight = None if w is None else float(w)
+    problem = SlidingTileProblem(puzzle)
+    if name is None:
+        return search(problem, None, limits)
+
+    def run(h: Callable[[bytes], float], rest: Limits) -> Result[Plan]:
+        return search(problem, h, rest, weight=weight)
+
+    return estimated(puzzle, name, options.partition, limits, run)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 from cspsolve.render import plural
+from cspsolve.results import Result, Stats, Status
 
 __all__ = [
     "EXHAUSTED",
@@ -27,6 +28,7 @@ __all__ = [
     "check",
     "drawn_board",
     "merged",
+    "presolve",
     "replay",
     "walled_in",
 ]
@@ -403,3 +405,12 @@ def walled_in(board: Board) -> str | None:
     if walls:
         return f"no plan: a wall (column {walls[0] + 1}) stands between the red car and the exit"
     return None
+
+
+def presolve(board: Board) -> Result[list[Move]] | None:
+    """``board`` settled at sight: unsolvable when its red car is walled in for good
+    (:func:`walled_in`); else ``None``, for a method to solve."""
+    blocked = walled_in(board)
+    if blocked is None:
+        return None
+    return Result(Status.UNSOLVABLE, None, Stats(), message=blocked)

@@ -4,34 +4,34 @@ Each compiled method is a module named by the method over the shared representat
 (:mod:`.cluster`, :mod:`.packed`, :mod:`._kernels`), loaded when first run: ``bfs``
 (:mod:`.bfs`, the default on boards of at most 6 x 6), ``bfida`` (:mod:`.bfida`, the default
 beyond), ``anytime`` (:mod:`.anytime`) and ``cpsat`` (:mod:`.cpsat`, the reference of
-``verify``). ``astar``, ``idastar``, ``greedy``, ``engine-bfs`` and ``dfs`` run the generic
-engine (:mod:`cspsolve.search`) on :class:`.search.RushHourProblem`, whose actions are slides;
-under the steps metric a slide costs its length, so ``engine-bfs`` is then not optimal (use
+``verify``). ``astar``, ``idastar``, ``greedy``, ``engine-bfs`` and ``dfs`` are the engine's
+searches (:mod:`cspsolve.searches`, which says what each guarantees) on
+:class:`.search.RushHourProblem` (:func:`.search.setting`), whose actions are slides; under
+the steps metric a slide costs its length, so ``engine-bfs`` is then not optimal (use
 ``astar`` — uniform-cost search with ``--heuristic zero``). ``idastar`` sees the problem
 through the transposition table of :class:`.search.Transpositions`, which makes it end on
-unsolvable boards. A board whose red car is walled in for good (:func:`.board.walled_in`) is
-reported unsolvable by every method at once, without a search.
+unsolvable boards. A board whose red car is walled in for good (:func:`.board.presolve`) is
+reported unsolvable at once, without a search, whatever the method.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cspsolve import searches
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
-from cspsolve.kind import Kind, Method, Runner, no_moves, option
+from cspsolve.kind import Kind, Method, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.loading import lazy
 from cspsolve.render import plural
-from cspsolve.results import Result, Stats, Status
 
 from . import bfs
-from .board import EXHAUSTED, Board, Move, check, walled_in
+from .board import Board, Move, check, presolve
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
-from .search import HEURISTICS, METRICS
+from .search import HEURISTICS, METRICS, setting
 
 __all__ = ["KIND", "RushHourOptions", "analyze"]
 
@@ -55,52 +55,10 @@ class RushHourOptions:
         return self.metric or "moves"
 
 
-def _open(run: Runner) -> Runner:
-    """``run``, after :func:`.board.walled_in`: a walled-in red car is answered at once."""
-
-    def checked(
-        board: Board, /, *, heuristic: str | None, options: Any, limits: Limits | None
-    ) -> Result[list[Move]]:
-        blocked = walled_in(board)
-        if blocked is not None:
-            return Result(Status.UNSOLVABLE, None, Stats(), message=blocked)
-        return run(board, heuristic=heuristic, options=options, limits=limits)
-
-    return checked
-
-
-def _engine(name: str, informed: bool, transpositions: bool = False) -> Runner:
-    """The engine's search ``name`` on :class:`.search.RushHourProblem` (seen through
-    :class:`.search.Transpositions` with ``transpositions``)."""
-
-    def run(
-        board: Board, /, *, heuristic: str | None, options: RushHourOptions, limits: Limits | None
-    ) -> Result[list[Move]]:
-        from cspsolve import search as engine
-
-        from .search import RushHourProblem, Transpositions
-        from .search import heuristic as make_heuristic
-
-        problem = RushHourProblem(board, options.cost)
-        search: Callable[..., Result[list[Move]]] = getattr(engine, name)
-        if informed:
-            assert heuristic is not None
-            estimate = make_heuristic(heuristic, problem)
-            searched = Transpositions(problem, estimate) if transpositions else problem
-            result = search(searched, estimate, limits=limits)
-        else:
-            result = search(problem, limits=limits)
-        if result.status == Status.UNSOLVABLE:
-            result.message = EXHAUSTED
-        return result
-
-    return run
-
-
 METHODS = (
     Method(
         name="bfs",
-        run=_open(bfs.run),
+        run=bfs.run,
         summary="compiled breadth-first search over bit-packed positions",
         backend="compiled",
         optimal=True,
@@ -110,7 +68,7 @@ METHODS = (
     ),
     Method(
         name="bfida",
-        run=_open(lazy(f"{__package__}.bfida")),
+        run=lazy(f"{__package__}.bfida"),
         summary="breadth-first iterative-deepening A* on bit-packed positions (Zhou, Hansen 2006)",
         backend="compiled",
         optimal=True,
@@ -120,7 +78,7 @@ METHODS = (
     ),
     Method(
         name="anytime",
-        run=_open(lazy(f"{__package__}.anytime")),
+        run=lazy(f"{__package__}.anytime"),
         summary="beam search for plans beside BFIDA* for a lower bound, until they meet",
         backend="compiled",
         optimal=True,
@@ -128,54 +86,29 @@ METHODS = (
         heuristics=("union", *(h for h in _COMPILED_HEURISTICS if h != "union")),
         compared=lambda board: ("union",),
     ),
-    Method(
-        name="astar",
-        run=_open(_engine("astar", informed=True)),
-        summary="A* graph search on slides (Hart, Nilsson & Raphael 1968)",
-        backend="search",
-        optimal=True,
-        complete=True,
-        heuristics=_HEURISTICS,
-    ),
-    Method(
-        name="idastar",
-        run=_open(_engine("idastar", informed=True, transpositions=True)),
-        summary="IDA* (Korf 1985) with a transposition table (Reinefeld & Marsland 1994)",
-        backend="search",
-        optimal=True,
-        complete=True,
+    searches.method("astar", setting(), on="on slides", heuristics=_HEURISTICS, unit_cost=False),
+    searches.method(
+        "idastar",
+        setting(transpositions=True),
+        on="on slides",
+        note="with a transposition table (Reinefeld & Marsland 1994)",
+        unit_cost=False,
         heuristics=_HEURISTICS,
         compared=lambda board: (DEFAULT_HEURISTIC,),
     ),
-    Method(
-        name="greedy",
-        run=_open(_engine("greedy", informed=True)),
-        summary="greedy best-first graph search",
-        backend="search",
-        optimal=False,
-        complete=True,
+    searches.method(
+        "greedy",
+        setting(),
+        on="on slides",
+        unit_cost=False,
         heuristics=_HEURISTICS,
         compared=lambda board: (DEFAULT_HEURISTIC,),
     ),
-    Method(
-        name="engine-bfs",
-        run=_open(_engine("bfs", informed=False)),
-        summary="the engine's breadth-first graph search (optimal under the moves metric)",
-        backend="search",
-        optimal=False,
-        complete=True,
-    ),
-    Method(
-        name="dfs",
-        run=_open(_engine("dfs", informed=False)),
-        summary="depth-first graph search",
-        backend="search",
-        optimal=False,
-        complete=True,
-    ),
+    searches.method("bfs", setting(), name="engine-bfs", on="on slides", unit_cost=False),
+    searches.method("dfs", setting(), on="on slides", unit_cost=False),
     Method(
         name="cpsat",
-        run=_open(lazy(f"{__package__}.cpsat")),
+        run=lazy(f"{__package__}.cpsat"),
         summary="OR-Tools CP-SAT on a time-expanded model, horizon deepened until a plan",
         backend="cp-sat",
         optimal=True,
@@ -250,4 +183,5 @@ KIND = Kind(
     explain=_explain,
     blank=no_moves,
     classes={"RushHour": Board},
+    presolve=presolve,
 )

@@ -45,12 +45,23 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from cspsolve.errors import OptionError
+from cspsolve.limits import Limits
+from cspsolve.results import Result, Status
+from cspsolve.searches import Search, Setting
 
-from .board import Board, Move
+from .board import EXHAUSTED, Board, Move
 
-__all__ = ["HEURISTICS", "METRICS", "RushHourProblem", "Transpositions", "heuristic"]
+__all__ = [
+    "HEURISTICS",
+    "METRICS",
+    "RushHourProblem",
+    "Transpositions",
+    "heuristic",
+    "setting",
+]
 
 METRICS = ("moves", "steps")
 """Cost of a plan: slides of any distance, or cells slid."""
@@ -363,3 +374,33 @@ def _first_level(
             return math.inf
         total += min(cells for cells, _ in options)
     return float(total)
+
+
+def setting(*, transpositions: bool = False) -> Setting:
+    """How the engine's searches run on a board (:mod:`cspsolve.searches`): on
+    :class:`RushHourProblem` under the options' metric (their ``cost``), seen through
+    :class:`Transpositions` with ``transpositions``; a search that exhausts the cluster says
+    so (:data:`.board.EXHAUSTED`)."""
+
+    def searched(
+        board: Board,
+        name: str | None,
+        /,
+        *,
+        method: str,
+        options: Any,
+        limits: Limits | None,
+        search: Search,
+    ) -> Result[list[Move]]:
+        problem = RushHourProblem(board, options.cost)
+        if name is None:
+            result: Result[list[Move]] = search(problem, None, limits)
+        else:
+            estimate = heuristic(name, problem)
+            seen = Transpositions(problem, estimate) if transpositions else problem
+            result = search(seen, estimate, limits)
+        if result.status == Status.UNSOLVABLE:
+            result.message = EXHAUSTED
+        return result
+
+    return searched
