@@ -1,9 +1,9 @@
 """Long differential fuzzing: every method of every kind against its independent oracle.
 
-Draws random instances from each kind's ``tests/models/<kind>/differential.py`` (the same
-generators and oracles the test suite uses with a few hundred fixed cases) and prints a table
-of cases and disagreements per kind and method, then the first disagreements found with the
-instance that caused them.
+Draws random instances from each kind's ``tests/models/<kind>/differential.py``, a module of the
+protocol :class:`tests.fuzzing.Differential` (the same generators and oracles the test suite
+uses with a few hundred fixed cases), and prints a table of cases and disagreements per kind
+and method, then the first disagreements found with the instance that caused them.
 
 Usage::
 
@@ -16,17 +16,19 @@ Exit code 1 when any method disagreed with its oracle.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from cspsolve import registry
+
+if TYPE_CHECKING:
+    from tests.fuzzing import Differential
 
 ROOT = Path(__file__).resolve().parent.parent
-KINDS = ("nonogram", "lightsout", "npuzzle", "rushhour")
 
 
 @dataclass
@@ -40,11 +42,14 @@ class Tally:
     seconds: float = 0.0
 
 
-def differential(kind: str) -> ModuleType:
-    """The kind's ``differential`` module of the test suite."""
+def differential(kind: str) -> Differential:
+    """The kind's ``differential`` module of the test suite (the checkout's ``tests`` folder is
+    on ``sys.path`` only while it is imported: ``cspsolve`` stays the installed package)."""
     sys.path.insert(0, str(ROOT))
     try:
-        return importlib.import_module(f"tests.models.{kind}.differential")
+        from tests.fuzzing import differential_of
+
+        return differential_of(kind)
     finally:
         sys.path.remove(str(ROOT))
 
@@ -87,7 +92,9 @@ def fuzz(kind: str, cases: int, seed: int, show: int) -> Tally:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=10_000, help="cases per kind (10,000)")
-    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated kinds")
+    parser.add_argument(
+        "--kinds", default=",".join(registry.names()), help="comma-separated kinds (every kind)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (0)")
     parser.add_argument("--show", type=int, default=5, help="disagreements shown per kind (5)")
     args = parser.parse_args()

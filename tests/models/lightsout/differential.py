@@ -32,16 +32,20 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from hypothesis import strategies as st
 
 from cspsolve import tasks
+from cspsolve.instances import ROOT
 from cspsolve.limits import Limits
 from cspsolve.models.lightsout import algebra, kind
 from cspsolve.models.lightsout.board import LightsOut
-from cspsolve.models.lightsout.formats import from_graph
+from cspsolve.models.lightsout.formats import from_graph, read
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
+
+from ...fuzzing import Contract, Sample
 
 SEARCHES = (("astar", "packing"), ("astar", "lit"), ("idastar", "packing"), ("idastar", "lit"))
 """The search runs of the kind (method, heuristic)."""
@@ -424,3 +428,36 @@ def _check_quiet(board: Board, nullity: int) -> str | None:
     if len(eliminate(masks)) != len(masks):
         return "the quiet patterns are not independent"
     return None
+
+
+# --- the contract suite ---------------------------------------------------------------------
+
+
+def replay_json(puzzle: LightsOut, solution: Any) -> str | None:
+    """``None`` when the presses of the JSON form (``[row, col]`` pairs on a grid, node labels
+    on a graph) are enabled cells, as many as its count, and :class:`Board` finds every light
+    off after them."""
+    presses = solution["presses"]
+    if puzzle.graph is None:
+        pressed = {r * puzzle.cols + c for r, c in presses}
+    else:
+        pressed = {puzzle.labels.index(label) for label in presses}
+    board = Board(puzzle)
+    if len(pressed) != len(presses) or solution["count"] != len(presses):
+        return f"{len(presses)} presses, {len(pressed)} cells, a count of {solution['count']}"
+    if not pressed <= set(board.cells):
+        return "presses a disabled cell"
+    left = board.left_on(pressed)
+    return f"{len(left)} lights left on by its presses" if left else None
+
+
+def contract() -> Contract:
+    """Two shipped 5x5 boards, the unsolvable Petersen graph, and all-on 64x64 (a group of
+    quiet patterns the searches cannot cross in time)."""
+    small = []
+    for name in ("classic-5x5.lo", "corner-5x5.lo", "petersen.edges"):
+        puzzle = read(ROOT / "lightsout" / name)[0].puzzle
+        board = Board(puzzle)
+        solvable = rank_and_solvable(board)[1]
+        small.append(Sample(puzzle, solvable, board.minimum() if solvable else None))
+    return Contract(small=small, hard=LightsOut(((1 << 64) - 1,) * 64, 64))

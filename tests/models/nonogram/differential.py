@@ -27,17 +27,28 @@ methods that take them.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
+from cspsolve.models.nonogram.colour.board import ColourNonogram
 from cspsolve.models.nonogram.search.split import solve_split
 
+from ...fuzzing import Contract, Sample
 from . import oracles
-from .colour_differential import ColourCase, check_colour, colour_cases
+from .colour_differential import (
+    PALETTE,
+    ColourCase,
+    blocks,
+    blocks_match,
+    check_colour,
+    colour_cases,
+)
 from .oracles import Oracle, disagreement
 
 METHODS = ("probing", "gac-astar", "mac", "cpsat", "python-constraint")
@@ -215,3 +226,43 @@ def check(case: Case | ColourCase) -> dict[str, str | None]:
     matches = split.solution is not None and runs_match(case.puzzle, split.solution)
     verdicts[SPLIT] = disagreement(case.changed, known, split, matches)
     return verdicts
+
+
+# --- the contract suite ---------------------------------------------------------------------
+
+
+def replay_json(puzzle: Nonogram | ColourNonogram, solution: Any) -> str | None:
+    """``None`` when the grid of the JSON form (``{"grid": [row, ...]}``) has the puzzle's
+    runs, by :func:`runs_match` (:func:`.colour_differential.blocks_match` in colour)."""
+    grid = tuple(solution["grid"])
+    if isinstance(puzzle, ColourNonogram):
+        return None if blocks_match(puzzle, grid) else "its colour blocks are not the clues"
+    return None if runs_match(puzzle, grid) else "its runs are not the clues"
+
+
+def clued(grid: Sequence[str]) -> Nonogram:
+    """The black-and-white nonogram whose picture is ``grid`` (rows of ``#`` and ``.``)."""
+    columns = ["".join(row[j] for row in grid) for j in range(len(grid[0]))]
+    return Nonogram(rows=[runs(row) for row in grid], columns=[runs(c) for c in columns])
+
+
+def contract() -> Contract:
+    """A 5x5 picture, an unsolvable 2x2 (equal totals), a 4x4 colour picture (which the
+    methods for black and white refuse), and a random 70x70 picture (lines of two 64-bit
+    words)."""
+    colour = ("rr.g", "r..g", ".bb.", "gg.r")
+    colour_columns = ["".join(row[j] for row in colour) for j in range(4)]
+    rng = random.Random(70)
+    return Contract(
+        small=(
+            Sample(clued(("#.#.#", "#####", "..#..", ".###.", "##.##")), solvable=True),
+            Sample(Nonogram(rows=[(2,), ()], columns=[(2,), ()]), solvable=False),
+            Sample(
+                ColourNonogram(
+                    tuple(map(blocks, colour)), tuple(map(blocks, colour_columns)), PALETTE
+                ),
+                solvable=True,
+            ),
+        ),
+        hard=clued(["".join(rng.choice("#.") for _ in range(70)) for _ in range(70)]),
+    )

@@ -36,6 +36,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -46,6 +48,8 @@ from cspsolve.models.npuzzle.board import Puzzle
 from cspsolve.models.npuzzle.pdb import cache_at
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
+
+from ...fuzzing import Contract, Sample
 
 SIZES = ((1, 2), (1, 3), (1, 4), (3, 1), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3))
 """Board sizes drawn (rows, columns)."""
@@ -103,6 +107,9 @@ positions), so it runs on boards of at most 6 cells. CP-SAT takes about a second
 
 METHOD_SECONDS = 120.0
 """Time limit of a method under test; reaching it counts as a disagreement."""
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "npuzzle"
+"""Korf's and Korf and Felner's instances with their optimal lengths."""
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 """A move names the direction the blank goes."""
@@ -305,3 +312,28 @@ def check(puzzle: Puzzle) -> dict[str, str | None]:
             result = tasks.solve(kind.KIND, puzzle, request=request, limits=limits)
             verdicts[method] = disagreement(alone, puzzle, best, result)
     return verdicts
+
+
+# --- the contract suite ---------------------------------------------------------------------
+
+
+def replay_json(puzzle: Puzzle, solution: Any) -> str | None:
+    """``None`` when the moves of the JSON form (``{"moves": ["U", ...], "count": N}``), as
+    many as its count, take the start to the goal by :func:`replay`."""
+    moves = solution["moves"]
+    if solution["count"] != len(moves):
+        return f"a count of {solution['count']} for {len(moves)} moves"
+    return replay(puzzle, moves)
+
+
+def contract() -> Contract:
+    """A scrambled 2x3 board, the same with tiles 1 and 2 swapped (unsolvable), each settled
+    by :func:`optimum`, and the first 24-puzzle of Korf and Felner (95 moves: no method
+    settles it in seconds)."""
+    goal = (*range(1, 6), 0)
+    start = scrambled(2, 3, 30, seed=6)
+    swapped = [{1: 2, 2: 1}.get(tile, tile) for tile in start]
+    small = [Puzzle(2, 3, tuple(tiles), goal) for tiles in (start, swapped)]
+    first = (DATA / "korf-felner50.tsv").read_text().splitlines()[1].split("\t")[2]
+    hard = Puzzle(5, 5, tuple(int(tile) for tile in first.split()), tuple(range(25)))
+    return Contract(small=[Sample(p, optimum(p) is not None, optimum(p)) for p in small], hard=hard)

@@ -28,19 +28,24 @@ import string
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 from unittest.mock import patch
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
 from cspsolve import tasks
+from cspsolve.instances import ROOT
 from cspsolve.limits import Limits
 from cspsolve.models.rushhour import bfs as bfs_method
-from cspsolve.models.rushhour import kind
+from cspsolve.models.rushhour import kind, read
 from cspsolve.models.rushhour.board import Board, Move, Piece
 from cspsolve.models.rushhour.search import HEURISTICS, METRICS
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Request
+
+from ...fuzzing import Contract, Sample
 
 PER_METRIC = (
     "bfs",
@@ -98,6 +103,10 @@ thousands (the oracle's count of positions seen decides). ``anytime-2`` starts a
 
 METHOD_SECONDS = 120.0
 """Time limit of a method under test; reaching it counts as a disagreement."""
+
+HARD = "scrambled12x12_44_s2.csv"
+"""The contract's hard board (``tests/data/rushhour``): solvable, and no method proves
+its optimum in seconds."""
 
 MOST_POSITIONS = 5_000
 """Largest cluster of a case."""
@@ -360,3 +369,32 @@ def check(case: Case) -> dict[str, str | None]:
             result = tasks.solve(kind.KIND, case.board, request=request, limits=limits)
         verdicts[method] = disagreement(method, case, known, result)
     return verdicts
+
+
+# --- the contract suite ---------------------------------------------------------------------
+
+
+def replay_json(board: Board, solution: Any) -> str | None:
+    """``None`` when the moves of the JSON form (``{"moves": ["A+2", ...]}``) take the red car
+    out by :func:`replay`."""
+    return replay(board, [Move.parse(move) for move in solution["moves"]])
+
+
+def contract() -> Contract:
+    """A shipped 6x6 board with walls, a 6x6 board whose exit two trucks block for good, and a
+    12x12 board of 44 pieces (which ``bfs`` refuses: its key does not fit)."""
+    walled = read(ROOT / "rushhour" / "walls.rh")[0].puzzle
+    blocked = Board(
+        6,
+        (Piece("A", 2, 0, 2, True), Piece("B", 0, 5, 3, False), Piece("C", 3, 5, 3, False)),
+        frozenset(),
+        "A",
+    )
+    hard = read(Path(__file__).resolve().parents[2] / "data" / "rushhour" / HARD)[0].puzzle
+    return Contract(
+        small=(
+            Sample(walled, True, explore(walled, "moves").optimum),
+            Sample(blocked, False),
+        ),
+        hard=hard,
+    )
