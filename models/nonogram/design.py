@@ -18,8 +18,6 @@ from cspsolve.results import Stats
 
 from .board import Grid, Nonogram, clue_of
 from .io.formats import WRITERS
-from .lines.cells import UNKNOWN
-from .search.probing import line_logic, load_kernels
 
 __all__ = ["DESIGNER", "check", "puzzle_of"]
 
@@ -43,6 +41,9 @@ def check(puzzle: Nonogram, limits: Limits) -> dict[str, Any]:
         solutions), ``differ`` (the ``[row, column]`` cells in which another solution differs
         from the drawing; empty when unique) and ``other`` (that solution's rows, or ``None``).
     """
+    from .lines.cells import UNKNOWN  # numba, loaded only when used
+    from .search.probing import line_logic, load_kernels
+
     load_kernels()  # before the clock starts, as analyze does
     budget = limits.start(Stats())
     cells = puzzle.width * puzzle.height

@@ -25,6 +25,7 @@ from .solver import (
     cpsat,
     gac_astar_method,
     mac_method,
+    pattern_refusal,
     probing,
     python_constraint,
 )
@@ -86,7 +87,7 @@ METHODS = (
         backend="python-constraint",
         optimal=None,
         complete=True,
-        refuses=black_and_white_only,
+        refuses=pattern_refusal,
         compared=_small,
     ),
 )

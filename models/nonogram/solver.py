@@ -57,6 +57,7 @@ __all__ = [
     "cpsat",
     "gac_astar_method",
     "mac_method",
+    "pattern_refusal",
     "probing",
     "python_constraint",
     "python_line_logic",
@@ -111,6 +112,18 @@ def black_and_white_only(puzzle: Puzzle) -> str | None:
     if isinstance(puzzle, ColourNonogram):
         return "solves black-and-white nonograms only; use probing or cpsat for colour puzzles"
     return None
+
+
+def pattern_refusal(puzzle: Puzzle) -> str | None:
+    """Why python-constraint refuses ``puzzle``: it has colours, or a line has more fill
+    patterns than it is handed (:data:`.explicit.MAX_PATTERNS`, counted, never listed)."""
+    colours = black_and_white_only(puzzle)
+    if colours is not None or isinstance(puzzle, ColourNonogram):
+        return colours
+    from .explicit import MAX_PATTERNS, too_large
+
+    problem = too_large(puzzle, MAX_PATTERNS)
+    return f"{problem}: too many to list; use probing or cpsat" if problem else None
 
 
 def wanted(options: NonogramOptions) -> int:

@@ -7,10 +7,10 @@ beyond), ``anytime`` (:mod:`.anytime`) and ``cpsat`` (:mod:`.cpsat`, the referen
 ``verify``). ``astar``, ``idastar``, ``greedy``, ``engine-bfs`` and ``dfs`` are the engine's
 searches (:mod:`cspsolve.searches`, which says what each guarantees) on
 :class:`.search.RushHourProblem` (:func:`.search.setting`), whose actions are slides; under
-the steps metric a slide costs its length, so ``engine-bfs`` is then not optimal (use
-``astar`` — uniform-cost search with ``--heuristic zero``). ``idastar`` sees the problem
-through the transposition table of :class:`.search.Transpositions`, which makes it end on
-unsolvable boards. A board whose red car is walled in for good (:func:`.board.presolve`) is
+the steps metric a slide costs its length, so ``engine-bfs`` then answers ``solved``, not
+``optimal`` (use ``astar`` — uniform-cost search with ``--heuristic zero``). ``idastar`` sees
+the problem through the transposition table of :class:`.search.Transpositions`, which makes it
+end on unsolvable boards. A board whose red car is walled in for good (:func:`.board.presolve`) is
 reported unsolvable at once, without a search, whatever the method.
 """
 
@@ -104,7 +104,14 @@ METHODS = (
         heuristics=_HEURISTICS,
         compared=lambda board: (DEFAULT_HEURISTIC,),
     ),
-    searches.method("bfs", setting(), name="engine-bfs", on="on slides", unit_cost=False),
+    searches.method(
+        "bfs",
+        setting(),
+        name="engine-bfs",
+        on="on slides",
+        note="(under --metric steps a slide costs its length: its plans are then not proven "
+        "shortest)",
+    ),
     searches.method("dfs", setting(), on="on slides", unit_cost=False),
     Method(
         name="cpsat",

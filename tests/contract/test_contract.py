@@ -19,10 +19,8 @@ own oracles know of them, and a hard solvable one for the limits. For each kind 
   ``limit`` or right (a run that compiled kernels is run again: compiling is no phase a limit
   can interrupt).
 
-Where a kind's declaration and its behaviour differ, the test is expected to fail
-(:data:`DECLARED_WRONG`) until the kind's table is settled. The cases are kept small (well
-under a second each, but for the limits): the kinds' own ``test_limits.py`` run the paths
-where sizes matter.
+The cases are kept small (well under a second each, but for the limits): the kinds' own
+``test_limits.py`` run the paths where sizes matter.
 """
 
 from __future__ import annotations
@@ -58,33 +56,6 @@ pytestmark = pytest.mark.parametrize(
         for method in kind.methods
     ],
 )
-
-
-UNDECLARED_REFUSAL = (
-    "refuses a puzzle of more than 20,000 fill patterns a line with an OptionError at run "
-    "time, which its refuses does not declare"
-)
-DECLARED_WRONG = {
-    ("rushhour", "engine-bfs", "test_small_puzzles_are_answered_right"): (
-        "declared not optimal (it is not under --metric steps), it says optimal under the "
-        "default metric, moves"
-    ),
-    ("nonogram", "python-constraint", "test_the_time_limit_holds"): UNDECLARED_REFUSAL,
-    ("nonogram", "python-constraint", "test_the_node_limit_holds"): UNDECLARED_REFUSAL,
-}
-"""Tests of a kind x method whose declaration and behaviour differ, to be settled in the
-kind's table: expected to fail (strictly: once settled, the entry must go)."""
-
-
-@pytest.fixture(autouse=True)
-def declared_wrong(request: pytest.FixtureRequest) -> None:
-    """Mark a test of :data:`DECLARED_WRONG` as expected to fail."""
-    params = request.node.callspec.params
-    known = DECLARED_WRONG.get(
-        (params["kind"].name, params["method"].name, request.node.originalname)
-    )
-    if known is not None:
-        request.applymarker(pytest.mark.xfail(reason=known, strict=True))
 
 
 @functools.cache
