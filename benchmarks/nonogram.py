@@ -69,9 +69,8 @@ from rich.table import Table
 
 from cspsolve import registry
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import Nonogram, check, clue_of, read, solve
-from cspsolve.models.nonogram.colour import board as colour_board
-from cspsolve.models.nonogram.colour.board import Colour, ColourNonogram
+from cspsolve.models.nonogram import Nonogram, check, clue_of, colour_board, read, solve
+from cspsolve.models.nonogram.colour_board import Colour, ColourNonogram
 from cspsolve.models.nonogram.search.probing import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"

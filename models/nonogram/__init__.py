@@ -8,7 +8,7 @@ this module is the library's face.
 from __future__ import annotations
 
 from .board import Grid, Nonogram, check, clue_of
-from .colour.board import Colour, ColourNonogram
+from .colour_board import Colour, ColourNonogram
 from .io.formats import Entry, read, select, sniff, write, write_nin, write_non
 from .kind import KIND, solve, verify
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 
-from .colour import board as colour_board
+from .colour_board import ColourNonogram
+from .colour_board import check as check_colours
 from .metadata import NO_METADATA, Metadata
 
 __all__ = [
@@ -152,13 +153,13 @@ def line_errors(clue: Sequence[int], length: int) -> str:
     return ""
 
 
-def check(puzzle: Nonogram | colour_board.ColourNonogram, grid: Sequence[str]) -> list[str]:
+def check(puzzle: Nonogram | ColourNonogram, grid: Sequence[str]) -> list[str]:
     """Check a filled grid against every clue, independently of any solver.
 
     Parameters
     ----------
     puzzle : Nonogram or ColourNonogram
-        The clues (a colour puzzle is checked by :func:`.colour.board.check`).
+        The clues (a colour puzzle is checked by :func:`.colour_board.check`).
     grid : sequence of str
         ``puzzle.height`` strings of ``puzzle.width`` characters, ``#`` filled, ``.`` empty (a
         colour puzzle's keys).
@@ -168,8 +169,8 @@ def check(puzzle: Nonogram | colour_board.ColourNonogram, grid: Sequence[str]) -
     list of str
         One message per violated clue or malformed row; empty when the grid solves the puzzle.
     """
-    if isinstance(puzzle, colour_board.ColourNonogram):
-        return colour_board.check(puzzle, grid)
+    if isinstance(puzzle, ColourNonogram):
+        return check_colours(puzzle, grid)
     if len(grid) != puzzle.height or any(len(r) != puzzle.width for r in grid):
         return [f"grid is not {puzzle.width}x{puzzle.height}"]
     if any(ch not in "#." for r in grid for ch in r):

@@ -29,7 +29,7 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
 from .board import Clue, Grid, Nonogram
-from .colour.cpsat import automaton as colour_automaton
+from .colour_cpsat import automaton as colour_automaton
 
 __all__ = ["automaton", "solve"]
 
@@ -40,7 +40,7 @@ def automaton(clue: Clue) -> tuple[int, list[int], list[tuple[int, int, int]]]:
     The states are positions in the word ``1^b1 0 1^b2 0 ... 0 1^bk`` (state ``s``: its first
     ``s`` letters have been read); reading the next letter of the word moves from ``s`` to
     ``s + 1``, and a ``0`` may repeat in place at the start (state 0), after each gap's
-    mandatory ``0``, and at the end: the colour automaton (:func:`.colour.cpsat.automaton`) of
+    mandatory ``0``, and at the end: the colour automaton (:func:`.colour_cpsat.automaton`) of
     the clue's blocks all of colour 1.
 
     Parameters

@@ -14,7 +14,7 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats
 
 from .board import Grid, Nonogram, check
-from .colour.board import ColourNonogram
+from .colour_board import ColourNonogram
 from .design import DESIGNER
 from .io.formats import read, select, sniff, write
 from .pictures import detail, draw, picture, scenes, state_scene, state_text
@@ -150,7 +150,7 @@ def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, i
     """What line logic alone (GAC on the line constraints, no probing, no search) decides.
 
     Runs the fast solver's worklist propagation (:func:`.search.probing.line_logic`, for a
-    colour puzzle :func:`.colour.search.line_logic`) from the grid of undecided cells.
+    colour puzzle :func:`.search.colour.line_logic`) from the grid of undecided cells.
 
     Parameters
     ----------
@@ -170,7 +170,7 @@ def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, i
         When ``budget`` stopped the propagation.
     """
     if isinstance(puzzle, ColourNonogram):
-        from .colour.search import line_logic as propagate_colours
+        from .search.colour import line_logic as propagate_colours
 
         return propagate_colours(puzzle, budget=budget)
     from .lines.cells import UNKNOWN
@@ -183,7 +183,7 @@ def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, i
 def _load_kernels(puzzle: Puzzle) -> None:
     """Load the compiled kernels :func:`line_logic` runs on ``puzzle`` (before a clock starts)."""
     if isinstance(puzzle, ColourNonogram):
-        from .colour.search import load_kernels
+        from .search.colour import load_kernels
     else:
         from .search.probing import load_kernels
     load_kernels()

@@ -19,7 +19,7 @@ from cspsolve.explanation import Step
 from cspsolve.render import Scene, labelled_grid
 
 from .board import Grid
-from .colour.board import ColourNonogram
+from .colour_board import ColourNonogram
 from .solver import Puzzle
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@
 ``python-constraint``
     Explicit pattern lists handed to python-constraint2 (:mod:`.explicit`); small puzzles only.
 
-``probing`` and ``cpsat`` also solve colour puzzles (:class:`.colour.board.ColourNonogram`),
-by the colour solver (:mod:`.colour.search`) and the colour CP-SAT model (:mod:`.colour.cpsat`);
+``probing`` and ``cpsat`` also solve colour puzzles (:class:`.colour_board.ColourNonogram`),
+by the colour solver (:mod:`.search.colour`) and the colour CP-SAT model (:mod:`.colour_cpsat`);
 the other methods refuse them (:func:`black_and_white_only`).
 
 Every method decides uniqueness when the options ask (it then looks for a second solution).
@@ -47,7 +47,7 @@ from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import Grid, Nonogram
-from .colour.board import ColourNonogram
+from .colour_board import ColourNonogram
 from .constraints import build_csp, grid_from_assignment
 
 __all__ = [
@@ -301,7 +301,7 @@ def _quick_nodes(puzzle: Nonogram) -> int:
 
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     if isinstance(puzzle, ColourNonogram):
-        from .colour.search import solve_colour
+        from .search.colour import solve_colour
 
         return solve_colour(puzzle, limits=limits, max_solutions=wanted)
     if puzzle.height * puzzle.width <= LINE_LOGIC_CELLS:
@@ -326,7 +326,7 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
 
 def _cpsat(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     if isinstance(puzzle, ColourNonogram):
-        from .colour.cpsat import solve as solve_colour_cpsat
+        from .colour_cpsat import solve as solve_colour_cpsat
 
         return solve_colour_cpsat(puzzle, limits=limits, max_solutions=wanted)
     from .cpsat import solve as solve_cpsat

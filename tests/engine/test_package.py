@@ -19,7 +19,7 @@ ENGINE = Path(cspsolve.__file__).resolve().parent
 
 OFFERED = {
     "Nonogram": "cspsolve.models.nonogram.board",
-    "ColourNonogram": "cspsolve.models.nonogram.colour.board",
+    "ColourNonogram": "cspsolve.models.nonogram.colour_board",
     "LightsOut": "cspsolve.models.lightsout.board",
     "RushHour": "cspsolve.models.rushhour.board",
     "NPuzzle": "cspsolve.models.npuzzle.board",

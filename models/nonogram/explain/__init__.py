@@ -79,7 +79,7 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from ..board import Grid, Nonogram
-from ..colour.board import ColourNonogram
+from ..colour_board import ColourNonogram
 from ..solver import LISTING, NonogramOptions, sum_mismatch
 from .black import BlackBoard
 from .colour import ColourBoard

@@ -1,10 +1,10 @@
 """The colour replay: line logic and probes on the colour solver's grid of colour masks.
 
 The grid is one mask a cell (uint32): bit ``c`` set while the cell may take colour ``c``, bit 0
-the background, as in :mod:`..colour.search`. Line logic runs on a worklist of dirty lines,
+the background, as in :mod:`..search.colour`. Line logic runs on a worklist of dirty lines,
 each visit by the colour solver's exact line solver with its line cache
-(:func:`..colour.search._settle`), logging every cell it narrows; a sweep of probes runs the
-colour solver's trials (:func:`..colour.search._trial`), and the failed assumption's trial is
+(:func:`..search.colour._settle`), logging every cell it narrows; a sweep of probes runs the
+colour solver's trials (:func:`..search.colour._trial`), and the failed assumption's trial is
 run again with the log, for its chain.
 """
 
@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from .._kernels import copy, kernel
-from ..colour.board import BACKGROUND, ColourNonogram
-from ..colour.board import Grid as ColourGrid
-from ..colour.search import Network
-from ..colour.search import _settle as settle
-from ..colour.search import _trial as trial
+from ..colour_board import BACKGROUND, ColourNonogram
+from ..colour_board import Grid as ColourGrid
+from ..search.colour import Network
+from ..search.colour import _settle as settle
+from ..search.colour import _trial as trial
 from ..search.probing import STOP, enqueue, raise_stop
 from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED
 
@@ -367,7 +367,7 @@ class ColourBoard:
 @functools.cache
 def warm() -> None:
     """Compile (or load) the kernels of this module."""
-    from ..colour.board import Colour
+    from ..colour_board import Colour
 
     colours = (Colour(BACKGROUND, "white", "#ffffff"), Colour("a", "black", "#000000"))
     puzzle = ColourNonogram(rows=(((1, 1),), ((1, 1),)), columns=(((1, 1),), ((1, 1),)),

@@ -13,7 +13,8 @@ from typing import Any
 from cspsolve.errors import InputError, PuzzleError
 
 from ..board import NO_METADATA, Clue, Grid, Metadata, Nonogram, line_errors
-from ..colour import board as colour_board
+from ..colour_board import Colour, ColourClue, ColourNonogram
+from ..colour_board import line_errors as colour_line_errors
 
 __all__ = [
     "MAX_CELLS",
@@ -38,7 +39,7 @@ published puzzle known to the project."""
 Placed = tuple[Clue, int]
 """A clue and the 1-based line it was written on."""
 
-ColourPlaced = tuple[colour_board.ColourClue, int]
+ColourPlaced = tuple[ColourClue, int]
 """A colour clue and the 1-based line it was written on."""
 
 
@@ -130,12 +131,12 @@ def build_colour(
     rows: list[ColourPlaced],
     columns: list[ColourPlaced],
     *,
-    colours: Sequence[colour_board.Colour],
+    colours: Sequence[Colour],
     title: str = "",
     goal: Grid | None = None,
     metadata: Metadata = NO_METADATA,
-) -> colour_board.ColourNonogram:
-    """Make a :class:`~.colour.board.ColourNonogram`, reporting a clue that cannot fit at its
+) -> ColourNonogram:
+    """Make a :class:`~..colour_board.ColourNonogram`, reporting a clue that cannot fit at its
     line.
 
     Parameters
@@ -156,12 +157,12 @@ def build_colour(
     """
     keys = [c.key for c in colours]
 
-    def problem(clue: colour_board.ColourClue, length: int) -> str:
-        return colour_board.line_errors(clue, length, keys)
+    def problem(clue: ColourClue, length: int) -> str:
+        return colour_line_errors(clue, length, keys)
 
     _check_lines(source, line, rows, columns, problem)
     try:
-        return colour_board.ColourNonogram(
+        return ColourNonogram(
             rows=tuple(c for c, _ in rows),
             columns=tuple(c for c, _ in columns),
             colours=tuple(colours),

@@ -59,7 +59,7 @@ from cspsolve.errors import InputError, OptionError
 from cspsolve.inputs import BrokenEntry, claim, entry_or_broken, file_entries
 
 from ..board import Clue, Grid, Metadata, Nonogram
-from ..colour.board import BACKGROUND, Colour, ColourNonogram
+from ..colour_board import BACKGROUND, Colour, ColourNonogram
 from . import palette
 from .clues import MAX_SIDE, Placed, build, build_colour, check_size
 from .web import parse_tatham, parse_xml, write_tatham, write_xml

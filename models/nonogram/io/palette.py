@@ -1,7 +1,7 @@
 """Colours as files write them: declarations, keyed clues such as ``2r,1b``, and goal pictures.
 
 The ``.non`` reader (:mod:`.formats`) and the webpbn XML reader (:mod:`.web`) both turn what
-they read into :class:`~..colour.board.Colour` objects here, so that a colour is checked the
+they read into :class:`~..colour_board.Colour` objects here, so that a colour is checked the
 same way in either format; every problem is an :class:`~cspsolve.errors.InputError` at its
 line.
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from cspsolve.errors import InputError
 
 from ..board import Grid
-from ..colour.board import BACKGROUND, MAX_COLOURS, Colour, ColourClue
+from ..colour_board import BACKGROUND, MAX_COLOURS, Colour, ColourClue
 
 __all__ = ["WHITE", "colour_clue", "declare", "free_key", "goal_of", "rgb", "written"]
 

@@ -11,7 +11,7 @@ webpbn XML
     is black (the ``defaultcolor`` unless a ``color`` attribute names another) and that
     declares no ``<color>`` but the background and black is a black-and-white
     :class:`~..board.Nonogram`; any other is a
-    :class:`~..colour.board.ColourNonogram` whose colours are the puzzle's ``<color name=
+    :class:`~..colour_board.ColourNonogram` whose colours are the puzzle's ``<color name=
     char=>RGB</color>`` elements (the ``backgroundcolor``, white by default, first; each keyed
     by its ``char`` when that is a free ASCII letter, see :func:`.palette.free_key`).
     The text is parsed by the standard library's expat with every DTD feature that
@@ -42,7 +42,7 @@ from typing import Any
 from cspsolve.errors import InputError
 
 from ..board import Grid, Metadata, Nonogram
-from ..colour.board import BACKGROUND, Colour, ColourNonogram
+from ..colour_board import BACKGROUND, Colour, ColourNonogram
 from . import palette
 from .clues import MAX_SIDE, ColourPlaced, Placed, build, build_colour, check_size
 

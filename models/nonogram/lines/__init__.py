@@ -4,6 +4,7 @@ Each module settles a line by the placement dynamic programme (Batenburg & Koste
 al. 2013) in another representation: :mod:`.bits` on 64-bit words (compiled, lines of up to 62
 cells), :mod:`.cells` on one byte of cell codes per cell (compiled, lines of any length),
 :mod:`.bigint` on Python integers (the generic GAC model's line solver and the tests' reference),
-and :mod:`.count` counts the patterns, weighted, for belief propagation. The modules are
+:mod:`.colour` on colour masks (compiled, the lines of colour puzzles), and :mod:`.count`
+counts the patterns, weighted, for belief propagation. The modules are
 imported one by one: this package's ``__init__`` imports none of them.
 """

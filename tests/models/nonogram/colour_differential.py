@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import kind
-from cspsolve.models.nonogram.colour.board import (
+from cspsolve.models.nonogram.colour_board import (
     Colour,
     ColourClue,
     ColourNonogram,

@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import explicit, kind
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
-from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.colour_board import ColourNonogram
 from cspsolve.models.nonogram.search.split import solve_split
 
 from ...fuzzing import Contract, Sample

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from cspsolve.errors import OptionError, PuzzleError
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, kind
-from cspsolve.models.nonogram.colour import cpsat
-from cspsolve.models.nonogram.colour.board import Colour, ColourNonogram, check, clue_of
-from cspsolve.models.nonogram.colour.lines import scratch, settle_colour_line
-from cspsolve.models.nonogram.colour.search import solve_colour
+from cspsolve.models.nonogram import colour_cpsat as cpsat
+from cspsolve.models.nonogram.colour_board import Colour, ColourNonogram, check, clue_of
 from cspsolve.models.nonogram.lines.cells import EMPTY, FILLED, UNKNOWN, settle_line
 from cspsolve.models.nonogram.lines.cells import scratch as bw_scratch
+from cspsolve.models.nonogram.lines.colour import scratch, settle_colour_line
+from cspsolve.models.nonogram.search.colour import solve_colour
 from cspsolve.results import Status
 
 from .colour_differential import PALETTE

@@ -13,7 +13,7 @@ from PIL import Image
 
 from cspsolve.errors import InputError, OptionError
 from cspsolve.models.nonogram import Nonogram, check, read
-from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.colour_board import ColourNonogram
 from cspsolve.models.nonogram.io.formats import parse, write, write_non
 from cspsolve.models.nonogram.io.web import write_xml
 

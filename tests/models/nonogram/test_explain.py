@@ -43,7 +43,7 @@ from cspsolve import tasks
 from cspsolve.explanation import Explanation, Step
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Nonogram
-from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.colour_board import ColourNonogram
 from cspsolve.models.nonogram.kind import KIND
 from cspsolve.results import Status
 

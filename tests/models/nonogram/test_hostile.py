@@ -19,7 +19,7 @@ from cspsolve import registry
 from cspsolve.errors import InputError
 from cspsolve.instances import ROOT
 from cspsolve.models.nonogram.board import Metadata, Nonogram
-from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.colour_board import ColourNonogram
 from cspsolve.models.nonogram.io import formats
 from cspsolve.models.nonogram.io.clues import MAX_CELLS, MAX_SIDE
 from cspsolve.models.nonogram.io.formats import parse, read, sniff, write_non

@@ -22,7 +22,7 @@ import pytest
 from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Nonogram
-from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.colour_board import ColourNonogram
 from cspsolve.models.nonogram.kind import KIND
 from cspsolve.results import Result, Status
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from cspsolve.models.nonogram import read
 from cspsolve.models.nonogram.board import Nonogram
-from cspsolve.models.nonogram.colour.board import ColourNonogram
+from cspsolve.models.nonogram.colour_board import ColourNonogram
 
 from . import colour_differential, differential
 from .oracles import Blocks, Grid, Oracle, block_model, one_colour, starts
@@ -254,7 +254,7 @@ ORACLE_MODULES = ("oracles.py", "differential.py", "colour_differential.py")
 ALLOWED = {
     "cspsolve.models.nonogram": {"explicit", "kind"},
     "cspsolve.models.nonogram.board": None,
-    "cspsolve.models.nonogram.colour.board": None,
+    "cspsolve.models.nonogram.colour_board": None,
     "cspsolve.models.nonogram.search.split": {"solve_split"},
 }
 """What the oracle modules may import from the nonogram kind: the puzzle types (every name of

@@ -7,7 +7,7 @@ colour need a background cell between them, blocks of different colours may touc
 
 :func:`settle_colour_line` narrows every cell to the colours that some placement of the blocks
 agreeing with the line gives it: GAC on the line's pattern variable. It is the placement
-dynamic programme of the black-and-white solvers (:mod:`..lines.cells`; Batenburg & Kosters
+dynamic programme of the black-and-white solvers (:mod:`.cells`; Batenburg & Kosters
 2009, *Pattern Recognition* 42(8), §3) with the gap between two blocks 1 or 0 by their colours
 and a set of colours per cell, as in the colour line solvers of Jan Wolter's pbnsolve
 (https://webpbn.com/pbnsolve.html, "line solver") and of Batenburg, Henstra, Kosters & Palenstijn

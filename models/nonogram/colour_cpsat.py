@@ -26,7 +26,7 @@ from cspsolve.csp.cpsat import check_counts, enumerate_solutions
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
-from .board import ColourClue, ColourNonogram, Grid
+from .colour_board import ColourClue, ColourNonogram, Grid
 
 __all__ = ["automaton", "solve"]
 

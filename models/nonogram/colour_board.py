@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from cspsolve.errors import PuzzleError
 from cspsolve.notebook import picture
 
-from ..metadata import NO_METADATA, Metadata
+from .metadata import NO_METADATA, Metadata
 
 __all__ = [
     "BACKGROUND",

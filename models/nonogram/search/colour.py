@@ -2,12 +2,12 @@
 
 The grid is one bit mask per cell (uint32, shape (H, W)): bit ``c`` set while the cell may
 still take colour ``c`` (bit 0 the background). Lines are rows ``0 .. H-1`` then columns
-``H .. H+W-1``. It is the search of the black-and-white solver (:mod:`..search.probing`) with
+``H .. H+W-1``. It is the search of the black-and-white solver (:mod:`.probing`) with
 a cell's two values replaced by its set of colours:
 
 :func:`propagate`
     Line logic to a fixpoint: a FIFO worklist of dirty lines, each narrowed by the exact colour
-    line solver (:func:`.lines.settle_colour_line`; lines of up to 64 cells through a line
+    line solver (:func:`..lines.colour.settle_colour_line`; lines of up to 64 cells through a line
     cache), every cell it narrows making the crossing line dirty.
 :func:`probe`
     Probing to a fixpoint (failed-literal detection on cells, generalised to several values):
@@ -17,7 +17,7 @@ a cell's two values replaced by its set of colours:
     trials (what every completion of the node allows). The cells are visited in a cycle until
     a whole cycle changes nothing; a cell probed before, at this node or an ancestor, is probed
     again only when a line its last trials solved has changed since (lines told apart by their
-    number modulo 64, as the black-and-white solver's :class:`..search.probing.Probes` do).
+    number modulo 64, as the black-and-white solver's :class:`.probing.Probes` do).
     The "fully probing" of Wu, Sun, Chen, Chen, Lee & Yen 2013, *IEEE TCIAIG* 5(3), §III-B, over
     colour sets as in Jan Wolter's pbnsolve (https://webpbn.com/pbnsolve.html).
 :func:`search` (Python)
@@ -41,10 +41,10 @@ from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .._kernels import copy, kernel
-from ..search import probing
-from ..search.probing import enqueue
-from .board import ColourNonogram, Grid
-from .lines import scratch, settle_colour_line
+from ..colour_board import ColourNonogram, Grid
+from ..lines.colour import scratch, settle_colour_line
+from . import probing
+from .probing import enqueue
 
 __all__ = [
     "Network",
@@ -90,7 +90,7 @@ class Network:
         uint64 (1,), a mask of ``line mod 64``), the stamps of trial grids' line changes
         (int64 (64,), never read), the line cache (:func:`_settle`: keys uint32
         (2**13, m + 1), values uint32 (2**13, m), m = min(n, 64)) and the line solver's
-        scratch (:func:`.lines.scratch`).
+        scratch (:func:`..lines.colour.scratch`).
     trials : numpy.ndarray of uint32, shape (C + 1, H, W)
         One trial grid per colour, and their union.
     order : numpy.ndarray of int64, shape (2, C)
@@ -154,7 +154,7 @@ class Network:
 
 class Probes(probing.Probes):
     """What a node knows of its cells' last trials (as the black-and-white solver's
-    :class:`..search.probing.Probes`, the scores as floats); copied to each child."""
+    :class:`.probing.Probes`, the scores as floats); copied to each child."""
 
     @classmethod
     def fresh(cls, cells: int) -> Probes:
@@ -203,8 +203,8 @@ def _narrow(grid: Any, row: int, col: int, mask: Any, work: Any, counters: Any,
 
 @kernel(inline=True)
 def _settle(line: int, cells: Any, lengths: Any, colours: Any, work: Any, counters: Any) -> bool:
-    """:func:`.lines.settle_colour_line` on line ``line`` whose cells are ``cells``, through a
-    direct-mapped cache for lines of up to :data:`_MEMO_CELLS` cells: the slot is a
+    """:func:`..lines.colour.settle_colour_line` on line ``line`` whose cells are ``cells``,
+    through a direct-mapped cache for lines of up to :data:`_MEMO_CELLS` cells: the slot is a
     multiplicative hash of the line's number and masks (Knuth, *TAOCP* vol. 3, §6.4); it keeps
     the last line stored there (its number plus one, then its masks) and the narrowed masks (a
     first mask of 0 for a contradiction)."""
@@ -558,7 +558,7 @@ def load_kernels() -> None:
 
     Two crossed diagonals of two colours need branching, so every kernel runs.
     """
-    from .board import Colour
+    from ..colour_board import Colour
 
     colours = (Colour(".", "white", "#ffffff"), Colour("a", "red", "#ff0000"))
     clue = ((1, 1),)
