@@ -71,7 +71,7 @@ from cspsolve import registry
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram import Nonogram, check, clue_of, colour_board, read, solve
 from cspsolve.models.nonogram.colour_board import Colour, ColourNonogram
-from cspsolve.models.nonogram.search.probing import solve_probing
+from cspsolve.models.nonogram.search.portfolio import solve_probing
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "nonogram"
 TOURNAMENT = ("taai2011", "tcga2022")

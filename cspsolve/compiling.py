@@ -13,15 +13,23 @@ From then on, the first time numba compiles a kernel of a kind in this process, 
 stderr says so, where the code will be cached, and that it happens once. Nothing is said when
 every kernel comes from the cache: numba triggers its ``numba:compile`` event only on a cache
 miss, and that event is what is listened to. stdout (``--format json``) is never written.
+
+It also makes a stale cache a miss (:func:`tolerate_stale_indexes`): numba pickles the types
+of a kernel's signatures into the cache's index and unpickles them before it compares the
+source's stamp, so an index naming a type that has since moved (a ``NamedTuple`` of a module
+that was split, left by an older install or checkout) raises instead of recompiling
+(https://github.com/numba/numba/issues/6018).
 """
 
 from __future__ import annotations
 
+import functools
+import pickle
 import sys
 import threading
 from typing import Any
 
-__all__ = ["announce_compiling", "notice", "owner"]
+__all__ = ["announce_compiling", "notice", "owner", "tolerate_stale_indexes"]
 
 _lock = threading.Lock()
 _announced: set[str] = set()
@@ -78,7 +86,8 @@ def _on_compile(dispatcher: Any) -> None:
 def announce_compiling() -> None:
     """Listen to numba's compiles in this process, announcing the first of each kind.
 
-    Idempotent: every module that defines kernels may call it at import. Imports numba.
+    Idempotent: every module that defines kernels may call it at import. Imports numba, and
+    makes a stale cache index a cache miss (:func:`tolerate_stale_indexes`).
     """
     global _listening
     with _lock:
@@ -86,6 +95,8 @@ def announce_compiling() -> None:
             return
         _listening = True
     from numba.core import event
+
+    tolerate_stale_indexes()
 
     class Announcer(event.Listener):
         def on_start(self, started: event.Event) -> None:
@@ -95,3 +106,28 @@ def announce_compiling() -> None:
             pass
 
     event.register("numba:compile", Announcer())  # type: ignore[no-untyped-call]
+
+
+STALE = (AttributeError, ImportError, EOFError, pickle.UnpicklingError)
+"""What unpickling an index whose types moved (or a truncated one) raises."""
+
+
+def tolerate_stale_indexes() -> None:
+    """Make numba read an index it cannot unpickle as an empty one: a cache miss, so the
+    kernel is compiled and the index written anew (numba itself recompiles only when the
+    index unpickles; https://github.com/numba/numba/issues/6018). Idempotent."""
+    from numba.core.caching import IndexDataCacheFile
+
+    load: Any = IndexDataCacheFile._load_index
+    if getattr(load, "tolerant", False):
+        return
+
+    @functools.wraps(load)
+    def tolerant(self: Any) -> Any:
+        try:
+            return load(self)
+        except STALE:
+            return {}
+
+    tolerant.tolerant = True  # type: ignore[attr-defined]
+    setattr(IndexDataCacheFile, "_load_index", tolerant)  # noqa: B010 (numba's own class)

@@ -42,7 +42,8 @@ def check(puzzle: Nonogram, limits: Limits) -> dict[str, Any]:
         from the drawing; empty when unique) and ``other`` (that solution's rows, or ``None``).
     """
     from .lines.cells import UNKNOWN  # numba, loaded only when used
-    from .search.probing import line_logic, load_kernels
+    from .search.portfolio import load_kernels
+    from .search.propagation import line_logic
 
     load_kernels()  # before the clock starts, as analyze does
     budget = limits.start(Stats())

@@ -149,7 +149,7 @@ def verify(
 def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, int]:
     """What line logic alone (GAC on the line constraints, no probing, no search) decides.
 
-    Runs the fast solver's worklist propagation (:func:`.search.probing.line_logic`, for a
+    Runs the fast solver's worklist propagation (:func:`.search.propagation.line_logic`, for a
     colour puzzle :func:`.search.colour.line_logic`) from the grid of undecided cells.
 
     Parameters
@@ -174,7 +174,7 @@ def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, i
 
         return propagate_colours(puzzle, budget=budget)
     from .lines.cells import UNKNOWN
-    from .search.probing import line_logic as propagate_lines
+    from .search.propagation import line_logic as propagate_lines
 
     consistent, grid, _ = propagate_lines(puzzle, budget=budget)
     return consistent, int((grid != UNKNOWN).sum())
@@ -185,7 +185,7 @@ def _load_kernels(puzzle: Puzzle) -> None:
     if isinstance(puzzle, ColourNonogram):
         from .search.colour import load_kernels
     else:
-        from .search.probing import load_kernels
+        from .search.portfolio import load_kernels
     load_kernels()
 
 

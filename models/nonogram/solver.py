@@ -2,7 +2,7 @@
 
 ``probing`` (the default)
     Depth-first search with probing at every node, on compiled bit grids
-    (:mod:`.search.probing`): line logic on a worklist of dirty lines, probing to a fixpoint,
+    (:mod:`.search`): line logic on a worklist of dirty lines, probing to a fixpoint,
     branching on the cell whose trials fixed the most cells. A puzzle of at most
     :data:`LINE_LOGIC_CELLS` cells first gets line logic alone in pure Python (the engine's GAC
     propagation on :mod:`.constraints`), and the first solve of a process, while the kernels
@@ -319,7 +319,7 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
         from .search.split import solve_split
 
         return solve_split(puzzle, limits=limits, max_solutions=wanted)
-    from .search.probing import solve_probing
+    from .search.portfolio import solve_probing
 
     return solve_probing(puzzle, limits=limits, max_solutions=wanted)
 

@@ -113,3 +113,53 @@ def test_each_owner_is_announced_once_per_process(
 )
 def test_the_owner_of_a_kernel_is_its_kind(module: str, expected: str) -> None:
     assert compiling.owner(module) == expected
+
+
+MOVED = """
+from typing import NamedTuple
+
+from numba import njit
+
+{preamble}
+
+
+{point}
+
+
+@njit(cache=True)
+def norm(p):
+    return p.x * p.x + p.y * p.y
+"""
+POINT = "class Point(NamedTuple):\n    x: int\n    y: int"
+CALL = (
+    "import sys; sys.path.insert(0, sys.argv[1]); import demo_moved as m, demo_point as d; "
+    "print(m.norm(getattr(m, 'Point', d.Point)(3, 4)))"
+)
+
+
+def run_moved(folder: Path, point: str, preamble: str) -> subprocess.CompletedProcess[str]:
+    """Cache ``norm`` of a NamedTuple defined as ``point`` says, in a fresh interpreter."""
+    (folder / "demo_moved.py").write_text(MOVED.format(point=point, preamble=preamble))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache")}
+    return subprocess.run(
+        [sys.executable, "-c", CALL, str(folder)],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("tolerant", [True, False])
+def test_an_index_naming_a_moved_type_is_a_cache_miss(tmp_path: Path, tolerant: bool) -> None:
+    """A kernel cached with a NamedTuple of its own module; the type then moves to another
+    module (as when a module is split): numba alone fails to unpickle the old index, while
+    with :func:`compiling.tolerate_stale_indexes` the kernel is compiled again and answers."""
+    (tmp_path / "demo_point.py").write_text(f"from typing import NamedTuple\n\n\n{POINT}\n")
+    patch = "from cspsolve.compiling import tolerate_stale_indexes\n\ntolerate_stale_indexes()"
+    first = run_moved(tmp_path, POINT, patch if tolerant else "")
+    assert first.returncode == 0 and first.stdout.split() == ["25"], first.stderr
+    # Point only in demo_point now; the same lines, so numba reads the same index file
+    filler = "\n".join(f"_{field} = 0" for field in ("moved", "x", "y"))
+    moved = run_moved(tmp_path, filler, patch if tolerant else "")
+    if tolerant:
+        assert moved.returncode == 0 and moved.stdout.split() == ["25"], moved.stderr
+    else:
+        assert moved.returncode != 0 and "AttributeError" in moved.stderr

@@ -20,8 +20,8 @@ from .._kernels import copy, kernel
 from ..board import Grid, Nonogram
 from ..lines.bits import MAX_CELLS, settle_bits
 from ..lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
-from ..search.probing import STOP, Network, _decided, enqueue, raise_stop
 from ..search.probing import _trial as trial
+from ..search.propagation import STOP, Network, _decided, enqueue, raise_stop
 from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED
 
 __all__ = ["BlackBoard"]
@@ -136,7 +136,7 @@ def _sweep(
 ) -> int:  # fmt: skip
     """Probe the undecided cells from ``start`` on (wrapping round) until an assumption fails.
 
-    The trials run on the fast solver's bit grids (:mod:`.search.probing`, its network's
+    The trials run on the fast solver's bit grids (:mod:`..search.propagation`, its network's
     ``clues``, ``work``, ``counters`` and ``trials``): ``codes`` is copied into ``grid`` first.
 
     Returns ``cell * 2 + 1`` when assuming the cell (row-major index) filled fails, ``cell * 2``

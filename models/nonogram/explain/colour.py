@@ -22,7 +22,7 @@ from ..colour_board import Grid as ColourGrid
 from ..search.colour import Network
 from ..search.colour import _settle as settle
 from ..search.colour import _trial as trial
-from ..search.probing import STOP, enqueue, raise_stop
+from ..search.propagation import STOP, enqueue, raise_stop
 from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED
 
 __all__ = ["ColourBoard"]

@@ -43,8 +43,8 @@ from cspsolve.results import Result, Stats, Status
 from .._kernels import copy, kernel
 from ..colour_board import ColourNonogram, Grid
 from ..lines.colour import scratch, settle_colour_line
-from . import probing
-from .probing import enqueue
+from . import probing, propagation
+from .propagation import enqueue
 
 __all__ = [
     "Network",
@@ -57,7 +57,7 @@ __all__ = [
     "solve_colour",
 ]
 
-_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS, _STOP = 0, 1, 2, 3, 4, probing.STOP
+_SOLVES, _PROBES, _REMOVED, _CLOCK, _HITS, _STOP = 0, 1, 2, 3, 4, propagation.STOP
 """Indices in the kernels' ``counters``: line solves, trials, colour bits removed, the clock
 that stamps line changes (see :class:`Probes`), line-cache hits, and the stop flag (see
 :func:`propagate`)."""
@@ -294,7 +294,8 @@ def propagate(grid: Any, clues: Any, work: Any, counters: Any) -> bool:
     bool
         False when some line has no placement agreeing with the grid (``grid`` is then partly
         narrowed), or when the stop flag was raised: every kernel then fails fast, and
-        whatever it returns after the flag went up is meaningless (:func:`.probing.interrupted`).
+        whatever it returns after the flag went up is meaningless
+        (:func:`.propagation.interrupted`).
     """
     return _propagate(grid, clues, work, counters, work[5])
 
@@ -476,9 +477,9 @@ def line_logic(puzzle: ColourNonogram, *, budget: Budget | None = None) -> tuple
     net = Network.build(puzzle)
     grid = net.unknown()
     budget = budget or Limits().start(Stats())
-    with budget.alarm(functools.partial(probing.raise_stop, net.counters)):
+    with budget.alarm(functools.partial(propagation.raise_stop, net.counters)):
         consistent = _propagate_all(net, grid)
-    stopped = probing.interrupted(net.counters, budget)
+    stopped = propagation.interrupted(net.counters, budget)
     if stopped:
         raise StopPropagationError(stopped)
     return consistent, int(np.count_nonzero((grid & (grid - 1)) == 0))
@@ -513,7 +514,7 @@ def search(
     root = net.unknown()
     fresh = Probes.fresh(net.height * net.width)
     consistent = _propagate_all(net, root)
-    stopped = probing.interrupted(net.counters, budget)
+    stopped = propagation.interrupted(net.counters, budget)
     stack = [(root, fresh, 0)] if consistent and not stopped else []
     args = (net.clues, net.work, net.counters, net.trials)
     while stack:
@@ -524,7 +525,7 @@ def search(
         stats.expanded += 1
         stats.depth = max(stats.depth, depth)
         cell = probe(grid, *args, probes.probed_at, probes.read, probes.score, probes.changed_at)
-        stopped = probing.interrupted(net.counters, budget)
+        stopped = propagation.interrupted(net.counters, budget)
         if stopped:
             break
         if cell == _DEAD:
@@ -535,7 +536,7 @@ def search(
                 break
         else:
             count = children(grid, cell, *args, net.order)
-            stopped = probing.interrupted(net.counters, budget)
+            stopped = propagation.interrupted(net.counters, budget)
             if stopped:
                 break
             stats.backtracks += int(grid.flat[cell]).bit_count() - count
@@ -594,7 +595,7 @@ def solve_colour(
     budget = (limits or Limits()).start(stats)
     keys = "".join(c.key for c in puzzle.colours)
     network = Network.build(puzzle)
-    with budget.alarm(functools.partial(probing.raise_stop, network.counters)):
+    with budget.alarm(functools.partial(propagation.raise_stop, network.counters)):
         solutions, stopped = search(network, keys, budget, max_solutions=max_solutions)
     found = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=stopped

@@ -39,19 +39,9 @@ from cspsolve.parallel import executor
 from cspsolve.results import Result, Stats, Status
 
 from ..board import Grid, Nonogram
-from .probing import (
-    _CLOCK,
-    LIKELIER,
-    Network,
-    Probes,
-    _Dive,
-    _propagate_all,
-    add_counters,
-    interrupted,
-    load_kernels,
-    raise_stop,
-    search,
-)
+from .portfolio import LIKELIER, _Dive, load_kernels, search
+from .probing import Probes
+from .propagation import _CLOCK, Network, _propagate_all, add_counters, interrupted, raise_stop
 
 __all__ = ["SLICE", "SPARE", "SPREAD", "WARMUP_SECONDS", "Piece", "explore", "solve_split"]
 

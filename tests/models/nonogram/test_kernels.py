@@ -19,7 +19,7 @@ import pytest
 
 from cspsolve.models.nonogram import _kernels
 from cspsolve.models.nonogram.board import Nonogram, clue_of
-from cspsolve.models.nonogram.search.probing import solve_probing
+from cspsolve.models.nonogram.search.portfolio import solve_probing
 
 
 def puzzles() -> list[Nonogram]:

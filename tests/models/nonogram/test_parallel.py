@@ -24,7 +24,7 @@ from cspsolve import tasks
 from cspsolve.limits import Limits
 from cspsolve.models.nonogram.board import Clue, Grid, Nonogram
 from cspsolve.models.nonogram.kind import KIND
-from cspsolve.models.nonogram.search.probing import solve_probing
+from cspsolve.models.nonogram.search.portfolio import solve_probing
 from cspsolve.models.nonogram.search.split import solve_split
 from cspsolve.results import Status
 

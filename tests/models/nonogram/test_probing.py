@@ -17,17 +17,10 @@ from cspsolve.models.nonogram.constraints import LineDomain, build_csp
 from cspsolve.models.nonogram.lines.bigint import solve_line
 from cspsolve.models.nonogram.lines.bits import MAX_CELLS, settle_bits
 from cspsolve.models.nonogram.lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
-from cspsolve.models.nonogram.search import probing
-from cspsolve.models.nonogram.search.probing import (
-    Network,
-    Probes,
-    _propagate_all,
-    _trial,
-    children,
-    line_logic,
-    probe,
-    solve_probing,
-)
+from cspsolve.models.nonogram.search import portfolio, probing, propagation
+from cspsolve.models.nonogram.search.portfolio import children, solve_probing
+from cspsolve.models.nonogram.search.probing import Probes, _trial, probe
+from cspsolve.models.nonogram.search.propagation import Network, _propagate_all, line_logic
 from cspsolve.results import Stats, Status
 
 from .conftest import all_solutions, enumerated_density
@@ -136,7 +129,7 @@ def test_line_logic_reaches_the_generic_gac_fixpoint(puzzle: Nonogram) -> None:
         assert grid[i].tolist() == expected
 
 
-def probed(puzzle: Nonogram, order: int = probing.FEWER) -> tuple[int, Any, Any, Any]:
+def probed(puzzle: Nonogram, order: int = portfolio.FEWER) -> tuple[int, Any, Any, Any]:
     """Line logic then probing from the empty grid: (outcome, grid, first child, second) with
     the children in ``order``, the grids as flat cell codes."""
     net = Network.build(puzzle)
@@ -159,7 +152,7 @@ def allows(grid: Any, solution: tuple[str, ...]) -> bool:
     return all(grid[p] & (FILLED if ch == "#" else EMPTY) for p, ch in enumerate(flat))
 
 
-ORDERS = st.sampled_from([probing.LIKELIER, probing.FEWER, probing.MORE])
+ORDERS = st.sampled_from([portfolio.LIKELIER, portfolio.FEWER, portfolio.MORE])
 
 
 @pytest.mark.slow
@@ -239,7 +232,7 @@ def test_the_lines_messages_are_those_of_belief_propagation(puzzle: Nonogram) ->
 def test_the_likelier_child_comes_first(puzzle: Nonogram) -> None:
     """The first child takes the value of higher belief after the rounds of belief propagation
     between the lines, enumerated (a tie may go either way)."""
-    outcome, grid, first, _ = probed(puzzle, probing.LIKELIER)
+    outcome, grid, first, _ = probed(puzzle, portfolio.LIKELIER)
     if outcome < 0:
         return
     width = puzzle.width
@@ -292,7 +285,7 @@ def dive_on(grid: list[str]) -> tuple[Network, Any, Any]:
     net = Network.build(puzzle_of(grid, grid))
     root = net.unknown()
     assert _propagate_all(net, root)
-    return net, root, probing._Dive(net, root, probing.LIKELIER, 0.0)
+    return net, root, portfolio._Dive(net, root, portfolio.LIKELIER, 0.0)
 
 
 def test_the_last_conflict_is_branched_on_while_undecided() -> None:
@@ -304,7 +297,7 @@ def test_the_last_conflict_is_branched_on_while_undecided() -> None:
     kids = np.empty((2, *root.shape), np.uint64)
     size = (net.height, net.width)
     args = (net.clues, net.work, net.counters, net.trials, kids)
-    children(root, 3, size, *args, order=probing.LIKELIER)
+    children(root, 3, size, *args, order=portfolio.LIKELIER)
     # Cell 3 decided: the conflict is forgotten and the heuristic's cell comes back.
     assert dive.branching_cell(kids[0], 1) == 1
     assert dive.conflict == -1
@@ -332,7 +325,7 @@ def test_a_dead_node_sets_the_last_conflict_only_when_asked(last_conflict: bool)
         settled, _ = dive.advance(1, budget, [], 100)
     assert budget.stats.backtracks == 1
     if last_conflict:  # a cell the search decided: open at the root
-        assert dive.conflict >= 0 and not probing._known(root, dive.conflict, net.width)
+        assert dive.conflict >= 0 and not propagation._known(root, dive.conflict, net.width)
     else:
         assert dive.conflict == -1
 
@@ -347,15 +340,15 @@ def test_cauldron_like_sizes_need_no_graph() -> None:
 
 
 def search_restarting(puzzle: Nonogram, max_solutions: int, seed: int) -> tuple[Any, Stats]:
-    """:func:`probing.search` with runs of one node, one, two, two, four... and randomized
+    """:func:`portfolio.search` with runs of one node, one, two, two, four... and randomized
     searches of one node, one, two, one...: every search that branches restarts, and reasons
     from the last conflict from the start."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(probing, "_FIRST_RUN", 1)
-        patch.setattr(probing, "_RESTART_UNIT", 1)
-        patch.setattr(probing, "_LAST_CONFLICT_ROUND", 0)
+        patch.setattr(portfolio, "_FIRST_RUN", 1)
+        patch.setattr(portfolio, "_RESTART_UNIT", 1)
+        patch.setattr(portfolio, "_LAST_CONFLICT_ROUND", 0)
         budget = Limits().start(Stats())
-        found = probing.search(
+        found = portfolio.search(
             Network.build(puzzle), budget, max_solutions=max_solutions, seed=seed
         )
     return found, budget.stats
@@ -364,9 +357,9 @@ def search_restarting(puzzle: Nonogram, max_solutions: int, seed: int) -> tuple[
 def test_the_luby_sequence_starts_as_published() -> None:
     # Luby, Sinclair & Zuckerman 1993, §3: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
     expected = [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1]
-    assert [probing.luby(i) for i in range(1, 17)] == expected
+    assert [portfolio.luby(i) for i in range(1, 17)] == expected
     with pytest.raises(ValueError, match="term 1"):
-        probing.luby(0)
+        portfolio.luby(0)
 
 
 @pytest.mark.parametrize("k", range(1, 12))
@@ -374,9 +367,9 @@ def test_the_luby_sequence_repeats_itself_before_each_power_of_two(k: int) -> No
     """Terms ``2**k .. 2**(k+1) - 2`` repeat terms ``1 .. 2**k - 1``, term ``2**(k+1) - 1`` is
     ``2**k``, and the first ``2**k - 1`` terms sum to ``k * 2**(k-1)`` (each power ``2**j < 2**k``
     takes a share ``2**(k-1)``)."""
-    first = [probing.luby(i) for i in range(1, 2**k)]
-    assert [probing.luby(i) for i in range(2**k, 2 ** (k + 1) - 1)] == first
-    assert probing.luby(2 ** (k + 1) - 1) == 2**k
+    first = [portfolio.luby(i) for i in range(1, 2**k)]
+    assert [portfolio.luby(i) for i in range(2**k, 2 ** (k + 1) - 1)] == first
+    assert portfolio.luby(2 ** (k + 1) - 1) == 2**k
     assert sum(first) == k * 2 ** (k - 1)
 
 
@@ -389,8 +382,8 @@ def test_the_randomized_searches_restart_on_the_luby_schedule() -> None:
     root = net.unknown()
     assert _propagate_all(net, root)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(probing, "_RESTART_UNIT", 2)
-        restarts = probing._Restarts(net, root)
+        patch.setattr(portfolio, "_RESTART_UNIT", 2)
+        restarts = portfolio._Restarts(net, root)
         dives, started = [], []
         for _ in range(14):
             settled, stopped = restarts.advance(1, Limits().start(Stats()), [], 10**6)
@@ -452,7 +445,7 @@ def test_the_conflict_weights_decay_at_every_node() -> None:
     budget = Limits().start(Stats())
     dive.advance(2, budget, [], 100)
     assert budget.stats.expanded == 2
-    assert net.work.conflicts == pytest.approx(weights * probing._DECAY**2)
+    assert net.work.conflicts == pytest.approx(weights * portfolio._DECAY**2)
 
 
 def test_lines_longer_than_a_word_branch_and_find_both_solutions() -> None:
@@ -464,7 +457,7 @@ def test_lines_longer_than_a_word_branch_and_find_both_solutions() -> None:
     swapped = [".#." + block, "#.." + block, *grid[2:]]
     puzzle = puzzle_of(grid, grid)
     budget = Limits().start(Stats())
-    found, stopped = probing.search(Network.build(puzzle), budget, max_solutions=3)
+    found, stopped = portfolio.search(Network.build(puzzle), budget, max_solutions=3)
     assert stopped is None
     assert sorted(found) == sorted([tuple(grid), tuple(swapped)])
     assert budget.stats.expanded >= 3
