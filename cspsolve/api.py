@@ -33,7 +33,7 @@ import cspsolve.tasks as tasks
 from cspsolve.errors import OptionError, UnknownKindError
 from cspsolve.explanation import Explanation
 from cspsolve.kind import Kind, PuzzleEntry
-from cspsolve.limits import Limits
+from cspsolve.limits import build, processes
 from cspsolve.results import Result, Stats
 
 __all__ = [
@@ -178,45 +178,6 @@ KEYWORDS = (
 """The calls' own keywords, named beside a kind's options when a keyword is unknown."""
 
 
-def _workers(workers: int | str) -> int:
-    """``workers`` as a count: a positive int as it is, anything else read (or refused) by
-    :func:`cspsolve.parallel.workers_value`, as ``--workers`` is (``"auto"``: every core).
-
-    Raises
-    ------
-    OptionError
-        For anything but a positive count or ``"auto"``.
-    """
-    if type(workers) is int and workers >= 1:
-        return workers
-    from cspsolve.parallel import workers_value  # not at import: it loads ctypes
-
-    return workers_value(workers)
-
-
-def _limits(
-    time_limit: float | None,
-    max_nodes: int | None,
-    cancel: threading.Event | None,
-    progress: Callable[[Stats], None] | None,
-    workers: int | str,
-    scheduler: str | None,
-) -> Limits:
-    workers = _workers(workers)
-    if scheduler and workers == 1:
-        from cspsolve.parallel import cluster_size  # not at import: it loads ctypes
-
-        workers = cluster_size(scheduler)
-    return Limits(
-        time_limit=time_limit,
-        max_nodes=max_nodes,
-        cancel=cancel,
-        progress=progress,
-        workers=workers,
-        scheduler=scheduler,
-    )
-
-
 def solve(
     puzzle: Any,
     *,
@@ -284,7 +245,14 @@ def solve(
     cspsolve.errors.OptionError: unknown method 'magic' for nonogram (did you mean 'mac'?); ...
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
+    limits = build(
+        time_limit,
+        max_nodes,
+        workers=workers,
+        scheduler=scheduler,
+        cancel=cancel,
+        progress=progress,
+    )
     return tasks.solve(found, puzzle, request=request, limits=limits)
 
 
@@ -303,8 +271,10 @@ def solve_many(
     """Solve many puzzles at once, one per process, as ``cspsolve solve --workers N``.
 
     Each puzzle is solved on one core as :func:`solve` would solve it; the processes are a
-    local pool or the workers of a Dask cluster (:mod:`cspsolve.fanout`). With one worker and
-    no scheduler the puzzles are solved here, one after another.
+    local pool or the workers of a Dask cluster. With one worker and no scheduler, or a single
+    puzzle, the puzzles are solved here, one after another (a single puzzle with the workers
+    for its method, as :func:`solve`). The driver is the command line's:
+    :func:`cspsolve.fanout.outcomes`.
 
     Parameters
     ----------
@@ -337,29 +307,23 @@ def solve_many(
     >>> [r.status.value for r in cspsolve.solve_many(boards, workers=2)]
     ['solved', 'solved', 'solved']
     """
-    listed = list(puzzles)
-    calls = [_call(puzzle, kind, method, heuristic, options) for puzzle in listed]
-    workers = None if workers is None else _workers(workers)
-    if workers == 1 and scheduler is None:
-        limits = _limits(time_limit, max_nodes, None, None, 1, None)
-        return [
-            tasks.solve(found, puzzle, request=request, limits=limits)
-            for puzzle, (found, request) in zip(listed, calls, strict=True)
-        ]
-    # not at import: they load concurrent.futures and ctypes
-    import cspsolve.fanout as fanout
-    import cspsolve.parallel as parallel
+    calls = [(puzzle, *_call(puzzle, kind, method, heuristic, options)) for puzzle in puzzles]
+    default: int | str = "auto" if scheduler is None else 1  # every core, or the cluster's
+    count = processes(default if workers is None else workers, scheduler)
+    import cspsolve.fanout as fanout  # not at import: it loads concurrent.futures
 
-    jobs = [
-        fanout.Job(tasks.solve, found.name, puzzle, (request,), time_limit, max_nodes)
-        for puzzle, (found, request) in zip(listed, calls, strict=True)
-    ]
-    width = parallel.cluster_size(scheduler) if scheduler else workers or parallel.cores()
-    chunk = fanout.chunk_size(len(jobs), width)
-    with parallel.executor(workers, scheduler) as executor:
-        done = list(fanout.ordered(executor, fanout.perform, jobs, chunk=chunk))
+    asked = ((fanout.Posed(found, puzzle), [request]) for puzzle, found, request in calls)
+    done = fanout.outcomes(
+        asked,
+        tasks.solve,
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        workers=count,
+        scheduler=scheduler,
+    )
     results: list[Result[Any]] = []
-    for number, [outcome] in enumerate(done, 1):
+    for number, (_, outcomes) in enumerate(done, 1):
+        [outcome] = outcomes
         if isinstance(outcome, fanout.Refused):
             raise OptionError(f"puzzle {number}: {outcome.message}")
         results.append(outcome)
@@ -403,7 +367,14 @@ def verify(
     True
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
+    limits = build(
+        time_limit,
+        max_nodes,
+        workers=workers,
+        scheduler=scheduler,
+        cancel=cancel,
+        progress=progress,
+    )
     return tasks.verify(found, puzzle, request=request, limits=limits)
 
 
@@ -445,7 +416,14 @@ def analyze(
     True
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
+    limits = build(
+        time_limit,
+        max_nodes,
+        workers=workers,
+        scheduler=scheduler,
+        cancel=cancel,
+        progress=progress,
+    )
     return tasks.analyze(found, puzzle, request=request, limits=limits)
 
 
@@ -490,7 +468,14 @@ def explain(
     (2, 2)
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = _limits(time_limit, max_nodes, cancel, progress, workers, scheduler)
+    limits = build(
+        time_limit,
+        max_nodes,
+        workers=workers,
+        scheduler=scheduler,
+        cancel=cancel,
+        progress=progress,
+    )
     return tasks.explain(found, puzzle, request=request, limits=limits)
 
 
@@ -549,7 +534,7 @@ def compare(
     """
     found, request = _call(puzzle, kind, None, None, options)
     pairs = tasks.comparisons(found, puzzle, methods=methods, heuristics=heuristics)
-    limits = _limits(time_limit, max_nodes, cancel, None, workers, scheduler)  # each run's own
+    limits = build(time_limit, max_nodes, workers=workers, scheduler=scheduler, cancel=cancel)
     return [
         tasks.solve(
             found, puzzle, request=tasks.Request(method, heuristic, request.options), limits=limits

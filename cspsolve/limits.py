@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from cspsolve.errors import OptionError
 from cspsolve.results import Stats, Status
 
-__all__ = ["Budget", "Limits"]
+__all__ = ["Budget", "Limits", "build", "processes"]
 
 ProgressCallback = Callable[[Stats], None]
 """Called with the live :class:`Stats` of a run, at most every ``progress_interval`` seconds."""
@@ -265,3 +265,57 @@ class _Watcher:
 
 
 _WATCHER = _Watcher()
+
+
+def processes(workers: int | str, scheduler: str | None = None) -> int:
+    """The processes a run may use: ``workers`` read as ``--workers`` is (a positive count,
+    or ``"auto"`` for every core: :func:`cspsolve.parallel.workers_value`); with a
+    ``scheduler`` and one worker, every thread of its cluster
+    (:func:`cspsolve.parallel.cluster_size`).
+
+    Raises
+    ------
+    OptionError
+        For anything but a positive count or ``"auto"``; when the scheduler cannot be reached.
+    """
+    if type(workers) is int and workers >= 1 and not scheduler:
+        return workers
+    from cspsolve.parallel import cluster_size, workers_value  # not at import: loads ctypes
+
+    count = workers_value(workers)
+    return cluster_size(scheduler) if scheduler and count == 1 else count
+
+
+def build(
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+    *,
+    workers: int | str = 1,
+    scheduler: str | None = None,
+    cancel: threading.Event | None = None,
+    progress: ProgressCallback | None = None,
+) -> Limits:
+    """The limits of one run from a caller's words: the one place the library's calls
+    (:mod:`cspsolve.api`), the driver of many puzzles (:func:`cspsolve.fanout.outcomes`, for
+    the command line and :func:`cspsolve.solve_many`) and the pool's workers build them.
+
+    Parameters
+    ----------
+    time_limit, max_nodes, scheduler, cancel, progress
+        As :class:`Limits`.
+    workers : int or "auto"
+        Read by :func:`processes`.
+
+    Raises
+    ------
+    OptionError
+        For a limit of the wrong type or range (:class:`Limits`), or as :func:`processes`.
+    """
+    return Limits(
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        cancel=cancel,
+        progress=progress,
+        workers=processes(workers, scheduler),
+        scheduler=scheduler,
+    )

@@ -14,7 +14,7 @@ from cspsolve.cli.exits import EXIT_BAD_INPUT, STATUS_EXIT, worst
 from cspsolve.cli.images import with_images
 from cspsolve.cli.options import Run, run_options
 from cspsolve.cli.output import STATUS_STYLE, announce, say
-from cspsolve.cli.puzzles import Puzzle, here, read_puzzles
+from cspsolve.cli.puzzles import Puzzle, read_puzzles, worked
 from cspsolve.explanation import EXPLAIN_IMAGES, Explanation
 
 
@@ -74,7 +74,7 @@ def explain(
     # does not pickle (it holds functions of its kind), so it cannot come from a pool.
     asked = ((puzzle, [run.request]) for puzzle in puzzles)
     for number, (puzzle, outcomes) in enumerate(
-        here(asked, run, codes, tasks.explain, "explaining")
+        worked(asked, run, codes, tasks.explain, "explaining", here=True)
     ):
         [explained] = outcomes
         if explained is None:

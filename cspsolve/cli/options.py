@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import threading
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,8 +18,7 @@ from cspsolve import registry, tasks
 from cspsolve.cli.output import fail
 from cspsolve.errors import OptionError
 from cspsolve.kind import Kind
-from cspsolve.limits import Limits
-from cspsolve.results import Stats
+from cspsolve.limits import processes
 from cspsolve.tasks import Request
 
 kind_option = click.option(
@@ -190,23 +188,6 @@ def with_options(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     return apply
 
 
-def _limits(
-    time_limit: float | None,
-    max_nodes: int | None,
-    progress: Callable[[Stats], None] | None,
-    workers: int = 1,
-    scheduler: str | None = None,
-) -> Limits:
-    return Limits(
-        time_limit=time_limit,
-        max_nodes=max_nodes,
-        cancel=threading.Event(),
-        progress=progress,
-        workers=workers,
-        scheduler=scheduler,
-    )
-
-
 @dataclass(frozen=True)
 class Run:
     """The command-line options every solving command shares."""
@@ -220,17 +201,6 @@ class Run:
     """Processes (``--workers``): a pool for several puzzles, else the single run's."""
     scheduler: str | None = None
     """A Dask scheduler's address (``--scheduler``), in place of local processes."""
-
-    def limits(self, progress: Callable[[Stats], None] | None) -> Limits:
-        """Fresh limits for one run in this process (its own cancellation event, the
-        processes and scheduler its method may split its search over), reporting to
-        ``progress``."""
-        return _limits(self.time_limit, self.max_nodes, progress, self.workers, self.scheduler)
-
-    @property
-    def parallel(self) -> bool:
-        """Whether several processes were asked for (``--workers`` above 1 or a scheduler)."""
-        return self.workers > 1 or self.scheduler is not None
 
 
 def request_options(*, choose_method: bool = True) -> Callable[[Any], Any]:
@@ -280,16 +250,15 @@ def run_options() -> Callable[[Any], Any]:
 
 
 def with_workers(run: Run, workers: int | None, scheduler: str | None) -> Run:
-    """``run`` with ``--workers`` and ``--scheduler``; exit 2 when both are given."""
+    """``run`` with ``--workers`` and ``--scheduler``, read by :func:`cspsolve.limits.processes`
+    (a scheduler alone: every thread of its cluster); exit 2 when both are given or the
+    scheduler cannot be reached."""
     exclusive(workers, scheduler)
-    if scheduler is not None:  # a search split over the cluster keeps all its workers busy
-        from cspsolve import parallel
-
-        try:
-            workers = parallel.cluster_size(scheduler)
-        except OptionError as e:
-            fail(str(e))
-    return dataclasses.replace(run, workers=workers or 1, scheduler=scheduler)
+    try:  # a search split over a cluster keeps all its workers busy
+        count = processes(workers or 1, scheduler)
+    except OptionError as e:
+        fail(str(e))
+    return dataclasses.replace(run, workers=count, scheduler=scheduler)
 
 
 def check_request(kind: Kind, request: Request) -> None:
