@@ -204,7 +204,7 @@ class Explanation:
 
     def _pictured(self, step: Step, caption: str, before: Scene | None) -> Scene:
         """The board after ``step`` with what it adds and what it changed since ``before``."""
-        from cspsolve.render import changed
+        from cspsolve.scenes import changed
 
         assert self.scene is not None
         scene = self.scene(step.state, caption)
