@@ -245,14 +245,7 @@ def solve(
     cspsolve.errors.OptionError: unknown method 'magic' for nonogram (did you mean 'mac'?); ...
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = build(
-        time_limit,
-        max_nodes,
-        workers=workers,
-        scheduler=scheduler,
-        cancel=cancel,
-        progress=progress,
-    )
+    limits = build(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.solve(found, puzzle, request=request, limits=limits)
 
 
@@ -367,14 +360,7 @@ def verify(
     True
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = build(
-        time_limit,
-        max_nodes,
-        workers=workers,
-        scheduler=scheduler,
-        cancel=cancel,
-        progress=progress,
-    )
+    limits = build(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.verify(found, puzzle, request=request, limits=limits)
 
 
@@ -416,14 +402,7 @@ def analyze(
     True
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = build(
-        time_limit,
-        max_nodes,
-        workers=workers,
-        scheduler=scheduler,
-        cancel=cancel,
-        progress=progress,
-    )
+    limits = build(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.analyze(found, puzzle, request=request, limits=limits)
 
 
@@ -468,14 +447,7 @@ def explain(
     (2, 2)
     """
     found, request = _call(puzzle, kind, method, heuristic, options)
-    limits = build(
-        time_limit,
-        max_nodes,
-        workers=workers,
-        scheduler=scheduler,
-        cancel=cancel,
-        progress=progress,
-    )
+    limits = build(time_limit, max_nodes, cancel, progress, workers, scheduler)
     return tasks.explain(found, puzzle, request=request, limits=limits)
 
 
@@ -534,7 +506,7 @@ def compare(
     """
     found, request = _call(puzzle, kind, None, None, options)
     pairs = tasks.comparisons(found, puzzle, methods=methods, heuristics=heuristics)
-    limits = build(time_limit, max_nodes, workers=workers, scheduler=scheduler, cancel=cancel)
+    limits = build(time_limit, max_nodes, cancel, None, workers, scheduler)
     return [
         tasks.solve(
             found, puzzle, request=tasks.Request(method, heuristic, request.options), limits=limits

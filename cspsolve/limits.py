@@ -289,11 +289,10 @@ def processes(workers: int | str, scheduler: str | None = None) -> int:
 def build(
     time_limit: float | None = None,
     max_nodes: int | None = None,
-    *,
-    workers: int | str = 1,
-    scheduler: str | None = None,
     cancel: threading.Event | None = None,
     progress: ProgressCallback | None = None,
+    workers: int | str = 1,
+    scheduler: str | None = None,
 ) -> Limits:
     """The limits of one run from a caller's words: the one place the library's calls
     (:mod:`cspsolve.api`), the driver of many puzzles (:func:`cspsolve.fanout.outcomes`, for
@@ -301,8 +300,8 @@ def build(
 
     Parameters
     ----------
-    time_limit, max_nodes, scheduler, cancel, progress
-        As :class:`Limits`.
+    time_limit, max_nodes, cancel, progress, scheduler
+        As :class:`Limits` (in its order).
     workers : int or "auto"
         Read by :func:`processes`.
 
