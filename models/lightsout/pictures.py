@@ -28,7 +28,7 @@ scipy for them)."""
 
 def draw(puzzle: LightsOut, solution: Presses) -> str:
     """The board and the presses side by side: ``#`` lit, ``.`` off, ``x`` disabled; ``P``
-    pressed. A graph board lists the nodes to press by name."""
+    pressed; under them, how many presses. A graph board lists the nodes to press by name."""
     if not puzzle.is_grid:
         pressed = [puzzle.name(i) for i in bits(solution[0])]
         return f"press {plural(len(pressed), 'node')}: " + " ".join(pressed)
@@ -41,6 +41,7 @@ def draw(puzzle: LightsOut, solution: Presses) -> str:
             "x" if hole >> c & 1 else "P" if press >> c & 1 else "." for c in range(puzzle.cols)
         )
         lines.append(f"{left.ljust(width)}   {right}")
+    lines.append(plural(sum(row.bit_count() for row in solution), "press"))
     return "\n".join(lines)
 
 

@@ -26,12 +26,19 @@ def text(board: Board) -> list[str]:
     return rows
 
 
+LEGEND = "(D+1: piece D slides 1 cell right or down; A-1: piece A 1 cell left or up)"
+"""The line under a plan that reads its move notation."""
+
+
 def draw(board: Board, solution: list[Move]) -> str:
-    """The start board (``.`` empty, ``x`` wall, ``>`` the exit) and the moves, in lines of 12."""
+    """The start board (``.`` empty, ``x`` wall, ``>`` the exit), the moves in lines of 12,
+    and a line that reads the notation (:data:`LEGEND`)."""
     lines = text(board)
     words = [str(m) for m in solution]
     lines.append(f"{plural(len(words), 'move')}:" if words else "already solved")
     lines += ["  " + " ".join(words[k : k + 12]) for k in range(0, len(words), 12)]
+    if words:
+        lines.append(LEGEND)
     return "\n".join(lines)
 
 

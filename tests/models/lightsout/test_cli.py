@@ -195,3 +195,16 @@ def test_the_board_is_shown_with_the_variant_of_the_options(tmp_path: Path) -> N
     proc = run("solve", path, "--kind", "lightsout", "--variant", "sigma")
     assert proc.returncode == 0, proc.stderr
     assert "1x2 sigma," in proc.stdout.splitlines()[0]
+
+
+def test_solve_text_says_how_many_presses() -> None:
+    board = SHIPPED / "classic-5x5.lo"
+    text = run("solve", board).stdout.splitlines()
+    [record] = [
+        json.loads(line)
+        for line in run("solve", board, "--format", "json").stdout.split("\n")
+        if line
+    ]
+    pressed = sum(line.split("   ")[1].count("P") for line in text[2:7])
+    assert pressed == record["solution"]["count"] == 7
+    assert text[7] == "7 presses"

@@ -9,7 +9,7 @@ import pytest
 
 from cspsolve import registry
 from cspsolve.instances import ROOT
-from cspsolve.models.rushhour import HEURISTICS, Move, check, read
+from cspsolve.models.rushhour import HEURISTICS, Move, check, pictures, read
 
 from ...conftest import run
 
@@ -96,3 +96,12 @@ def test_compare_runs_every_method(tmp_path: Path) -> None:
     assert {r["heuristic"] for r in records if r["method"] == "astar"} == set(HEURISTICS)
     optimal = {r["stats"]["cost"] for r in records if r["status"] == "optimal"}
     assert optimal == {16} and len(records) == 4 + len(HEURISTICS)
+
+
+def test_solve_text_counts_the_moves_and_reads_the_notation_once() -> None:
+    lines = run("solve", ROOT / "rushhour" / "walls.rh").stdout.splitlines()
+    counted = next(k for k, line in enumerate(lines) if line.endswith(" moves:"))
+    moves = lines[counted + 1].split()
+    assert lines[counted] == f"{len(moves)} moves:" == "11 moves:"
+    assert lines.count(pictures.LEGEND) == 1 and lines[counted + 2] == pictures.LEGEND
+    assert "D+1" in pictures.LEGEND and "right or down" in pictures.LEGEND
