@@ -52,6 +52,7 @@ _ENGINE = (
 )
 """The engine's public names; ``__all__`` adds the kinds' puzzle classes."""
 __version__ = "0.1.0"
+"""The package's version, written only here: pyproject.toml reads it (``dynamic``)."""
 
 
 def _puzzle_classes() -> dict[str, type]:
