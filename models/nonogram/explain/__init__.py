@@ -583,7 +583,7 @@ def explain(
         ``nodes``. Its states (:data:`State`) are drawn by the kind, which sets its ``scene``
         and ``draw``.
     """
-    load_kernels()
+    load_kernels(isinstance(puzzle, ColourNonogram))
     budget = (limits or Limits()).start(Stats())
     board: Board = ColourBoard(puzzle) if isinstance(puzzle, ColourNonogram) else BlackBoard(puzzle)
     start: State = (board.codes.tobytes(), ())
@@ -649,12 +649,18 @@ def _summary(replay: _Replay, verdict: str | None, found: Result[Grid]) -> dict[
     return summary
 
 
-@functools.cache
-def load_kernels() -> None:
-    """Compile (or load) the replay's kernels before a clock starts."""
-    from .black import warm as warm_black
-    from .colour import warm as warm_colour
+def load_kernels(colour: bool) -> None:
+    """Compile (or load) the replay's kernels before a clock starts: those of colour puzzles
+    or those of black-and-white ones, not both (a first run compiles only what it uses)."""
+    if colour:
+        from .colour import warm
+    else:
+        from .black import warm
+    warm()
+    _warm_chain()
 
-    warm_black()
-    warm_colour()
+
+@functools.cache
+def _warm_chain() -> None:
+    """Compile (or load) :func:`.common.slice_chain`."""
     slice_chain(np.zeros((1, 3), np.int64), 1, 1, np.zeros(2, np.uint8), np.zeros(1, np.uint8))
