@@ -38,7 +38,8 @@ class Limits:
     Parameters
     ----------
     time_limit : float, optional
-        Wall-clock seconds; ``None`` means no limit.
+        Wall-clock seconds; ``None`` means no limit. 0 stops a run at once: a task
+        (:mod:`cspsolve.tasks`) answers status ``limit`` with every method.
     max_nodes : int, optional
         Largest number of expanded nodes; ``None`` means no limit.
     cancel : threading.Event, optional

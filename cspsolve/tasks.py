@@ -166,9 +166,13 @@ def _run(
     options: Any,
     limits: Limits | None,
 ) -> Result[Any]:
-    """Run ``method``, unless the kind settles ``puzzle`` at sight (:attr:`Kind.presolve`); the
+    """Run ``method``, unless a time limit of 0 stops it before it starts (status ``limit``,
+    whatever the method) or the kind settles ``puzzle`` at sight (:attr:`Kind.presolve`); the
     result names the method and can draw its solution on ``puzzle``."""
-    result = kind.presolve(puzzle) if kind.presolve is not None else None
+    if limits is not None and limits.time_limit == 0:
+        result: Result[Any] | None = Result(Status.LIMIT)
+    else:
+        result = kind.presolve(puzzle) if kind.presolve is not None else None
     if result is None:
         result = method.run(puzzle, heuristic=heuristic, options=options, limits=limits)
     result.method, result.heuristic = method.name, heuristic

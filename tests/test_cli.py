@@ -357,6 +357,17 @@ def test_limit_reached(limit: list[str]) -> None:
     assert rec["solution"] is None
 
 
+def test_a_time_limit_of_0_stops_every_kind_at_once() -> None:
+    """Each kind's default method on a puzzle it settles at once (Lights Out's algebra, the
+    nonogram's probing both answered before they looked at the clock): status limit, exit 3."""
+    shipped = ["lightsout/classic-5x5.lo", "nonogram/duck.non", "rushhour/walls.rh"]
+    shipped.append("npuzzle/easy8.txt")
+    proc = run("solve", *(ROOT / name for name in shipped), "--time-limit", "0", "--format", "json")
+    assert proc.returncode == 3, proc.stderr
+    found = [(rec["kind"], rec["status"], rec["solution"]) for rec in records(proc)]
+    assert found == [(name.split("/")[0], "limit", None) for name in shipped]
+
+
 @pytest.mark.slow
 def test_exit_code_priority(tmp_path: Path) -> None:
     """Several files: bad input (2) over limit (3) over unsolvable (1) over solved (0)."""

@@ -48,7 +48,7 @@ limit_options = [
         "--time-limit",
         type=Seconds(),
         metavar="SECONDS",
-        help="Stop each run after this many seconds (exit 3 if no answer).",
+        help="Stop each run after this many seconds (0 stops it at once; exit 3 if no answer).",
     ),
     click.option(
         "--max-nodes",

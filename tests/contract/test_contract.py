@@ -167,3 +167,12 @@ def test_the_node_limit_holds(kind: Kind, method: Method) -> None:
     if result.status is Status.LIMIT and result.stats.seconds < LIMIT:
         assert result.stats.expanded == NODES, "stopped before either limit"
     assert_within(kind, hard, result, LIMIT)
+
+
+def test_a_time_limit_of_0_stops_at_once(kind: Kind, method: Method) -> None:
+    """0 s means the same with every method: no answer, status limit (even on a puzzle that
+    the method settles before its first look at the clock)."""
+    for sample in _taken(method, _contract(kind.name).small)[:3]:
+        result = _solve(kind, method, sample.puzzle, Limits(time_limit=0))
+        assert (result.status, result.solution) == (Status.LIMIT, None), sample
+        assert result.method == method.name
