@@ -24,6 +24,7 @@ from cspsolve.cli.options import (
 )
 from cspsolve.cli.output import bar, console, fail, say
 from cspsolve.cli.puzzles import open_pool
+from cspsolve.cli.tables import cell, significant, table
 from cspsolve.tasks import Request
 
 if TYPE_CHECKING:
@@ -186,15 +187,13 @@ def _print_totals(path: str, output: str) -> None:
         keys = ("kind", "status", "count", "seconds")
         click.echo(json.dumps([dict(zip(keys, row, strict=True)) for row in totals]))
         return
-    from rich.table import Table
-
-    table = Table(title=path)
-    for name in ("kind", "status"):
-        table.add_column(name)
-    for name in ("puzzles", "seconds"):
-        table.add_column(name, justify="right")
-    for kind, status, count, seconds in totals:
-        table.add_row(kind, status, f"{count:,}", f"{seconds:,.2f}")
-    table.add_section()
-    table.add_row("all", "", f"{sum(t[2] for t in totals):,}", f"{sum(t[3] for t in totals):,.2f}")
-    console().print(table)
+    rows = [
+        [kind, status, cell(count), significant(seconds)] for kind, status, count, seconds in totals
+    ]
+    everything = [
+        "all",
+        "",
+        cell(sum(t[2] for t in totals)),
+        significant(sum(t[3] for t in totals)),
+    ]
+    console().print(table(path, ["kind", "status", "puzzles", "seconds"], [*rows, everything]))

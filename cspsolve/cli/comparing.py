@@ -25,6 +25,7 @@ from cspsolve.cli.options import (
 )
 from cspsolve.cli.output import STATUS_STYLE, console, fail, say
 from cspsolve.cli.puzzles import Puzzle, read_puzzles, worked
+from cspsolve.cli.tables import NOTHING, cell, significant, table
 from cspsolve.errors import OptionError
 from cspsolve.results import Result
 from cspsolve.tasks import Request
@@ -140,37 +141,19 @@ def _split(names: str | None) -> set[str] | None:
 
 
 def _print_comparison(puzzle: Puzzle, results: list[Result[Any]]) -> None:
-    from rich.table import Table
+    header = ["method / heuristic", "status", "cost", "expanded", "generated"]
+    header += ["frontier", "depth", "seconds"]
+    rows = [_comparison_row(r) for r in results]
+    styles = [STATUS_STYLE[r.status] for r in results]
+    title = f"{puzzle.title}: {puzzle.kind.describe(puzzle.puzzle)}"
+    console().print(table(title, header, rows, styles))
 
-    header = [
-        "method",
-        "heuristic",
-        "status",
-        "cost",
-        "expanded",
-        "generated",
-        "max_frontier",
-        "depth",
-        "seconds",
-    ]
-    rows = [
-        (
-            r.method,
-            r.heuristic or "-",
-            r.status.value,
-            f"{r.stats.cost:g}" if r.status.has_solution else "-",
-            f"{r.stats.expanded:,}",
-            f"{r.stats.generated:,}",
-            f"{r.stats.max_frontier:,}",
-            f"{r.stats.depth:,}",
-            f"{r.stats.seconds:.3f}",
-        )
-        for r in results
-    ]
-    table = Table(title=f"{puzzle.title}: {puzzle.kind.describe(puzzle.puzzle)}")
-    for i, name in enumerate(header):
-        width = max(len(name), *(len(row[i]) for row in rows))
-        table.add_column(name, justify="right" if i >= 3 else "left", min_width=width)
-    for r, row in zip(results, rows, strict=True):
-        table.add_row(*row, style=STATUS_STYLE[r.status])
-    console().print(table, width=max(console().width, sum(map(len, header)) + 40))
+
+def _comparison_row(result: Result[Any]) -> list[str]:
+    """One run's row of the comparison: its counts with thousands separators, its seconds to
+    three significant digits, ``-`` for the cost of a run without a solution."""
+    s = result.stats
+    run = result.method + (f" / {result.heuristic}" if result.heuristic else "")
+    cost = cell(s.cost) if result.status.has_solution else NOTHING
+    counts = (s.expanded, s.generated, s.max_frontier, s.depth)
+    return [run, result.status.value, cost, *map(cell, counts), significant(s.seconds)]

@@ -10,6 +10,7 @@ import click
 from cspsolve import registry
 from cspsolve.cli.options import kind_flags
 from cspsolve.cli.output import console, say
+from cspsolve.cli.tables import NOTHING, cell, table
 from cspsolve.kind import Kind
 
 
@@ -40,7 +41,7 @@ def methods(output: str) -> None:
 
 
 def _yes(value: bool | None) -> str:
-    return {True: "yes", False: "no", None: "-"}[value]
+    return NOTHING if value is None else cell(value)
 
 
 def _kind_record(kind: Kind) -> dict[str, Any]:
@@ -69,21 +70,20 @@ def _kind_record(kind: Kind) -> dict[str, Any]:
     }
 
 
+def _method_cells(row: dict[str, Any]) -> tuple[str, ...]:
+    """A method's row of the kind's table, from its record (:func:`_kind_record`)."""
+    default = row["default"] if isinstance(row["default"], str) else _yes(row["default"])
+    heuristics = ", ".join(row["heuristics"]) or NOTHING
+    optimal, complete = _yes(row["optimal"]), _yes(row["complete"])
+    return row["method"], heuristics, optimal, complete, row["backend"], default
+
+
 def _print_kind(kind: Kind) -> None:
     """A table of the kind's methods, then what each computes and the kind's options."""
-    from rich.table import Table
-
     record = _kind_record(kind)
-    table = Table(title=f"{kind.name} ({kind.title})", title_justify="left")
-    table.add_column("method", no_wrap=True)
-    for name in ("heuristics", "optimal", "complete", "backend", "default"):
-        table.add_column(name, overflow="fold")
-    for row in record["methods"]:
-        default = row["default"] if isinstance(row["default"], str) else _yes(row["default"])
-        heuristics = ", ".join(row["heuristics"]) or "-"
-        optimal, complete = _yes(row["optimal"]), _yes(row["complete"])
-        table.add_row(row["method"], heuristics, optimal, complete, row["backend"], default)
-    console().print(table)
+    header = ["method", "heuristics", "optimal", "complete", "backend", "default"]
+    rows = [_method_cells(row) for row in record["methods"]]
+    console().print(table(f"{kind.name} ({kind.title})", header, rows))
     for row in record["methods"]:
         say(f"  {row['method']}: {row['summary']}")
     say(f"  options: {', '.join(record['options']) or 'none'}")

@@ -22,6 +22,7 @@ from cspsolve.cli.images import IMAGE_SUFFIXES, with_images
 from cspsolve.cli.options import Run, run_options
 from cspsolve.cli.output import STATUS_STYLE, announce, console, say
 from cspsolve.cli.puzzles import Puzzle, read_puzzles, worked
+from cspsolve.cli.tables import cell, name, table
 from cspsolve.results import Result, Status
 from cspsolve.tasks import Verification
 
@@ -209,12 +210,6 @@ def analyze(
 
 
 def _print_analysis(puzzle: Puzzle, analysis: dict[str, Any]) -> None:
-    from rich.table import Table
-
-    table = Table(title=f"{puzzle.title}: {puzzle.kind.describe(puzzle.puzzle)}")
-    table.add_column("property")
-    table.add_column("value", overflow="fold")
-    for key, value in analysis.items():
-        shown = value if isinstance(value, str) else json.dumps(value)
-        table.add_row(key.replace("_", " "), shown)
-    console().print(table)
+    rows = [(name(key), cell(value)) for key, value in analysis.items()]
+    title = f"{puzzle.title}: {puzzle.kind.describe(puzzle.puzzle)}"
+    console().print(table(title, ["property", "value"], rows))
