@@ -4,6 +4,8 @@ picture is drawn."""
 
 from __future__ import annotations
 
+import os
+import pty
 import re
 import subprocess
 import sys
@@ -15,7 +17,7 @@ from click.testing import CliRunner
 from cspsolve import cli, render
 from cspsolve.instances import ROOT
 
-from .conftest import COMPILING
+from .conftest import COMPILING, command
 
 MUSHROOM = ROOT / "nonogram" / "mushroom.non"
 """A colour nonogram: its drawing colours the cells with ANSI codes."""
@@ -96,3 +98,38 @@ def test_an_explanation_page_is_titled_by_its_puzzle(
     assert f"<title>{title}</title>" in markup and f"<h1>{title}</h1>" in markup
     subtitle = re.search(r'<p class="subtitle">(.*?)</p>', markup)
     assert subtitle is not None and subtitle.group(1).endswith(f", from {path}")
+
+
+def on_a_terminal(*args: object) -> tuple[str, str]:
+    """Run ``cspsolve ARGS...`` with stderr on a pseudo-terminal and stdout into a pipe: what
+    each received."""
+    leader, follower = pty.openpty()
+    with subprocess.Popen(
+        command(*args),
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "TERM": "xterm"},
+    ) as proc:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        out = proc.stdout.read().decode() if proc.stdout else ""
+    os.close(leader)
+    return out, b"".join(chunks).decode(errors="replace")
+
+
+def test_compare_shows_each_run_on_a_terminal_and_never_in_json() -> None:
+    board = ROOT / "rushhour" / "walls.rh"
+    out, err = on_a_terminal("compare", board, "--methods", "bfs,dfs")
+    assert "bfs" in out and "dfs" in out
+    for k, method in enumerate(["bfs", "dfs"], 1):
+        assert f"comparing {board}: {method} ({k} of 2)" in err
+    out, err = on_a_terminal("compare", board, "--methods", "bfs,dfs", "--format", "json")
+    assert len(out.splitlines()) == 2 and "comparing" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,7 +81,8 @@ def compare(
     """Run every method and heuristic on each puzzle and tabulate the effort.
 
     Columns: status, cost, expanded, generated, max frontier, depth, seconds. Each run stops
-    at --time-limit (status "limit"). With --format json: one object per run (JSON Lines).
+    at --time-limit (status "limit"). On a terminal, stderr shows which run goes (run k of n)
+    with live counters. With --format json: one object per run (JSON Lines).
 
     \b
     Example:
@@ -93,6 +95,8 @@ def compare(
         check_image_name(plot, (".png", ".svg"))
     codes: list[int] = []
     plotted: list[tuple[str, str, float, float]] = []
+    names: deque[str] = deque()
+    """The spinner's label of each run to come, in the order they run."""
 
     def asked() -> Iterator[tuple[Puzzle, list[Request]]]:
         """Each puzzle with a request per method and heuristic to run on it."""
@@ -105,12 +109,13 @@ def compare(
                 fail(f"--methods/--heuristics: {e}")
             if not pairs:
                 fail(f"{puzzle.title}: no method/heuristic pair matches --methods/--heuristics")
+            names.extend(_progress_labels(puzzle, pairs))
             yield (
                 puzzle,
                 [dataclasses.replace(run.request, method=m, heuristic=h) for m, h in pairs],
             )
 
-    for puzzle, outcomes in worked(asked(), run, codes, tasks.solve):
+    for puzzle, outcomes in worked(asked(), run, codes, tasks.solve, lambda _: names.popleft()):
         rows = []
         for result in outcomes:
             if result is not None:
@@ -134,6 +139,15 @@ def compare(
         if output == "text":
             say(f"plot: {plot}")
     sys.exit(worst(codes))
+
+
+def _progress_labels(puzzle: Puzzle, pairs: list[tuple[str, str | None]]) -> list[str]:
+    """What the spinner says during each run of ``pairs`` on ``puzzle``: which run of how
+    many, by which method and heuristic."""
+    return [
+        f"comparing {puzzle.title}: {tasks.run_name(m, h)} ({k} of {len(pairs)})"
+        for k, (m, h) in enumerate(pairs, 1)
+    ]
 
 
 def _split(names: str | None) -> set[str] | None:

@@ -75,7 +75,7 @@ def worked(
     run: Run,
     codes: list[int],
     call: Callable[..., T],
-    label: str | None = None,
+    label: str | Callable[[Puzzle], str] | None = None,
     *,
     here: bool = False,
 ) -> Iterator[tuple[Puzzle, Iterator[T | None]]]:
@@ -84,11 +84,16 @@ def worked(
     ``run``'s limits, processes and scheduler (all here when ``here``); ``None`` for a request
     that does not fit the puzzle (one line on stderr, exit code 2 in ``codes``).
 
-    A call made here shows a spinner labelled ``label`` (none when ``None``) on a terminal; a
-    pool shows a progress bar, and its errors are one line and exit code 2
+    A call made here shows a spinner on a terminal, labelled ``label`` and the puzzle's title,
+    or by ``label(puzzle)`` when it is a function (called once per call; none when ``None``);
+    a pool shows a progress bar, and its errors are one line and exit code 2
     (:func:`open_pool`).
     """
     shown = label is not None and run.output == "text"
+
+    def labelled(puzzle: Puzzle) -> str:
+        return label(puzzle) if callable(label) else f"{label} {puzzle.title}"
+
     done = fanout.outcomes(
         asked,
         call,
@@ -97,7 +102,7 @@ def worked(
         workers=run.workers,
         scheduler=run.scheduler,
         here=here,
-        spinner=lambda puzzle: spinner(shown, f"{label} {puzzle.title}"),
+        spinner=lambda puzzle: spinner(shown, labelled(puzzle)),
         bar=lambda total: bar(total, run.output, "puzzles"),
         pool=open_pool,
     )
