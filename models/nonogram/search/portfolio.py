@@ -30,7 +30,7 @@ from cspsolve.results import Result, Stats, Status
 
 from .._kernels import copy, kernel
 from ..board import Grid, Nonogram
-from .probing import _DEAD, _SOLVED, Probes, _likelihoods, _trial, probe, stamp
+from .probing import _DEAD, _SOLVED, Probes, _likelihoods, both_trials, probe, stamp
 from .propagation import Network, _known, _propagate_all, add_counters, interrupted, raise_stop
 
 __all__ = ["children", "load_kernels", "luby", "search", "solve_probing"]
@@ -73,8 +73,9 @@ def children(
     more (the likelier to fail soon)."""
     height, width = size
     empty, filled = trials[0], trials[1]
-    fixed_empty = _trial(grid, empty, cell, 0, size, clues, work, counters, work.read)
-    fixed_filled = _trial(grid, filled, cell, 1, size, clues, work, counters, work.read)
+    fixed_empty, fixed_filled = both_trials(
+        grid, trials, cell, size, clues, work, counters, work.read
+    )
     if order == LIKELIER:
         as_empty, as_filled = _likelihoods(cell, height, width, work.messages)
         filled_first = as_filled > as_empty
