@@ -10,14 +10,18 @@ files and :mod:`cspsolve.player` into a page, so no kind draws pixels itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from cspsolve.errors import OptionError
 
 __all__ = [
+    "ANSI_COLOURS",
     "DPI",
     "Scene",
+    "ansi_colours",
     "changed",
     "edge_ends",
     "joined",
@@ -30,6 +34,31 @@ __all__ = [
 
 DPI = 100
 """Pixels per inch of every image (a pixel is 0.72 pt in SVG output)."""
+
+ANSI_COLOURS: ContextVar[bool] = ContextVar("ANSI_COLOURS", default=True)
+"""Whether a drawing as text may colour its cells with ANSI codes. Where it may not (the
+command line's output is not a terminal, :func:`ansi_colours`), a kind writes each colour by
+its letter instead, so that the drawing keeps them as plain text."""
+
+
+@contextmanager
+def ansi_colours(allowed: bool) -> Iterator[None]:
+    """Within the block, text drawings colour their cells with ANSI codes or not
+    (:data:`ANSI_COLOURS`).
+
+    Examples
+    --------
+    >>> with ansi_colours(False):
+    ...     ANSI_COLOURS.get()
+    False
+    >>> ANSI_COLOURS.get()
+    True
+    """
+    token = ANSI_COLOURS.set(allowed)
+    try:
+        yield
+    finally:
+        ANSI_COLOURS.reset(token)
 
 
 def plural(count: int, word: str) -> str:

@@ -4,6 +4,7 @@ picture is drawn."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -17,7 +18,7 @@ from click.testing import CliRunner
 from cspsolve import cli, render
 from cspsolve.instances import ROOT
 
-from .conftest import COMPILING, command
+from .conftest import COMPILING, command, run
 
 MUSHROOM = ROOT / "nonogram" / "mushroom.non"
 """A colour nonogram: its drawing colours the cells with ANSI codes."""
@@ -63,7 +64,10 @@ def test_forced_colours_style_the_text_through_rich() -> None:
     assert rich
     assert "\x1b[" in styled
     unstyled = re.sub("\x1b\\[[0-9;]*m", "", styled)
-    assert unstyled.splitlines()[:-1] == plain.splitlines()[:-1]  # the last line has the time
+    pairs = list(zip(unstyled.splitlines()[:-1], plain.splitlines()[:-1], strict=True))
+    # the last line has the time; a grid's coloured blocks are letters in plain text
+    assert all(shown == bare or "█" in shown for shown, bare in pairs)
+    assert sum("█" in shown for shown, _ in pairs) >= 12
 
 
 def test_a_long_gif_is_announced_on_stderr_before_it_is_drawn(
@@ -133,3 +137,19 @@ def test_compare_shows_each_run_on_a_terminal_and_never_in_json() -> None:
         assert f"comparing {board}: {method} ({k} of 2)" in err
     out, err = on_a_terminal("compare", board, "--methods", "bfs,dfs", "--format", "json")
     assert len(out.splitlines()) == 2 and "comparing" not in err
+
+
+def grid_of(drawing: list[str], rows: int) -> list[str]:
+    """The cells of the last ``rows`` lines of a drawn nonogram, one character each (``.``
+    for an empty cell), the clues left out."""
+    return ["".join(cell.replace("·", ".") for cell in line.split()[-rows:]) for line in drawing]
+
+
+def test_a_colour_nonogram_into_a_pipe_names_each_colour_by_its_letter() -> None:
+    [record] = [json.loads(run("solve", MUSHROOM, "--format", "json").stdout)]
+    grid = record["solution"]["grid"]
+    drawing = run("solve", MUSHROOM).stdout.splitlines()
+    assert "\x1b" not in "\n".join(drawing) and "█" not in "\n".join(drawing)
+    assert grid_of(drawing[-1 - len(grid) : -1], len(grid)) == grid
+    coloured = run("solve", MUSHROOM, env={"FORCE_COLOR": "1"}).stdout
+    assert "\x1b[" in coloured and "█" in coloured

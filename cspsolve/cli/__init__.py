@@ -36,8 +36,10 @@ from cspsolve.cli.exits import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
 from cspsolve.cli.explaining import explain
 from cspsolve.cli.files import convert, graph
 from cspsolve.cli.listing import methods
+from cspsolve.cli.output import terminal
 from cspsolve.cli.serving import serve
 from cspsolve.cli.solving import analyze, solve, verify
+from cspsolve.scenes import ansi_colours
 
 __all__ = ["main"]
 
@@ -47,7 +49,8 @@ __all__ = ["main"]
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(package_name="cspsolve")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Solve logic puzzles by search and by constraint models, and check one against the other.
 
     \b
@@ -78,6 +81,7 @@ def cli() -> None:
       70   internal error, a bug (set CSPSOLVE_DEBUG=1 for its traceback); batch: a worker died
       130  interrupted (Ctrl-C)
     """
+    ctx.with_resource(ansi_colours(terminal()))
 
 
 def main() -> None:

@@ -36,7 +36,7 @@ def console() -> Console:
     return Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
 
 
-def _terminal() -> bool:
+def terminal() -> bool:
     """Whether text goes to a terminal (or ``FORCE_COLOR`` asks for colours anyway)."""
     return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
 
@@ -44,7 +44,7 @@ def _terminal() -> bool:
 def say(text: str, style: str | None = None) -> None:
     """Print a line of text: styled by rich on a terminal, else as plain text with no ANSI
     code (a drawing may colour its cells with them), which costs no wrapping or markup."""
-    if not _terminal():
+    if not terminal():
         click.echo(text, color=False)
         return
     from rich.text import Text

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cspsolve.explanation import Step
 from cspsolve.render import Scene, labelled_grid
+from cspsolve.scenes import ANSI_COLOURS
 
 from .board import Grid
 from .colour_board import ColourNonogram
@@ -72,8 +73,9 @@ def _inks(puzzle: Puzzle) -> dict[str, str]:
 
 def draw(puzzle: Puzzle, solution: Grid, decided: Iterable[tuple[int, int]] = ()) -> str:
     """The solved grid with its clues: ``██`` filled, `` ·`` empty (wider for long clues); in
-    a colour puzzle each block in its colour (ANSI 24-bit colour codes, which the command line
-    shows on a terminal and drops when its output is piped). A partial grid's undecided cells
+    a colour puzzle each block in its colour (ANSI 24-bit colour codes), or, where text may not
+    be coloured (:data:`~cspsolve.scenes.ANSI_COLOURS`: the command line's output is not a
+    terminal), each cell by its colour's letter, as in the clues. A partial grid's undecided cells
     (:data:`UNDECIDED`) are drawn as `` ?``, and the ``decided`` ones as ``▓▓`` (filled or
     coloured) or `` x`` (empty).
 
@@ -107,11 +109,14 @@ def draw(puzzle: Puzzle, solution: Grid, decided: Iterable[tuple[int, int]] = ()
 
 def _inked(puzzle: Puzzle, key: str, full: str, empty: str) -> str:
     """The glyph of a cell of character ``key``: ``empty`` for the background, else ``full``
-    (in a colour puzzle, in the colour's ANSI code)."""
+    (in a colour puzzle, in the colour's ANSI code, or its letter ``key`` where text is not
+    coloured)."""
     if key == _keys(puzzle)[0]:
         return empty
     if not isinstance(puzzle, ColourNonogram):
         return full
+    if not ANSI_COLOURS.get():
+        return key.rjust(len(full))
     red, green, blue = bytes.fromhex(_inks(puzzle)[key][1:])
     return f"\x1b[38;2;{red};{green};{blue}m{full}\x1b[0m"
 
