@@ -157,8 +157,11 @@ class NoOptions:
     """The options of a kind that has none."""
 
 
-def option(help: str, *, default: Any = None, choices: Sequence[str] = ()) -> Any:
-    """A field of a kind's options dataclass, with the help (and choices) of its flag.
+def option(
+    help: str, *, default: Any = None, choices: Sequence[str] = (), metavar: str | None = None
+) -> Any:
+    """A field of a kind's options dataclass, with the help (and choices, or the name of its
+    value in the help: ``metavar``) of its flag.
 
     Examples
     --------
@@ -169,7 +172,8 @@ def option(help: str, *, default: Any = None, choices: Sequence[str] = ()) -> An
     >>> fields(Options)[0].metadata["choices"]
     ('moves', 'steps')
     """
-    return field(default=default, metadata={"help": help, "choices": tuple(choices)})
+    metadata = {"help": help, "choices": tuple(choices), "metavar": metavar}
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True, kw_only=True)

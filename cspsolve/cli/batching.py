@@ -14,6 +14,7 @@ import click
 from cspsolve import registry
 from cspsolve.cli.exits import EXIT_INTERNAL
 from cspsolve.cli.options import (
+    KindCommand,
     check_request,
     exclusive,
     limit_options,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from cspsolve.batch import Store
 
 
-@click.command()
+@click.command(cls=KindCommand)
 @click.argument("paths", nargs=-1, metavar="PATH...")
 @click.option(
     "--out",

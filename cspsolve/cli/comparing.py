@@ -15,6 +15,7 @@ from cspsolve import tasks
 from cspsolve.cli.exits import EXIT_OK, worst
 from cspsolve.cli.images import check_image_name
 from cspsolve.cli.options import (
+    KindCommand,
     Run,
     Seconds,
     format_option,
@@ -32,7 +33,7 @@ from cspsolve.results import Result
 from cspsolve.tasks import Request
 
 
-@click.command()
+@click.command(cls=KindCommand)
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @kind_option
 @click.option(
@@ -85,8 +86,10 @@ def compare(
     with live counters. With --format json: one object per run (JSON Lines).
 
     \b
-    Example:
-      cspsolve compare board.json --methods astar,idastar --heuristics manhattan,linear-conflict
+    Examples:
+      cspsolve compare instances/rushhour/walls.rh
+      cspsolve compare instances/npuzzle/worst8.json --methods astar,idastar --heuristics pdb
+      cspsolve compare instances/lightsout/classic-5x5.lo --time-limit 5 --plot effort.png
     """
     run = with_workers(Run(kind, request, time_limit, max_nodes, output), workers, scheduler)
     wanted_methods = _split(methods)

@@ -12,13 +12,13 @@ import click
 from cspsolve import tasks
 from cspsolve.cli.exits import EXIT_BAD_INPUT, STATUS_EXIT, worst
 from cspsolve.cli.images import with_images
-from cspsolve.cli.options import Run, run_options
+from cspsolve.cli.options import KindCommand, Run, run_options
 from cspsolve.cli.output import STATUS_STYLE, announce, say
 from cspsolve.cli.puzzles import Puzzle, read_puzzles, worked
 from cspsolve.explanation import EXPLAIN_IMAGES, Explanation
 
 
-@click.command()
+@click.command(cls=KindCommand)
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @run_options()
 @click.option(
@@ -63,6 +63,12 @@ def explain(
     "text", and the rule's data}), then one {"type": "summary", ...} holding the result as
     'solve' writes it; every object starts with "kind" and "file" ("id" in multi-puzzle
     files). docs/guide.md shows how to read an explanation.
+
+    \b
+    Examples:
+      cspsolve explain instances/nonogram/duck.non
+      cspsolve explain instances/rushhour/walls.rh --image walls.html
+      cspsolve explain instances/lightsout/classic-5x5.lo --format json
 
     \b
     Exit codes: as 'solve': 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit

@@ -22,9 +22,12 @@ from cspsolve.errors import InputError, OptionError
 def convert(source: str, target: str, kind: str | None) -> None:
     """Convert one puzzle between file formats; OUT's extension names the format.
 
+    Each kind writes the formats its readers know.
+
     \b
-    Each kind writes the formats its readers know, e.g.:
-      cspsolve convert puzzles.txt#7 seven.non
+    Examples:
+      cspsolve convert instances/nonogram/tournament-sample.txt#7 seven.non
+      cspsolve convert instances/nonogram/duck.non duck.nin
 
     OUT may not be IN itself (by another path or a link either): exit 2.
     """
@@ -73,7 +76,9 @@ def graph(source: str, image: str, kind: str | None) -> None:
     constraint (for kinds solved as a CSP).
 
     \b
-      cspsolve graph duck.non --image duck-graph.png
+    Examples:
+      cspsolve graph instances/nonogram/duck.non --image duck-graph.png
+      cspsolve graph instances/nonogram/duck.non --image duck-graph.svg
     """
     check_image_name(image, (".png", ".svg"))
     found_kind, puzzle = _one_puzzle(source, kind)

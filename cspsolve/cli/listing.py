@@ -29,6 +29,11 @@ def methods(output: str) -> None:
     whether their answers are proven optimal and whether they are complete, what computes
     them, which is the default; the kind's own options, the reference method of 'verify' and
     what 'analyze' reports.
+
+    \b
+    Examples:
+      cspsolve methods
+      cspsolve methods --format markdown
     """
     if output == "markdown":
         click.echo(registry.method_table(), nl=False)

@@ -133,7 +133,8 @@ class Flag:
         """The click option: a switch for a bool, a --x/--no-x pair for an optional bool, a
         choice when the field names choices, a count (at least 1) for an optional int, else a
         string; absent means ``None``."""
-        help_text = f"{', '.join(self.titles)}: {self.field.metadata.get('help', '')}"
+        told = self.field.metadata.get("help", "")
+        help_text = told[:1].upper() + told[1:]
         choices = self.field.metadata.get("choices")
         if self.annotation is bool:
             return click.option(self.flag, self.name, is_flag=True, default=None, help=help_text)
@@ -144,7 +145,40 @@ class Flag:
             count = click.IntRange(min=1)
             return click.option(self.flag, self.name, type=count, metavar="N", help=help_text)
         kind = click.Choice(list(choices)) if choices else click.STRING
-        return click.option(self.flag, self.name, type=kind, default=None, help=help_text)
+        metavar = self.field.metadata.get("metavar")
+        return click.option(
+            self.flag, self.name, type=kind, default=None, metavar=metavar, help=help_text
+        )
+
+
+class KindCommand(click.Command):
+    """A command whose help lists the kinds' own options under a heading per kind, after its
+    other options (a flag that several kinds share is under each of them)."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        flags = kind_flags()
+        general: list[tuple[str, str]] = []
+        by_kind: dict[str, list[tuple[str, str]]] = {kind.title: [] for kind in _kinds()}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            flag = flags.get(param.name or "")
+            for title in flag.titles if flag else ():
+                by_kind[title].append(record)
+            if flag is None:
+                general.append(record)
+        with formatter.section("Options"):
+            formatter.write_dl(general)
+        for title, records in by_kind.items():
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+def _kinds() -> list[Kind]:
+    """The kinds, in the registry's order."""
+    return list(registry.kinds().values())
 
 
 @functools.cache

@@ -46,10 +46,15 @@ def serve(
 ) -> None:
     """Start the local web page: read, solve, explain, check and compare puzzles.
 
-    Needs the web extra (pip install 'cspsolve[web]'). Stop it with Ctrl-C.
+    Needs the web extra (pip install ".[web]" in the source folder). Stop it with Ctrl-C.
+
+    \b
+    Examples:
+      cspsolve serve
+      cspsolve serve --port 8080
     """
     try:
         from cspsolve.web.server import serve as run_server
     except ImportError as e:
-        fail(f"serve needs the web extra (pip install 'cspsolve[web]'): {e}")
+        fail(f'serve needs the web extra (pip install ".[web]" in the source folder): {e}')
     run_server(host, port, workers or os.cpu_count() or 1, max_time_limit, max_input_bytes)

@@ -19,7 +19,7 @@ from cspsolve.cli.exits import (
     worst,
 )
 from cspsolve.cli.images import IMAGE_SUFFIXES, with_images
-from cspsolve.cli.options import Run, run_options
+from cspsolve.cli.options import KindCommand, Run, run_options
 from cspsolve.cli.output import STATUS_STYLE, announce, console, say
 from cspsolve.cli.puzzles import Puzzle, read_puzzles, worked
 from cspsolve.cli.tables import cell, name, table
@@ -27,7 +27,7 @@ from cspsolve.results import Result, Status
 from cspsolve.tasks import Verification
 
 
-@click.command()
+@click.command(cls=KindCommand)
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @run_options()
 @click.option(
@@ -45,6 +45,12 @@ def solve(
     """Solve every puzzle in FILE... and print the solutions.
 
     'cspsolve methods' lists the methods and heuristics of every kind.
+
+    \b
+    Examples:
+      cspsolve solve instances/nonogram/duck.non
+      cspsolve solve instances/rushhour/card-32.txt --method astar --heuristic blocking
+      cspsolve solve instances/lightsout/classic-5x5.lo --format json
 
     \b
     Exit codes: 0 solved, 1 unsolvable (proven), 2 bad input or usage, 3 limit reached
@@ -120,7 +126,7 @@ def _print_result(puzzle: Puzzle, result: Result[Any], run: Run) -> None:
     say(result.summary(asked), STATUS_STYLE[result.status])
 
 
-@click.command()
+@click.command(cls=KindCommand)
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @run_options()
 def verify(
@@ -133,6 +139,11 @@ def verify(
     The reference is CP-SAT where the kind has a CP-SAT model ('cspsolve methods' names each
     kind's). Both answers are replayed by the kind's independent checker; optimal costs must
     match, no answer may cost less than a proven bound, and verdicts on uniqueness must agree.
+
+    \b
+    Examples:
+      cspsolve verify instances/lightsout/classic-5x5.lo
+      cspsolve verify instances/rushhour/card-32.txt --method bfs --time-limit 60
 
     \b
     Exit codes: 0 the answers agree, 1 both prove a puzzle unsolvable, 2 bad input or usage,
@@ -178,7 +189,7 @@ def _print_verify(puzzle: Puzzle, report: Verification, output: str) -> None:
         say(f"  {sentence}", "red" if report.agree is False else None)
 
 
-@click.command()
+@click.command(cls=KindCommand)
 @click.argument("files", nargs=-1, required=True, metavar="FILE[#KEY]...")
 @run_options()
 def analyze(
@@ -189,6 +200,11 @@ def analyze(
 
     'cspsolve methods' lists what each kind reports. With --format json: {"kind", "file",
     "analysis": {...}} per puzzle (JSON Lines).
+
+    \b
+    Examples:
+      cspsolve analyze instances/rushhour/walls.rh
+      cspsolve analyze instances/lightsout/sigma-11x11.lo --format json
 
     \b
     Exit codes: 0 analysed, 2 bad input or usage, 3 a limit stopped the analysis (what was

@@ -78,8 +78,10 @@ class SlidingTileOptions:
         choices=tuple(PARTITIONS),
     )
     weight: str | None = option(
-        "w >= 1: tile-idastar runs weighted IDA* (f = g + w h) and weighted-astar uses w "
-        "(default 2); plans cost at most w times the optimum, the bound in proof."
+        "W >= 1, a decimal or a fraction such as 3/2: tile-idastar runs weighted IDA* "
+        "(f = g + W h) and weighted-astar uses W (default 2); plans cost at most W times the "
+        "optimum, the bound in proof.",
+        metavar="W",
     )
 
     def __post_init__(self) -> None:
