@@ -165,7 +165,7 @@ class KindCommand(click.Command):
                 continue
             flag = flags.get(param.name or "")
             for title in flag.titles if flag else ():
-                by_kind[title].append(record)
+                by_kind.setdefault(title, []).append(record)
             if flag is None:
                 general.append(record)
         with formatter.section("Options"):
