@@ -182,6 +182,17 @@ def _sweep(
 
 
 @kernel()
+def _called_trial(
+    grid: Any, copied: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
+    counters: Any, read: Any,
+) -> int:  # fmt: skip
+    """:func:`..search.probing._trial` as a kernel of its own, called rather than inlined by
+    :func:`_deep`, which needs it at four places: its propagation is compiled once, not four
+    times (a first explain compiles the kernels it calls)."""
+    return trial(grid, copied, cell, plane, size, clues, work, counters, read)
+
+
+@kernel()
 def _deep(
     grid: Any, deep: Any, cell: int, plane: int, size: Any, clues: Any, work: Any,
     counters: Any, trials: Any,
@@ -197,7 +208,7 @@ def _deep(
     probes: the replay reaches it too, in its own order.
     """
     height, width = size
-    failed = trial(grid, deep, cell, plane, size, clues, work, counters, work.read) < 0
+    failed = _called_trial(grid, deep, cell, plane, size, clues, work, counters, work.read) < 0
     changed = not failed
     while changed:
         changed = False
@@ -206,15 +217,14 @@ def _deep(
                 return HALTED
             if _decided(deep, other // width, other % width):
                 continue
-            if trial(deep, trials[1], other, 1, size, clues, work, counters, work.read) < 0:
+            arrays = (size, clues, work, counters, work.read)
+            if _called_trial(deep, trials[1], other, 1, *arrays) < 0:
                 survivor = 0
-            elif trial(deep, trials[0], other, 0, size, clues, work, counters, work.read) < 0:
+            elif _called_trial(deep, trials[0], other, 0, *arrays) < 0:
                 survivor = 1
             else:
                 continue
-            if survivor == 0 and trial(
-                deep, trials[0], other, 0, size, clues, work, counters, work.read
-            ) < 0:  # fmt: skip
+            if survivor == 0 and _called_trial(deep, trials[0], other, 0, *arrays) < 0:
                 failed = True
                 break
             copy(deep, trials[survivor])
