@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -84,3 +87,16 @@ def dask_scheduler() -> Iterator[str]:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
+
+
+@pytest.fixture
+def short() -> Iterator[Callable[[Path], Path]]:
+    """Copy a file to a short path (``/tmp/csXXXXXXXX/NAME``), for tests of output whose
+    width matters: an installed package's instances lie under a long site-packages path."""
+    folder = Path(tempfile.mkdtemp(prefix="cs"))
+
+    def copy(path: Path) -> Path:
+        return Path(shutil.copy(path, folder / path.name))
+
+    yield copy
+    shutil.rmtree(folder, ignore_errors=True)

@@ -10,6 +10,7 @@ import pty
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -129,8 +130,10 @@ def on_a_terminal(*args: object) -> tuple[str, str]:
     return out, b"".join(chunks).decode(errors="replace")
 
 
-def test_compare_shows_each_run_on_a_terminal_and_never_in_json() -> None:
-    board = ROOT / "rushhour" / "walls.rh"
+def test_compare_shows_each_run_on_a_terminal_and_never_in_json(
+    short: Callable[[Path], Path],
+) -> None:
+    board = short(ROOT / "rushhour" / "walls.rh")
     out, err = on_a_terminal("compare", board, "--methods", "bfs,dfs")
     assert "bfs" in out and "dfs" in out
     for k, method in enumerate(["bfs", "dfs"], 1):

@@ -4,6 +4,8 @@ alike: thousands separators for counts, seconds to the millisecond, never JSON o
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 from cspsolve import registry
 from cspsolve.instances import ROOT
@@ -43,8 +45,8 @@ def test_methods_at_80_columns_shows_every_name_whole() -> None:
     assert "linear-conflict" in words and "python-constraint" in words
 
 
-def test_compare_at_80_columns_writes_numbers_alike() -> None:
-    board = ROOT / "rushhour" / "walls.rh"
+def test_compare_at_80_columns_writes_numbers_alike(short: Callable[[Path], Path]) -> None:
+    board = short(ROOT / "rushhour" / "walls.rh")
     done = run("compare", board, "--methods", "bfs,astar,dfs", env=NARROW)
     assert done.returncode == 0, done.stderr
     lines = table_lines(done.stdout)
@@ -56,8 +58,8 @@ def test_compare_at_80_columns_writes_numbers_alike() -> None:
     assert any("," in word for word in counts)  # dfs expands thousands on this board
 
 
-def test_analyze_writes_lists_and_mappings_as_words() -> None:
-    done = run("analyze", ROOT / "rushhour" / "walls.rh", env=NARROW)
+def test_analyze_writes_lists_and_mappings_as_words(short: Callable[[Path], Path]) -> None:
+    done = run("analyze", short(ROOT / "rushhour" / "walls.rh"), env=NARROW)
     assert done.returncode == 0, done.stderr
     assert not set('[]{}"') & set(done.stdout) and "null" not in done.stdout
     rows = dict(

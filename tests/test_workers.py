@@ -63,8 +63,10 @@ def invoke(*args: object) -> Result:
 
 
 def masked_text(text: str) -> str:
-    """Text output with every decimal number (the seconds) and the widths of table columns
-    (which follow the numbers' lengths) taken out."""
+    """Text output with every decimal number and the seconds (which a table writes as 0 when
+    under a microsecond) and the widths of table columns (which follow the numbers' lengths)
+    taken out."""
+    text = re.sub(r"(?m)^(seconds\s+)\S+", r"\1X", text)  # "0" when under a microsecond
     text = re.sub(r"\d+\.\d+(e-?\d+)?", "X", text)
     return re.sub(r"[ ─━═┃│]+", " ", text)
 
