@@ -63,10 +63,10 @@ def invoke(*args: object) -> Result:
 
 
 def masked_text(text: str) -> str:
-    """Text output with every decimal number and the seconds (which a table writes as 0 when
-    under a microsecond) and the widths of table columns (which follow the numbers' lengths)
-    taken out."""
-    text = re.sub(r"(?m)^(seconds\s+)\S+", r"\1X", text)  # "0" when under a microsecond
+    """Text output with every decimal number, a 0 ending a line (a table's seconds, written
+    0 when they round to nothing) and the widths of table columns (which follow the numbers'
+    lengths) taken out."""
+    text = re.sub(r"(?m)(\s)0\s*$", r"\1X", text)  # the seconds last on a line: "0" when tiny
     text = re.sub(r"\d+\.\d+(e-?\d+)?", "X", text)
     return re.sub(r"[ ─━═┃│]+", " ", text)
 
