@@ -1,8 +1,8 @@
 """The library in one line a call: read a puzzle, then solve, verify, analyze, explain or
 compare it.
 
-A puzzle is the kind's own object (a :class:`~cspsolve.models.nonogram.board.Nonogram`, a Rush
-Hour ``Board``, ...), read from a file, parsed from a string or built from Python data; the
+A puzzle is the kind's own object (the class the kind declares in ``Kind.classes``), read
+from a file, parsed from a string or built from Python data; the
 functions find its kind from its class (:func:`cspsolve.registry.kind_of`). Methods,
 heuristics and the kind's options are keyword arguments, checked against the kind's
 declaration: a name it lacks raises :class:`~cspsolve.errors.OptionError` naming the choices.

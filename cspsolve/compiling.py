@@ -42,8 +42,8 @@ def owner(module: str) -> str:
 
     Examples
     --------
-    >>> owner("cspsolve.models.nonogram.lines.cells")
-    'nonogram'
+    >>> owner("cspsolve.models.mykind.lines")
+    'mykind'
     >>> owner("my_kernels")
     'my_kernels'
     """

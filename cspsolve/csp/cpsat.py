@@ -16,7 +16,7 @@ model solved again.
 
 The helpers :func:`solve_model` and :func:`enumerate_solutions` (with
 :meth:`cspsolve.results.Result.from_solutions`) are shared with the puzzle models' own CP-SAT
-models (e.g. ``cspsolve.models.nonogram.cpsat``), so that every CP-SAT run maps statuses,
+models (a kind's ``cpsat`` module), so that every CP-SAT run maps statuses,
 limits and counters the same way.
 
 OR-Tools is imported inside the functions that use it: importing it takes a noticeable part of a

@@ -18,24 +18,21 @@ The deductions are replayed from the empty grid by compiled kernels (:mod:`.blac
 5. else a *refutation*: at the cell whose trial decides the most, a value the solution does not
    take is assumed (a ``guess``) and its branch searched depth first with line logic and
    depth-1 probes, a nested guess at each stall, until every branch ends in a line with no
-   placement (``contradiction``); each ``backtrack`` restores the grid as it was before its
-   guess and rules the guessed value out. The refutation is shown whole: no guess stands after
-   it, and the deductions go on from the cell it decided.
+   placement (``contradiction``); each ``backtrack`` restores the grid of before its guess and
+   rules the guessed value out. Deductions go on from the cell it decided.
 
-So a unique puzzle's explanation ends with every cell decided and no guess standing: the steps
-are a complete proof that the solution is unique. An unsolvable one ends in a contradiction with
-no guess standing. Only a limit leaves the proof open (``summary["grade"]`` then ``None``).
+So the steps are a complete proof: a unique puzzle ends with every cell decided and no guess
+standing, an unsolvable one in a contradiction; only a limit leaves it open (grade ``None``).
 
 ``summary["grade"]`` is the least reasoning that solves the puzzle, as the replay ran it:
 ``"line logic"``, ``"probing"`` (depth 1 to a fixpoint), ``"deeper probes"`` (depth 2 to a
 fixpoint over every cell) or ``"search"`` (refutations needed: ``refutations``, their
 ``refutation steps`` and ``guesses``, and ``nodes``, the solve's node count). For a puzzle that
 is not unique it is the reasoning that reached the branch, and ``summary["verdict"]`` is
-``"not unique"`` (else ``"unique"`` or ``"no solution"``; ``None`` when a limit stopped the run).
-The summary also counts ``steps``, ``probes``, ``deeper probes`` and ``backtracks``.
+``"not unique"`` (else ``"unique"`` or ``"no solution"``; ``None`` when a limit stopped the run);
+it also counts ``steps``, ``probes``, ``deeper probes`` and ``backtracks``.
 
-Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value is 1 filled or
-0 empty, in colour a colour's index, 0 the background):
+Rules and data (``Step.data``; cells ``[row, column]``, 0-based; 1 filled, 0 empty, or colours):
 
 ``line``
     ``axis`` (``"row"``/``"column"``), ``index``, ``clue`` (colour: ``[length, colour]``
@@ -47,8 +44,7 @@ Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value i
     ``"line"`` or ``"probe"``), ``conflict`` (``axis``, ``index``, ``clue``), and ``fixed``
     or ``narrowed`` (the cell without ``assumed``).
 ``guess``
-    ``cell``, ``value``, ``depth`` (the guesses held, this one included): assumed, to be
-    refuted.
+    ``cell``, ``value``, ``depth`` (the guesses held, this one included): to be refuted.
 ``contradiction``
     ``axis``, ``index``, ``clue``: no placement fits; a ``backtrack`` follows when a guess is
     held, else the clues have no solution.
@@ -59,9 +55,8 @@ Rules and their data (``Step.data``; cells ``[row, column]``, 0-based; a value i
     ``grid`` (a second solution) and ``cells`` (where it differs from the result's, every one
     open when the step comes).
 
-A state (``Step.state``) is ``(codes, marks)``: the grid's cell masks as bytes, and the cells
-the step decided. A top-level refutation of more than :data:`FOLD` steps carries a fold on its
-guess (:attr:`cspsolve.explanation.Step.fold`): one line of text for the whole refutation.
+A state (``Step.state``) is ``(codes, marks)``: cell masks as bytes, the cells decided. A
+refutation of over :data:`FOLD` steps folds into one line (:attr:`.Step.fold` on its guess).
 """
 
 from __future__ import annotations
