@@ -12,7 +12,12 @@ later ones load the code in a fraction of a second. A module that defines kernel
 From then on, the first time numba compiles a kernel of a kind in this process, one line on
 stderr says so, where the code will be cached, and that it happens once. Nothing is said when
 every kernel comes from the cache: numba triggers its ``numba:compile`` event only on a cache
-miss, and that event is what is listened to. stdout (``--format json``) is never written.
+miss, and that event is what is listened to, and counted (:func:`compiled`). stdout
+(``--format json``) is never written.
+
+Some methods answer small puzzles in plain Python to spare a process the kernels' load time;
+while :func:`eager` holds, they take the compiled path at once (:func:`is_eager`), so that a
+warm-up (:mod:`cspsolve.warming`) reaches every kernel.
 
 It also makes a stale cache a miss (:func:`tolerate_stale_indexes`): numba pickles the types
 of a kernel's signatures into the cache's index and unpickles them before it compares the
@@ -23,18 +28,32 @@ that was split, left by an older install or checkout) raises instead of recompil
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import functools
 import pickle
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["announce_compiling", "notice", "owner", "tolerate_stale_indexes"]
+__all__ = [
+    "announce_compiling",
+    "compiled",
+    "eager",
+    "is_eager",
+    "notice",
+    "owner",
+    "tolerate_stale_indexes",
+]
 
 _lock = threading.Lock()
 _announced: set[str] = set()
 """The owners (see :func:`owner`) whose compiling was announced in this process."""
 _listening = False
+_compiled: collections.Counter[str] = collections.Counter()
+"""Kernels compiled in this process (numba's cache misses), by owner."""
+_eager = False
 
 
 def owner(module: str) -> str:
@@ -76,11 +95,38 @@ def _on_compile(dispatcher: Any) -> None:
     if who.partition(".")[0] == "numba":  # numba's own helpers: not a kind's kernels
         return
     with _lock:
+        _compiled[who] += 1
         if who in _announced:
             return
         _announced.add(who)
     cache = getattr(getattr(dispatcher, "_cache", None), "cache_path", None)
     print(notice(who, cache), file=sys.stderr, flush=True)
+
+
+def compiled(who: str | None = None) -> int:
+    """How many kernels numba compiled in this process, rather than load from its cache: those
+    of ``who`` (see :func:`owner`), or of every owner. Counted from the first call of
+    :func:`announce_compiling`."""
+    with _lock:
+        return _compiled[who] if who is not None else sum(_compiled.values())
+
+
+@contextlib.contextmanager
+def eager() -> Iterator[None]:
+    """While it holds, methods skip their plain-Python shortcuts for small puzzles and take
+    their compiled path (:func:`is_eager`). Not thread-safe: for a process's main thread."""
+    global _eager
+    before, _eager = _eager, True
+    try:
+        yield
+    finally:
+        _eager = before
+
+
+def is_eager() -> bool:
+    """Whether :func:`eager` holds: a method should take its compiled path, however small the
+    puzzle."""
+    return _eager
 
 
 def announce_compiling() -> None:

@@ -324,6 +324,10 @@ class Kind:
     tools : mapping of str to Designer or Player
         What the web page offers for the kind beside its methods, each under its name in
         :data:`TOOLS` (``"design"``: a :class:`Designer`; ``"play"``: a :class:`Player`).
+    samples : tuple of str
+        Shipped puzzles (``FOLDER/FILE`` or ``FOLDER/FILE#KEY`` under :mod:`cspsolve.instances`)
+        on which the kind's commands, together, call every one of its compiled kernels:
+        ``cspsolve warm`` runs them (:mod:`cspsolve.warming`). Empty for a kind with none.
     """
 
     name: str
@@ -352,6 +356,7 @@ class Kind:
     classes: Mapping[str, type] = field(default_factory=dict)
     presolve: Callable[[Any], Result[Any] | None] | None = None
     tools: Mapping[str, Designer | Player] = field(default_factory=dict)
+    samples: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         names = [m.name for m in self.methods]

@@ -17,7 +17,8 @@ Over many puzzles the command exits with the first of 4, 2, 3, 1 that occurs, el
 This module holds the click group and :func:`main`; each command lives in a module of its
 group (:mod:`~cspsolve.cli.solving`, :mod:`~cspsolve.cli.explaining`,
 :mod:`~cspsolve.cli.comparing`, :mod:`~cspsolve.cli.batching`, :mod:`~cspsolve.cli.listing`,
-:mod:`~cspsolve.cli.files`, :mod:`~cspsolve.cli.serving`) over the shared flags
+:mod:`~cspsolve.cli.files`, :mod:`~cspsolve.cli.serving`,
+:mod:`~cspsolve.cli.warming`) over the shared flags
 (:mod:`~cspsolve.cli.options`), puzzles (:mod:`~cspsolve.cli.puzzles`), printing
 (:mod:`~cspsolve.cli.output`), image names (:mod:`~cspsolve.cli.images`) and exit codes
 (:mod:`~cspsolve.cli.exits`).
@@ -39,13 +40,17 @@ from cspsolve.cli.listing import methods
 from cspsolve.cli.output import terminal
 from cspsolve.cli.serving import serve
 from cspsolve.cli.solving import analyze, solve, verify
+from cspsolve.cli.warming import warm_command
 from cspsolve.scenes import ansi_colours
 
 __all__ = ["main"]
 
 
 @click.group(
-    commands=[solve, verify, explain, analyze, compare, batch, methods, convert, graph, serve],
+    commands=[
+        *(solve, verify, explain, analyze, compare, batch, methods, convert, graph),
+        *(serve, warm_command),
+    ],
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(package_name="cspsolve")
@@ -62,6 +67,7 @@ def cli(ctx: click.Context) -> None:
       cspsolve explain duck.non --image duck.html
       cspsolve compare start.json --time-limit 5
       cspsolve methods
+      cspsolve warm
 
     The folder instances/ of the source holds an example of every kind.
 

@@ -301,4 +301,5 @@ KIND = Kind(
     blank=no_presses,
     classes={"LightsOut": LightsOut},
     tools={"play": PLAYER},
+    samples=("lightsout/sigma-torus-9x9.lo",),
 )

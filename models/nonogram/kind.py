@@ -325,4 +325,9 @@ KIND = Kind(
     blank=empty_grid,
     classes={"Nonogram": Nonogram, "ColourNonogram": ColourNonogram},
     tools={"design": DESIGNER},
+    samples=(
+        "nonogram/jwilk-data000.nin",
+        "nonogram/tournament-sample.txt#1",
+        "nonogram/mushroom.non",
+    ),
 )

@@ -9,7 +9,7 @@
     are not loaded, of a puzzle of at most :data:`QUICK_CELLS` cells gets the engine's MAC for
     :data:`QUICK_NODES` nodes (:func:`python_mac`); when either settles the puzzle, the compiled
     kernels are never loaded, and a small solve takes a fraction of a second as a whole
-    process.
+    process (neither shortcut is taken while :func:`cspsolve.compiling.eager` holds).
 ``gac-astar``
     Best-first search over GAC-propagated states (:func:`cspsolve.csp.gac_astar`) on the
     implicit-domain CSP of :mod:`.constraints`.
@@ -39,6 +39,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cspsolve import compiling
 from cspsolve.csp import Assignment, gac_astar, mac
 from cspsolve.csp.gac import propagate
 from cspsolve.errors import OptionError
@@ -293,10 +294,12 @@ def python_mac(
 def _quick_nodes(puzzle: Nonogram) -> int:
     """Nodes :func:`python_mac` may spend: :data:`QUICK_NODES` in the first solve of a process
     while the kernels are not loaded, none later (a process that solves many puzzles is faster
-    loading the kernels once for all of them)."""
+    loading the kernels once for all of them); none while :func:`cspsolve.compiling.eager`
+    holds."""
     first = next(_PROBING_RUNS) == 0
     small = puzzle.height * puzzle.width <= QUICK_CELLS
-    return QUICK_NODES if first and small and _COMPILED not in sys.modules else 0
+    quick = first and small and _COMPILED not in sys.modules and not compiling.is_eager()
+    return QUICK_NODES if quick else 0
 
 
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
@@ -304,7 +307,7 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
         from .search.colour import solve_colour
 
         return solve_colour(puzzle, limits=limits, max_solutions=wanted)
-    if puzzle.height * puzzle.width <= LINE_LOGIC_CELLS:
+    if puzzle.height * puzzle.width <= LINE_LOGIC_CELLS and not compiling.is_eager():
         decided = python_line_logic(puzzle, limits=limits, max_solutions=wanted)
         if decided is not None:
             return decided

@@ -281,4 +281,5 @@ KIND = Kind(
     blank=no_moves,
     classes={"NPuzzle": Puzzle},
     presolve=presolve,
+    samples=("npuzzle/korf15-easy.korf#18", "npuzzle/worst8.json", "npuzzle/small2x4.txt"),
 )

@@ -31,6 +31,7 @@ import math
 import sys
 from typing import Any, NamedTuple
 
+from cspsolve import compiling
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
@@ -258,9 +259,11 @@ _COMPILED = f"{__package__}._kernels"
 def _plain_budget() -> int:
     """Expansions ``bfs`` may spend in plain Python: :data:`QUICK_EXPANSIONS` in the first search
     of a process, while the compiled code is not loaded; none in later ones, since a process
-    that runs many searches is faster loading the compiled code once for all of them."""
+    that runs many searches is faster loading the compiled code once for all of them; none
+    while :func:`cspsolve.compiling.eager` holds."""
     first = next(_RUNS) == 0
-    return QUICK_EXPANSIONS if first and _COMPILED not in sys.modules else 0
+    quick = first and _COMPILED not in sys.modules and not compiling.is_eager()
+    return QUICK_EXPANSIONS if quick else 0
 
 
 def run(

@@ -191,4 +191,5 @@ KIND = Kind(
     blank=no_moves,
     classes={"RushHour": Board},
     presolve=presolve,
+    samples=("rushhour/card-32.txt",),
 )
