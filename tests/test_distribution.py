@@ -25,10 +25,13 @@ CACHES = {"__pycache__", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_c
 """Folders no sdist carries."""
 CACHE_SUFFIXES = {".pyc", ".pyo", ".nbi", ".nbc"}
 """Files no sdist carries: Python's bytecode and numba's cached kernels (index, code)."""
+BUILT = ("docs/_build/", "docs/api/")
+"""What sphinx-build writes into the source tree (the site, its generated API pages)."""
 
 
 def _is_cache(path: PurePosixPath) -> bool:
-    return bool(CACHES & set(path.parts)) or path.suffix in CACHE_SUFFIXES
+    built = f"{path}/".startswith(BUILT)
+    return bool(CACHES & set(path.parts)) or path.suffix in CACHE_SUFFIXES or built
 
 
 def _files(folder: str) -> set[str]:
@@ -102,6 +105,7 @@ def test_the_sdist_carries_the_documents_and_the_examples(sdist: list[str]) -> N
     assert "docs/guide.md" in members and "docs/images/mushroom.png" in members
     assert _files("docs") <= members
     assert _files("instances") <= members
+    assert "examples/solve_nonogram.py" in members and _files("examples") <= members
     assert {"pyproject.toml", "setup.py", "MANIFEST.in"} <= members
 
 

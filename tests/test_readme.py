@@ -1,7 +1,8 @@
-"""The README's console examples are what the program prints: each ``$ cspsolve ...`` line of
-a ```console block is run from a folder that sees the shipped instances, and the lines shown
-under it are compared with its output, timings left out; a line ``...`` stands for any number
-of lines, and JSON is compared as data (wrapped as the README wraps it)."""
+"""The console examples of the README and of the tutorial (docs/tutorial.md) are what the
+program prints: each ``$ cspsolve ...`` line of a ```console block is run from a folder that
+sees the shipped instances, and the lines shown under it are compared with its output, timings
+left out; a line ``...`` stands for any number of lines, and JSON is compared as data (wrapped
+as the README wraps it)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .conftest import run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+TUTORIAL = ROOT / "docs" / "tutorial.md"
 ELIDED = "..."
 TIMING = re.compile(r"\b\d+\.\d+ s\b")
 
@@ -39,7 +41,18 @@ def examples(blocks: list[list[str]]) -> list[tuple[str, list[str]]]:
     return shown
 
 
-EXAMPLES = examples(console_blocks(README.read_text(encoding="utf-8")))
+def shown_in(document: Path) -> list[tuple[str, list[str]]]:
+    """The console examples of ``document``."""
+    return examples(console_blocks(document.read_text(encoding="utf-8")))
+
+
+EXAMPLES = shown_in(README)
+TUTORIAL_EXAMPLES = shown_in(TUTORIAL)
+CHECKED = [
+    pytest.param(command, shown, id=f"{document.name}: {command}")
+    for document, found in [(README, EXAMPLES), (TUTORIAL, TUTORIAL_EXAMPLES)]
+    for command, shown in found
+]
 
 
 def plain(line: str) -> str:
@@ -84,7 +97,15 @@ def test_the_readme_has_examples_to_check() -> None:
     assert len(EXAMPLES) >= 3
 
 
-@pytest.mark.parametrize(("command", "shown"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
+def test_the_tutorial_shows_every_kind_solved_explained_and_verified() -> None:
+    commands = [command.split()[:3] for command, _ in TUTORIAL_EXAMPLES]
+    solved = {Path(path).parts[1] for verb, path in (c[1:] for c in commands) if verb == "solve"}
+    assert solved == {"nonogram", "lightsout", "rushhour", "npuzzle"}
+    assert {"explain", "verify"} <= {c[1] for c in commands}
+    assert all(shown for _, shown in TUTORIAL_EXAMPLES)
+
+
+@pytest.mark.parametrize(("command", "shown"), CHECKED)
 def test_a_readme_example_prints_what_it_shows(
     command: str, shown: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

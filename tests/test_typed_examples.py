@@ -1,4 +1,5 @@
-"""The Python examples of the README and the guide pass ``mypy --strict`` as a user's code.
+"""The Python examples of the README, the guide and the tutorial, and the scripts of
+``examples/``, pass ``mypy --strict`` as a user's code.
 
 Each ```python block becomes a module of its own (a ``>>>`` session keeps its input lines),
 checked by :func:`mypy.api.run` against the package as installed: ``cspsolve`` with its
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ("README.md", "docs/guide.md")
+DOCUMENTS = ("README.md", "docs/guide.md", "docs/tutorial.md")
+SCRIPTS = ROOT / "examples"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
 
@@ -29,13 +31,16 @@ def code_of(block: str) -> str:
 
 
 def examples() -> dict[str, str]:
-    """Every Python example of :data:`DOCUMENTS`, by a module name naming where it is."""
+    """Every Python example of :data:`DOCUMENTS` and :data:`SCRIPTS`, by a module name naming
+    where it is."""
     found = {}
     for document in DOCUMENTS:
         text = (ROOT / document).read_text(encoding="utf-8")
         stem = Path(document).stem.lower()
         for number, match in enumerate(BLOCK.finditer(text), 1):
             found[f"{stem}_example_{number}"] = code_of(match.group(1))
+    for script in sorted(SCRIPTS.glob("*.py")):
+        found[f"examples_script_{script.stem}"] = script.read_text(encoding="utf-8")
     return found
 
 
@@ -54,7 +59,9 @@ def installed_layout(folder: Path) -> Path:
 
 def test_every_document_has_examples() -> None:
     names = examples()
-    assert {name.split("_example_")[0] for name in names} == {"readme", "guide"}
+    documents = {name.split("_example_")[0] for name in names if "_example_" in name}
+    assert documents == {"readme", "guide", "tutorial"}
+    assert sum(name.startswith("examples_script_") for name in names) >= 3
     assert all(code.strip() for code in names.values())
 
 
