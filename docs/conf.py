@@ -13,7 +13,10 @@ time nor when a page is viewed.
 from __future__ import annotations
 
 import importlib
+import inspect
+import pkgutil
 import re
+import typing
 from types import ModuleType
 from typing import Any
 
@@ -60,9 +63,41 @@ PUZZLE_CLASSES = {
 """The kinds' puzzle classes ``cspsolve`` offers (``cspsolve.Nonogram``), with where each is
 documented: its kind's page. The page of ``cspsolve`` links to them there rather than
 documenting a class a second time under another name."""
+
+
+def _directive(value: Any) -> str:
+    """The autodoc directive that documents ``value``."""
+    if isinstance(value, type):
+        return "autoexception" if issubclass(value, BaseException) else "autoclass"
+    return "autofunction" if inspect.isroutine(value) else "autodata"
+
+
+def _public_names() -> dict[str, list[tuple[str, str]]]:
+    """Each module's ``__all__``, each name with the directive that documents it, by the
+    module's name, for the engine and the kinds.
+
+    A module page documents exactly these names, one directive each: ``automodule`` alone
+    would leave out a constant without a docstring (``KIND``), a name a package re-exports
+    that is not a class or function, and one it serves lazily from ``__getattr__``
+    (``cspsolve.models.rushhour.analyze``). The command line and the web page, applications
+    the reference leaves out, are not imported.
+    """
+    found: dict[str, list[tuple[str, str]]] = {}
+    for package in (cspsolve, cspsolve.models):
+        prefix = f"{package.__name__}."
+        for info in pkgutil.walk_packages(package.__path__, prefix, onerror=lambda _: None):
+            if info.name.startswith(("cspsolve.cli", "cspsolve.web")):
+                continue
+            module = importlib.import_module(info.name)
+            names = getattr(module, "__all__", ())
+            found[info.name] = [(name, _directive(getattr(module, name))) for name in names]
+    return found
+
+
 autosummary_context = {
     "engine_names": [name for name in cspsolve.__all__ if name not in PUZZLE_CLASSES],
     "puzzle_classes": PUZZLE_CLASSES,
+    "public_names": _public_names(),
 }
 
 html_theme = "furo"
@@ -166,9 +201,35 @@ def _markdown_tables(lines: list[str]) -> list[str]:
     return out
 
 
+def _borrowed(what: str, obj: Any, lines: list[str]) -> bool:
+    """Whether ``lines`` are the docstring of a constant's type rather than the constant's own
+    (``KIND`` is a :class:`cspsolve.kind.Kind`; a tuple's would be Python's text on tuples,
+    as would a type alias's such as ``tuple[int, ...]``)."""
+    if what != "data" or isinstance(obj, type | ModuleType):
+        return False
+    own = [line for line in lines if line.strip()]
+    for source in (type(obj), typing.get_origin(obj)):
+        text = getattr(source, "__doc__", None)
+        if text and own == [line for line in inspect.cleandoc(text).splitlines() if line.strip()]:
+            return True
+    return False
+
+
 def _docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
-    """Make the docstring's Markdown tables and relative references read as intended."""
+    """Make the docstring's Markdown tables and relative references read as intended, and
+    show no text for a constant that has none of its own."""
+    if _borrowed(what, obj, lines):
+        lines.clear()
     lines[:] = [_relative_references(name, line) for line in _markdown_tables(lines)]
+
+
+def _contents(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
+    """End a module's text with the names it documents (its ``__all__``), each linked to its
+    entry further down the page."""
+    if what != "module" or not getattr(obj, "__all__", None):
+        return
+    names = [n for n in obj.__all__ if n not in PUZZLE_CLASSES or name != "cspsolve"]
+    lines += ["", ".. rubric:: Contents", "", ", ".join(f":py:obj:`{n}`" for n in names), ""]
 
 
 def _signature(app: Sphinx, what: str, *args: Any) -> tuple[str, str] | None:
@@ -188,6 +249,7 @@ def setup(app: Sphinx) -> None:
     """Connect the hooks above; numpydoc's own signature hook gives way to ``_signature``."""
     app.connect("source-read", _link_outside_files)
     app.connect("autodoc-process-docstring", _docstring, priority=400)
+    app.connect("autodoc-process-docstring", _contents, priority=600)
     for listener in list(app.events.listeners["autodoc-process-signature"]):
         if listener.handler is mangle_signature:
             app.disconnect(listener.id)
