@@ -37,8 +37,8 @@ def test_warm_compiles_what_a_later_run_uses(tmp_path: Path) -> None:
     assert warmed.returncode == 0, warmed.stderr
     record = json.loads(warmed.stdout)
     assert record["kind"] == "lightsout" and record["runs"] == 3 and record["compiled"] > 0
-    later = subprocess.run(
-        [sys.executable, "-c", SOLVED_WARM],
+    later = subprocess.run(  # -P: the install, as ``cspsolve`` runs it, not the source folder
+        [sys.executable, "-P", "-c", SOLVED_WARM],
         capture_output=True,
         text=True,
         env={**os.environ, **cache},
