@@ -205,9 +205,10 @@ class Result(Generic[S]):
         -------
         Result
             Status ``SOLVED`` with the first solution when there is one, else ``stopped`` or
-            ``UNSOLVABLE``. With ``max_solutions >= 2`` and a solution, ``proof["unique"]`` is
-            ``False`` when a second one was found, ``True`` when the search proved there is none,
-            and ``None`` when a limit stopped it first; ``proof["exhaustive"]`` says whether
+            ``UNSOLVABLE``. With ``max_solutions >= 2``, ``solutions`` lists every one found
+            and, given a solution, ``proof["unique"]`` is ``False`` when a second one was
+            found, ``True`` when the search proved there is none, and ``None`` when a limit
+            stopped it first; ``proof["exhaustive"]`` says whether
             ``solutions`` are provably all of them (the search ended on its own before it found
             ``max_solutions``).
         """
@@ -220,7 +221,8 @@ class Result(Generic[S]):
             elif solutions:
                 proof["unique"] = None if stopped else True
         if solutions:
-            return cls(Status.SOLVED, solutions[0], stats, method, proof=proof)
+            listed = list(solutions) if max_solutions >= 2 else []
+            return cls(Status.SOLVED, solutions[0], stats, method, proof=proof, solutions=listed)
         return cls(stopped or Status.UNSOLVABLE, None, stats, method, proof=proof)
 
     def map(self, convert: Callable[[S], T]) -> Result[T]:

@@ -5,11 +5,12 @@
     (:mod:`.search`): line logic on a worklist of dirty lines, probing to a fixpoint,
     branching on the cell whose trials fixed the most cells. A puzzle of at most
     :data:`LINE_LOGIC_CELLS` cells first gets line logic alone in pure Python (the engine's GAC
-    propagation on :mod:`.constraints`), and the first solve of a process, while the kernels
-    are not loaded, of a puzzle of at most :data:`QUICK_CELLS` cells gets the engine's MAC for
-    :data:`QUICK_NODES` nodes (:func:`python_mac`); when either settles the puzzle, the compiled
-    kernels are never loaded, and a small solve takes a fraction of a second as a whole
-    process (neither shortcut is taken while :func:`cspsolve.compiling.eager` holds).
+    propagation on :mod:`.constraints`), and while the kernels are not loaded, a puzzle of at
+    most :data:`QUICK_CELLS` cells gets the engine's MAC for :data:`QUICK_NODES` nodes
+    (:func:`python_mac`), until it fails once or has spent :data:`QUICK_TOTAL` seconds in the
+    process; while either settles the puzzles, the compiled kernels are never loaded, and a
+    small solve takes a fraction of a second as a whole process (neither shortcut is taken
+    while :func:`cspsolve.compiling.eager` holds).
 ``gac-astar``
     Best-first search over GAC-propagated states (:func:`cspsolve.csp.gac_astar`) on the
     implicit-domain CSP of :mod:`.constraints`.
@@ -34,8 +35,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -243,13 +244,16 @@ def python_line_logic(
 
 
 QUICK_CELLS = 1024
-"""Largest puzzle (cells) whose first solve in a process tries :func:`python_mac` first."""
+"""Largest puzzle (cells) that may try :func:`python_mac` first."""
 QUICK_NODES = 30
 """Nodes :func:`python_mac` may expand (about 10 ms each on a 25 x 25 puzzle, against about
 half a second to load the kernels)."""
 QUICK_SECONDS = 0.25
-"""Seconds :func:`python_mac` may spend."""
-_PROBING_RUNS = itertools.count()
+"""Seconds :func:`python_mac` may spend on a puzzle."""
+QUICK_TOTAL = 1.0
+"""Seconds :func:`python_mac` may spend in all in a process: a tournament file fails it within
+its first few puzzles, a file of easy puzzles spends at most this much more than the kernels."""
+_quick_spent = 0.0
 _COMPILED = f"{__package__}._kernels"
 
 
@@ -274,9 +278,9 @@ def python_mac(
     Returns
     -------
     Result of Grid or None
-        MAC's result (:func:`cspsolve.csp.mac`) as a grid, its solution in ``solutions``, or
-        ``None`` when it stopped at the node or time allowance or found several solutions
-        (MAC's result keeps only the first, and the compiled search lists them).
+        MAC's result (:func:`cspsolve.csp.mac`) as a grid, the solutions it found (one when
+        ``max_solutions`` is 1) in ``solutions``, or ``None`` when it stopped at the node or
+        time allowance.
     """
     limits = limits or Limits()
     given = limits.time_limit
@@ -284,22 +288,35 @@ def python_mac(
     most = nodes if limits.max_nodes is None else min(nodes, limits.max_nodes)
     quick = dataclasses.replace(limits, time_limit=seconds, max_nodes=most)
     found = mac(build_csp(puzzle), limits=quick, max_solutions=max_solutions)
-    if found.status is Status.LIMIT or found.stats.extra["solutions"] > 1:
+    if found.status is Status.LIMIT:
         return None
     grid = found.map(functools.partial(grid_from_assignment, puzzle))
-    grid.solutions = [] if grid.solution is None else [grid.solution]
+    if grid.solution is not None and not grid.solutions:
+        grid.solutions = [grid.solution]
     return grid
 
 
 def _quick_nodes(puzzle: Nonogram) -> int:
-    """Nodes :func:`python_mac` may spend: :data:`QUICK_NODES` in the first solve of a process
-    while the kernels are not loaded, none later (a process that solves many puzzles is faster
-    loading the kernels once for all of them); none while :func:`cspsolve.compiling.eager`
-    holds."""
-    first = next(_PROBING_RUNS) == 0
+    """Nodes :func:`python_mac` may spend: :data:`QUICK_NODES` while the kernels are not loaded
+    (the first time it fails, they are) and it has spent less than :data:`QUICK_TOTAL` seconds
+    in the process (a process that solves many puzzles is faster loading the kernels once for
+    all of them); none while :func:`cspsolve.compiling.eager` holds."""
     small = puzzle.height * puzzle.width <= QUICK_CELLS
-    quick = first and small and _COMPILED not in sys.modules and not compiling.is_eager()
-    return QUICK_NODES if quick else 0
+    loaded = _COMPILED in sys.modules
+    spent = _quick_spent >= QUICK_TOTAL
+    return 0 if loaded or spent or not small or compiling.is_eager() else QUICK_NODES
+
+
+def _quick_mac(
+    puzzle: Nonogram, limits: Limits | None, wanted: int, nodes: int
+) -> Result[Grid] | None:
+    """:func:`python_mac`, its seconds added to those the process spent in it."""
+    global _quick_spent
+    started = time.perf_counter()
+    try:
+        return python_mac(puzzle, limits=limits, max_solutions=wanted, nodes=nodes)
+    finally:
+        _quick_spent += time.perf_counter() - started
 
 
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
@@ -314,7 +331,7 @@ def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]
     nodes = _quick_nodes(puzzle)
     if nodes:
         budget = (limits or Limits()).start(Stats())
-        found = python_mac(puzzle, limits=limits, max_solutions=wanted, nodes=nodes)
+        found = _quick_mac(puzzle, limits, wanted, nodes)
         if found is not None:
             return found
         limits = budget.rest()

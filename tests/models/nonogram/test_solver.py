@@ -121,6 +121,9 @@ def test_quick_mac_settles_only_what_brute_force_proves(data: st.DataObject, nod
     else:
         assert found.status is Status.SOLVED and found.solution in expected
         assert found.proof["unique"] == (len(expected) == 1)
+        listed = found.solutions
+        assert listed[0] == found.solution and len(set(listed)) == min(2, len(expected))
+        assert all(grid in expected for grid in listed)
 
 
 @pytest.mark.parametrize(
@@ -130,14 +133,26 @@ def test_quick_mac_settles_only_what_brute_force_proves(data: st.DataObject, nod
         "instances/nonogram/tournament-sample.txt",  # a 25 x 25 puzzle that needs search (MAC)
     ],
 )
-def test_a_small_first_solve_does_not_load_the_kernels(path: str) -> None:
+def test_small_solves_settled_in_plain_python_do_not_load_the_kernels(path: str) -> None:
+    """Every puzzle of the file, each answer checked by the kind's checker."""
     code = (
-        "import sys; from cspsolve.models.nonogram import read, solve; "
-        f"r = solve(read({path!r})[0].puzzle); "
-        "print(r.status.value, 'numba' in sys.modules)"
+        "import sys; from cspsolve.models.nonogram import read, solve, board\n"
+        f"for entry in read({path!r}):\n"
+        "    r = solve(entry.puzzle)\n"
+        "    print(r.status.value, board.check(entry.puzzle, r.solution))\n"
+        "print('numba' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.stdout.split() == ["solved", "False"], done.stderr
+    *solved, loaded = done.stdout.splitlines()
+    assert solved and set(solved) == {"solved []"} and loaded == "False", done.stderr
+
+
+def test_plain_python_is_not_tried_past_its_seconds_in_a_process() -> None:
+    easy = puzzle_of(["#.", ".#"])
+    with mock.patch.object(solver, "_COMPILED", "not a loaded module"):
+        assert solver._quick_nodes(easy) == solver.QUICK_NODES
+        with mock.patch.object(solver, "_quick_spent", solver.QUICK_TOTAL):
+            assert solver._quick_nodes(easy) == 0
 
 
 def test_contradictory_totals_are_a_result_not_an_error() -> None:
