@@ -28,6 +28,8 @@ from .solver import (
     pattern_refusal,
     probing,
     python_constraint,
+    python_line_fixpoint,
+    spares_kernels,
 )
 
 if TYPE_CHECKING:
@@ -150,7 +152,9 @@ def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, i
     """What line logic alone (GAC on the line constraints, no probing, no search) decides.
 
     Runs the fast solver's worklist propagation (:func:`.search.propagation.line_logic`, for a
-    colour puzzle :func:`.search.colour.line_logic`) from the grid of undecided cells.
+    colour puzzle :func:`.search.colour.line_logic`) from the grid of undecided cells, or where
+    plain Python may spare the kernels (:func:`.solver.spares_kernels`), its pure-Python twin
+    :func:`.solver.python_line_fixpoint`.
 
     Parameters
     ----------
@@ -169,6 +173,8 @@ def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, i
     StopPropagationError
         When ``budget`` stopped the propagation.
     """
+    if spares_kernels(puzzle):
+        return python_line_fixpoint(puzzle, budget=budget)
     if isinstance(puzzle, ColourNonogram):
         from .search.colour import line_logic as propagate_colours
 
@@ -210,8 +216,16 @@ def analyze(
         compiled kernels and OR-Tools is not counted). Line logic counts against the time
         limit; when the limits stop it, ``line_solvable`` and ``fixed_by_line_logic`` are
         ``None``.
+
+    Notes
+    -----
+    A small puzzle (:func:`.solver.spares_kernels`) gets line logic in plain Python, and loads
+    the compiled kernels only when line logic leaves cells open: a puzzle it settles is
+    analysed without them, and the effort of one it does not is always the compiled search's.
     """
-    _load_kernels(puzzle)
+    plain = spares_kernels(puzzle)
+    if not plain:
+        _load_kernels(puzzle)
     budget = (limits or Limits()).start(Stats())
     cells = puzzle.width * puzzle.height
     try:
@@ -220,8 +234,11 @@ def analyze(
     except StopPropagationError:
         solvable, decided = None, None
     logic = budget.finish().seconds
+    rest = budget.rest()
+    if plain and decided is not None and decided < cells:
+        _load_kernels(puzzle)
     request = tasks.Request(method, heuristic, {"unique": True})
-    result = tasks.solve(KIND, puzzle, request=request, limits=budget.rest())
+    result = tasks.solve(KIND, puzzle, request=request, limits=rest)
     return {
         "line_solvable": solvable,
         "fixed_by_line_logic": decided,

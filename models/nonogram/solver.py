@@ -37,20 +37,21 @@ import dataclasses
 import functools
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import TypeGuard, cast
 
 from cspsolve import compiling
-from cspsolve.csp import Assignment, gac_astar, mac
+from cspsolve.csp import Assignment, Domain, gac_astar, mac
 from cspsolve.csp.gac import propagate
 from cspsolve.errors import OptionError
 from cspsolve.kind import Runner, option
-from cspsolve.limits import Limits
+from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .board import Grid, Nonogram
 from .colour_board import ColourNonogram
-from .constraints import build_csp, grid_from_assignment
+from .constraints import LineDomain, build_csp, grid_from_assignment
 
 __all__ = [
     "LINE_LOGIC_CELLS",
@@ -62,8 +63,10 @@ __all__ = [
     "pattern_refusal",
     "probing",
     "python_constraint",
+    "python_line_fixpoint",
     "python_line_logic",
     "python_mac",
+    "spares_kernels",
     "sum_mismatch",
 ]
 
@@ -203,12 +206,10 @@ def python_line_logic(
 ) -> Result[Grid] | None:
     """Solve ``puzzle`` by line logic alone, in pure Python, or say it cannot (``None``).
 
-    The twin of :func:`.kind.line_logic`, which runs the compiled worklist and so loads the
-    kernels this one exists to spare.
-
-    Line logic is GAC propagation (:func:`cspsolve.csp.gac.propagate`) on the row and column
-    pattern variables of :func:`.constraints.build_csp`. It is sound, so a grid it decides
-    in full is the only solution, and a wiped-out line proves the clues unsolvable.
+    The twin of the compiled search's first phase, which loads the kernels this one exists to
+    spare. Line logic is GAC propagation (:func:`cspsolve.csp.gac.propagate`) on the row and
+    column pattern variables of :func:`.constraints.build_csp`. It is sound, so a grid it
+    decides in full is the only solution, and a wiped-out line proves the clues unsolvable.
 
     Parameters
     ----------
@@ -228,19 +229,64 @@ def python_line_logic(
     """
     stats = Stats()
     budget = (limits or Limits()).start(stats)
-    csp = build_csp(puzzle)
-    domains = dict(csp.domains)
+    domains = _line_fixpoint(puzzle, stats)
     solutions: list[Grid] = []
-    if propagate(csp, domains, stats=stats):
-        if any(domains[v].size() != 1 for v in csp.variables):
+    if domains is not None:
+        if any(domain.size() != 1 for domain in domains.values()):
             return None
-        assignment = {v: domains[v].value() for v in csp.variables}
+        assignment = {v: domain.value() for v, domain in domains.items()}
         solutions.append(grid_from_assignment(puzzle, assignment))
     decided = Result.from_solutions(
         budget.finish(), "probing", solutions, max_solutions=max_solutions, stopped=None
     )
     decided.solutions = solutions
     return decided
+
+
+def python_line_fixpoint(puzzle: Nonogram, *, budget: Budget | None = None) -> tuple[bool, int]:
+    """What line logic alone decides, in pure Python: the twin of :func:`.kind.line_logic`.
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues.
+    budget : Budget, optional
+        Its time limit and cancellation stop the propagation.
+
+    Returns
+    -------
+    tuple of (bool, int)
+        Whether the clues are consistent under line logic, and how many cells it fixes (0 when
+        they are not).
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` stopped the propagation.
+    """
+    domains = _line_fixpoint(puzzle, Stats(), budget)
+    if domains is None:
+        return False, 0
+    rows = (cast(LineDomain, domains["row", i]) for i in range(puzzle.height))
+    return True, sum(puzzle.width - row.undecided().bit_count() for row in rows)
+
+
+def _line_fixpoint(
+    puzzle: Nonogram, stats: Stats, budget: Budget | None = None
+) -> dict[Hashable, Domain] | None:
+    """The line domains of ``puzzle`` made GAC from the empty grid, or ``None`` when a line is
+    wiped out; ``stats.propagations`` counts the revisions."""
+    csp = build_csp(puzzle)
+    domains = dict(csp.domains)
+    return domains if propagate(csp, domains, stats=stats, budget=budget) else None
+
+
+def spares_kernels(puzzle: Puzzle) -> TypeGuard[Nonogram]:
+    """Whether plain Python may try ``puzzle`` before the compiled kernels: a black-and-white
+    puzzle of at most :data:`QUICK_CELLS` cells while the kernels are not loaded and
+    :func:`cspsolve.compiling.eager` does not hold."""
+    small = not isinstance(puzzle, ColourNonogram) and puzzle.height * puzzle.width <= QUICK_CELLS
+    return small and _COMPILED not in sys.modules and not compiling.is_eager()
 
 
 QUICK_CELLS = 1024
@@ -301,10 +347,7 @@ def _quick_nodes(puzzle: Nonogram) -> int:
     (the first time it fails, they are) and it has spent less than :data:`QUICK_TOTAL` seconds
     in the process (a process that solves many puzzles is faster loading the kernels once for
     all of them); none while :func:`cspsolve.compiling.eager` holds."""
-    small = puzzle.height * puzzle.width <= QUICK_CELLS
-    loaded = _COMPILED in sys.modules
-    spent = _quick_spent >= QUICK_TOTAL
-    return 0 if loaded or spent or not small or compiling.is_eager() else QUICK_NODES
+    return QUICK_NODES if spares_kernels(puzzle) and _quick_spent < QUICK_TOTAL else 0
 
 
 def _quick_mac(

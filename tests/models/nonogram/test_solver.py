@@ -3,6 +3,7 @@ brute force; the implicit line domain; limits and unsolvable clues."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,8 @@ from cspsolve.limits import Limits
 from cspsolve.models.nonogram import solve, solver
 from cspsolve.models.nonogram.board import Nonogram, check, clue_of
 from cspsolve.models.nonogram.constraints import LineDomain, build_csp
+from cspsolve.models.nonogram.lines.cells import UNKNOWN
+from cspsolve.models.nonogram.search.propagation import line_logic
 from cspsolve.results import Status
 
 from .conftest import all_solutions
@@ -124,6 +127,52 @@ def test_quick_mac_settles_only_what_brute_force_proves(data: st.DataObject, nod
         listed = found.solutions
         assert listed[0] == found.solution and len(set(listed)) == min(2, len(expected))
         assert all(grid in expected for grid in listed)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), crossed=st.booleans())
+def test_python_line_fixpoint_is_the_compiled_line_logic(
+    data: st.DataObject, crossed: bool
+) -> None:
+    puzzle = crossed_puzzle(data) if crossed else puzzle_of(data.draw(grids(20)))
+    consistent, grid, _ = line_logic(puzzle)
+    fixed = int((grid != UNKNOWN).sum()) if consistent else 0
+    assert solver.python_line_fixpoint(puzzle) == (consistent, fixed)
+
+
+ANALYZED = """
+import json, sys
+from cspsolve import analyze, compiling
+from cspsolve.models.nonogram import read
+entry = read(sys.argv[1])[0]
+KEYS = ("line_solvable", "fixed_by_line_logic", "cells", "unique", "status")
+def facts():
+    found = analyze(entry.puzzle)
+    return [found[key] for key in KEYS]
+plain = facts()
+loaded = "numba" in sys.modules
+with compiling.eager():
+    print(json.dumps([loaded, plain == facts(), plain]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "spared"),
+    [
+        ("instances/nonogram/jwilk-data000.nin", True),  # line logic settles it
+        ("tests/data/nonogram/test_pattern_13.txt", False),  # two solutions: a search
+        ("instances/nonogram/tournament-sample.txt", False),  # 25 x 25, a search
+    ],
+)
+def test_analyze_spares_the_kernels_where_line_logic_settles_the_puzzle(
+    path: str, spared: bool
+) -> None:
+    """And says what it says with them (:func:`cspsolve.compiling.eager`)."""
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", ANALYZED, str(ROOT / path)], capture_output=True, text=True
+    )
+    loaded, agree, facts = json.loads(done.stdout)
+    assert loaded is not spared and agree, (facts, done.stderr)
 
 
 @pytest.mark.parametrize(
