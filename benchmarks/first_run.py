@@ -82,7 +82,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             cold = timed([command, path], Path(folder))
             warm = timed([command, path], Path(folder))
-        met = "met" if cold <= TARGET else f"missed by {cold - TARGET:.1f} s"
+        met = "met" if cold <= TARGET else f"missed by {cold - TARGET:.2f} s"
         table.add_row(command, path.removeprefix("instances/"), f"{cold:.2f}", f"{warm:.2f}", met)
     Console(width=120).print(table)
 
