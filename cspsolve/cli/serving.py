@@ -11,7 +11,13 @@ from cspsolve.cli.output import fail
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Beyond the loopback (0.0.0.0), requests need the token the "
+    "printed link carries.",
+)
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
@@ -52,6 +58,7 @@ def serve(
     Examples:
       cspsolve serve
       cspsolve serve --port 8080
+      cspsolve serve --host 0.0.0.0
     """
     try:
         from cspsolve.web.server import serve as run_server

@@ -20,7 +20,8 @@ Routes (``docs/web.md`` describes each):
   an uploaded image.
 
 Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message;
-a job refused because too many wait with HTTP 503 and ``Retry-After``.
+a job refused because too many wait with HTTP 503 and ``Retry-After``; a request from another
+site, to another host name or without the token with 403 (:mod:`cspsolve.web.access`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from cspsolve.errors import CspsolveError, OptionError
 from cspsolve.kind import Kind, Player
 from cspsolve.web import design as designs
 from cspsolve.web import options, sources
+from cspsolve.web.access import Access, Policy
 from cspsolve.web.pool import LEASE, BusyError, Pool
 from cspsolve.web.work import ACTIONS, Spec
 
@@ -95,6 +97,11 @@ class Settings:
         The largest puzzle text (pasted or uploaded), in bytes of UTF-8.
     lease : float
         Seconds a job may go without a client asking about it before it is cancelled.
+    host : str
+        The address the server is bound to: a loopback one answers only requests to a loopback
+        name (:class:`~cspsolve.web.access.Policy`).
+    token : str or None
+        The token every request must carry (a server bound beyond the loopback), or ``None``.
     """
 
     workers: int = 1
@@ -102,6 +109,8 @@ class Settings:
     default_time_limit: float = 30.0
     max_input_bytes: int = 1 << 20
     lease: float = LEASE
+    host: str = "127.0.0.1"
+    token: str | None = None
 
     def time_limit(self, asked: Any) -> float:
         """The time limit of a request (``None``: the default).
@@ -334,6 +343,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         },
     )
     app.state.pool = pool
+    app.add_middleware(Access, policy=Policy(settings.host, settings.token))
     app.add_middleware(_Guard, cap=cap)
     return app
 

@@ -7,12 +7,10 @@ import socket
 import click
 import uvicorn
 
+from cspsolve.web.access import is_loopback, new_token
 from cspsolve.web.app import Settings, create_app
 
-__all__ = ["LOCAL", "listening", "serve"]
-
-LOCAL = ("127.0.0.1", "::1", "localhost")
-"""Addresses only this computer reaches."""
+__all__ = ["listening", "serve"]
 
 
 def listening(host: str, port: int) -> socket.socket:
@@ -41,23 +39,30 @@ def listening(host: str, port: int) -> socket.socket:
 def serve(host: str, port: int, workers: int, max_time_limit: float, max_input_bytes: int) -> None:
     """Serve the page at ``host:port`` until interrupted, printing its address first.
 
-    The socket is bound here, so that port 0 (any free port) prints the port it got.
+    The socket is bound here, so that port 0 (any free port) prints the port it got. Bound
+    beyond the loopback, the server makes a token (:mod:`cspsolve.web.access`) and prints it in
+    the link.
     """
     if max_time_limit <= 0:
         raise click.UsageError("--max-time-limit must be more than 0 seconds")
+    local = is_loopback(host)
     settings = Settings(
         workers=workers,
         max_time_limit=max_time_limit,
         default_time_limit=min(30.0, max_time_limit),
         max_input_bytes=max_input_bytes,
+        host=host,
+        token=None if local else new_token(),
     )
     sock = listening(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"cspsolve: serving on http://{shown}:{bound}/ with {workers} worker(s)")
-    if host not in LOCAL:
+    link = f"http://{shown}:{bound}/" + ("" if local else f"?token={settings.token}")
+    click.echo(f"cspsolve: serving on {link} with {workers} worker(s)")
+    if not local:
         click.echo(
-            f"cspsolve: listening on {host}: anyone who can reach it may use this computer's CPU",
+            f"cspsolve: listening on {host}: whoever has the link (its token) may use this "
+            "computer's CPU; keep it to yourself",
             err=True,
         )
     config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")

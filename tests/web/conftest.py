@@ -41,8 +41,9 @@ HOSTILE = "<script>alert('hostile')</script>"
 """Markup an input may hold; it must never reach an HTML answer as markup."""
 
 
-def client_of(app: Any) -> TestClient:
-    return TestClient(app)
+def client_of(app: Any, **options: Any) -> TestClient:
+    """A client that asks as the page does: to 127.0.0.1, the address served."""
+    return TestClient(app, base_url="http://127.0.0.1", **options)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from cspsolve.kind import TOOLS
 from cspsolve.web.app import create_app
 from cspsolve.web.pool import GRACE
 
-from .conftest import SETTINGS, finished, started
+from .conftest import SETTINGS, client_of, finished, started
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +80,7 @@ def test_a_worker_past_its_limit_is_replaced(queens_served: TestClient) -> None:
 
 
 def test_a_bug_is_one_line_of_json_not_a_stack_trace(queens_kind: None) -> None:
-    client = TestClient(create_app(SETTINGS), raise_server_exceptions=False)
+    client = client_of(create_app(SETTINGS), raise_server_exceptions=False)
     answer = client.post("/api/read", json={"puzzle": {"text": "bug", "kind": "queens"}})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error: TypeError: a bug in the reader"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 
 import httpx
@@ -30,15 +31,19 @@ def test_bad_serve_options_are_one_line_errors() -> None:
         assert refused.stderr.startswith("cspsolve: ") and refused.stderr.count("\n") == 1
 
 
-def test_listening_beyond_this_computer_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_beyond_this_computer_a_warning_and_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     said = CliRunner().invoke(cli.cli, ["serve", "--host", "0.0.0.0", "--port", "0"])
     assert said.exit_code == 0, said.output
-    assert "anyone who can reach it may use this computer's CPU" in said.output
+    assert "whoever has the link (its token) may use this computer's CPU" in said.output
+    link = re.search(r"http://0\.0\.0\.0:\d+/\?token=([\w-]+) ", said.output)
+    assert link is not None and len(link.group(1)) == 32, said.output
+    again = CliRunner().invoke(cli.cli, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert link.group(1) not in again.output  # a new token each time
     quiet = CliRunner().invoke(cli.cli, ["serve", "--port", "0"])
-    assert "anyone" not in quiet.output and "http://127.0.0.1:" in quiet.output
+    assert "token" not in quiet.output and "http://127.0.0.1:" in quiet.output
 
 
 def test_connections_to_the_listening_socket_send_at_once() -> None:
