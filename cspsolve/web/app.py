@@ -494,9 +494,12 @@ def _spec(action: str, data: Mapping[str, Any], source: sources.Source, settings
     if action == "explain" and kind.explain is None:
         raise OptionError(f"{kind.name} puzzles cannot be explained yet")
     methods, heuristics = _names(data, "methods"), _names(data, "heuristics")
+    runs = 1
     if action == "compare":
-        tasks.comparisons(kind, puzzle, methods=methods, heuristics=heuristics)
+        runs = len(tasks.comparisons(kind, puzzle, methods=methods, heuristics=heuristics))
+        if not runs:
+            raise OptionError("no method/heuristic pair matches the methods and heuristics asked")
     time_limit = settings.time_limit(data.get("time_limit"))
     return Spec(
-        action, kind.name, found.pick(_entry(data)), request, time_limit, methods, heuristics
+        action, kind.name, found.pick(_entry(data)), request, time_limit, methods, heuristics, runs
     )

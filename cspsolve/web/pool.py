@@ -145,7 +145,7 @@ def _serve(conn: Connection, cancel: ProcessEvent) -> None:
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         limits = Limits(
-            time_limit=spec.time_limit,
+            time_limit=spec.wall,
             cancel=stop,
             progress=lambda stats: send(("progress", stats.to_json())),
         )
@@ -307,7 +307,7 @@ class Pool:
         except (OSError, ValueError) as e:
             job.end("failed", error=f"the worker could not take the job ({e})")
             return False
-        deadline = time.monotonic() + job.spec.time_limit + GRACE
+        deadline = time.monotonic() + job.spec.wall + GRACE
         while True:
             self._abandon_unasked(job)
             if job.cancel_asked and not worker.cancel.is_set():

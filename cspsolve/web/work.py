@@ -39,9 +39,12 @@ class Spec:
     request : Request
         Method, heuristic and options.
     time_limit : float
-        Seconds the whole job may take (``compare`` shares them among its runs).
+        Seconds the job may take; ``compare`` gives each of its runs this much, as the command
+        line does (:attr:`wall`).
     methods, heuristics : tuple of str or None
         ``compare`` runs only these (``None``: all).
+    runs : int
+        The runs of a ``compare`` job (1 for any other).
     """
 
     action: str
@@ -51,11 +54,18 @@ class Spec:
     time_limit: float
     methods: tuple[str, ...] | None = None
     heuristics: tuple[str, ...] | None = field(default=None)
+    runs: int = 1
+
+    @property
+    def wall(self) -> float:
+        """Seconds the whole job may take: the time limit of each run, and for ``compare``
+        :data:`PLOT_SECONDS` more to draw the plot."""
+        extra = PLOT_SECONDS if self.action == "compare" else 0.0
+        return self.time_limit * self.runs + extra
 
 
-RUNS_SHARE = 0.9
-"""The part of a ``compare`` job's time limit its runs share; drawing the plot takes the rest
-(0.2 s to 0.5 s)."""
+PLOT_SECONDS = 2.0
+"""Seconds a ``compare`` job may take beyond its runs, to draw its plot (0.2 s to 0.5 s)."""
 
 
 def _picture(kind: Kind, puzzle: Any, result: Result[Any]) -> dict[str, Any]:
@@ -92,15 +102,14 @@ def _analyze(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
 
 
 def _compare(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
-    """Every (method, heuristic) pair, each given an equal share of :data:`RUNS_SHARE` of the
-    time limit (the rest draws the plot)."""
+    """Every (method, heuristic) pair, each given the job's time limit (as ``cspsolve compare``
+    gives each run ``--time-limit``)."""
     puzzle = tasks.prepare(kind, spec.puzzle, request=spec.request)
     pairs = tasks.comparisons(kind, puzzle, methods=spec.methods, heuristics=spec.heuristics)
-    share = RUNS_SHARE * spec.time_limit / max(1, len(pairs))
     runs = []
     for method, heuristic in pairs:
         request = tasks.Request(method, heuristic, spec.request.options)
-        each = Limits(time_limit=share, cancel=limits.cancel, progress=limits.progress)
+        each = Limits(time_limit=spec.time_limit, cancel=limits.cancel, progress=limits.progress)
         try:
             found = tasks.solve(kind, puzzle, request=request, limits=each).to_json(kind.encode)
         except OptionError as e:
@@ -109,7 +118,8 @@ def _compare(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
         found.pop("solution", None)
         found.pop("solutions", None)
         runs.append(found)
-    return {"runs": runs, "seconds_each": share, "plot": _plot(kind.describe(puzzle), runs)}
+    plot = _plot(kind.describe(puzzle), runs)
+    return {"runs": runs, "seconds_each": spec.time_limit, "plot": plot}
 
 
 def _plot(title: str, runs: list[dict[str, Any]]) -> str:

@@ -144,6 +144,13 @@ def test_bad_requests_are_one_line_errors(plain: TestClient, body: dict[str, obj
     error_of(plain, "/api/solve", body)
 
 
+def test_a_compare_of_nothing_is_refused_as_on_the_command_line(plain: TestClient) -> None:
+    """The 15-puzzle's ``astar`` is compared with ``pdb`` only: no pair is left to run."""
+    body = {"puzzle": {"instance": "npuzzle/korf15-easy.korf"}, "methods": ["astar"],
+            "heuristics": ["misplaced"]}  # fmt: skip
+    assert "no method/heuristic pair matches" in error_of(plain, "/api/compare", body)
+
+
 def test_errors_name_what_the_library_names(plain: TestClient) -> None:
     duck = {"instance": "nonogram/duck.non"}
     with pytest.raises(cspsolve.errors.OptionError) as expected:

@@ -240,7 +240,13 @@ def test_compare_shows_the_table_and_the_plot(page: Page) -> None:
     expected = cspsolve.tasks.comparisons(kind, puzzle_of(name))
     rows = [[td.text for td in row.find_elements(page.by.TAG_NAME, "td")]
             for row in page.all("#answer table tr")][1:]  # fmt: skip
-    assert [(r[0], None if r[1] == "-" else r[1]) for r in rows] == expected
+    assert [(r[0], None if r[1] == "—" else r[1]) for r in rows] == expected
+    cost = cspsolve.solve(puzzle_of(name)).stats.cost
+    for _, _, status, shown_cost, expanded, seconds in rows:
+        assert shown_cost == (f"{cost:,}" if status == "optimal" else shown_cost)
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*", expanded), expanded  # thousands separated
+        digits = re.sub(r"\D", "", seconds).strip("0")  # significant figures
+        assert re.fullmatch(r"[\d.,]+", seconds) and len(digits) <= 3, seconds
     plot = '#answer img[alt^="expanded nodes"]'
     assert page.driver.execute_script("return arguments[0].naturalWidth", page.one(plot)) > 0
     page.shot("compare", plot)

@@ -27,6 +27,30 @@ function table(head, rows) {
   return t;
 }
 
+// One way to write a value in every table: counts with thousands separators, seconds to three
+// significant figures, "not checked" for null, yes/no, lists and objects as plain text.
+function fmt(value, key = "") {
+  if (value === null || value === undefined) return "not checked";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") {
+    if (/seconds/.test(key) || !Number.isInteger(value)) return Number(value.toPrecision(3)).toLocaleString("en-US");
+    return value.toLocaleString("en-US");
+  }
+  if (Array.isArray(value)) return value.map((v) => fmt(v)).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}: ${fmt(v, k)}`).join("; ");
+  return String(value);
+}
+
+// what a run reached: its value, or "—" when it stopped without an answer
+function reached(run, key) {
+  const answered = ["solved", "optimal"].includes(run.status);
+  return answered && run.stats[key] !== undefined ? fmt(run.stats[key], key) : "—";
+}
+
+function facts(head, entries) {
+  return table(head, entries.map(([k, v]) => [k, fmt(v, k)]));
+}
+
 async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body instanceof FormData) init.body = body;
@@ -207,12 +231,12 @@ async function follow(job, second) {
     const first = ended[0];
     const p = first.progress;
     $("job-state").textContent = first.state;
-    $("job-progress").textContent = p ? `expanded ${p.expanded}, ${p.seconds.toFixed(1)} s` : "";
+    $("job-progress").textContent = p ? `expanded ${fmt(p.expanded)}, ${fmt(p.seconds, "seconds")} s` : "";
     if (ended.every((j) => ENDED.includes(j.state))) break;
   }
   if (state.job !== job.id) return;
   $("cancel").hidden = true;
-  $("job-progress").textContent = ended[0].seconds !== null ? `${ended[0].seconds} s` : "";
+  $("job-progress").textContent = ended[0].seconds !== null ? `${fmt(ended[0].seconds, "seconds")} s` : "";
   const errors = ended.map((j) => j.error).filter(Boolean);
   $("job-error").textContent = errors.join("; ");
   ended.forEach((j) => j.answer && show(j));
@@ -223,8 +247,7 @@ async function cancel() {
 }
 
 function stats(result) {
-  const rows = Object.entries(result.stats || {}).filter(([, v]) => v);
-  return table(["counter", "value"], rows);
+  return facts(["counter", "value"], Object.entries(result.stats || {}).filter(([, v]) => v));
 }
 
 function picture(svg, alt) {
@@ -238,7 +261,7 @@ function showResult(result) {
   if (result.svg) box.append(picture(result.svg));
   else if (result.text) box.append(el("pre", result.text));
   const proof = Object.entries(result.proof || {});
-  if (proof.length) box.append(table(["proof", "value"], proof.map(([k, v]) => [k, JSON.stringify(v)])));
+  if (proof.length) box.append(facts(["proof", "value"], proof));
   box.append(stats(result));
   return box;
 }
@@ -253,14 +276,14 @@ function show(job) {
     const list = el("ul");
     a.words.forEach((w) => list.append(el("li", w)));
     answer.append(list);
-    answer.append(table(["run", "status", "cost", "seconds"], [a.search, a.reference].map((r) => [r.method, r.status, r.stats.cost, r.stats.seconds])));
+    answer.append(table(["run", "status", "cost", "seconds"], [a.search, a.reference].map((r) => [r.method, r.status, reached(r, "cost"), fmt(r.stats.seconds, "seconds")])));
   } else if (job.action === "analyze") {
     answer.append(el("h3", "Analysis"));
-    answer.append(table(["key", "value"], Object.entries(a.analysis).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v])));
+    answer.append(facts(["key", "value"], Object.entries(a.analysis)));
   } else if (job.action === "compare") {
     answer.append(table(["method", "heuristic", "status", "cost", "expanded", "seconds"],
-      a.runs.map((r) => [r.method, r.heuristic || "-", r.status, r.stats.cost ?? "", r.stats.expanded ?? "", r.stats.seconds ?? ""])));
-    answer.append(el("p", `each run had ${a.seconds_each.toFixed(2)} s`, { class: "note" }));
+      a.runs.map((r) => [r.method, r.heuristic || "—", r.status, reached(r, "cost"), fmt(r.stats.expanded ?? null, "expanded"), fmt(r.stats.seconds ?? null, "seconds")])));
+    answer.append(el("p", `each run may take ${fmt(a.seconds_each, "seconds")} s, the time limit typed (as cspsolve compare --time-limit gives each run)`, { class: "note" }));
     if (a.plot) answer.append(picture(a.plot, "expanded nodes and seconds of each run"));
   } else if (job.action === "explain") {
     if (a.player) answer.append(el("iframe", null, { src: `/jobs/${job.id}/player`, sandbox: "allow-scripts", class: "player", title: "step player" }));
@@ -270,7 +293,7 @@ function show(job) {
     answer.append(list);
     if (summary) {
       summary.words.forEach((w) => answer.append(el("p", w)));
-      answer.append(table(["fact", "value"], Object.entries(summary.explanation).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v])));
+      answer.append(facts(["fact", "value"], Object.entries(summary.explanation)));
     }
   }
 }
