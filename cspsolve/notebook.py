@@ -9,9 +9,12 @@ on the first picture, not before).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["picture"]
+if TYPE_CHECKING:
+    from cspsolve.kind import Kind
+
+__all__ = ["as_given", "picture"]
 
 
 def picture(kind: str) -> Callable[[Any], str | None]:
@@ -38,12 +41,18 @@ def picture(kind: str) -> Callable[[Any], str | None]:
 
     def _repr_svg_(puzzle: Any) -> str | None:
         from cspsolve.registry import get
-        from cspsolve.render import drawn
 
-        found = get(kind)
-        blank = found.blank
-        if blank is None:
-            return None
-        return drawn(lambda: found.scenes(puzzle, blank(puzzle))[:1])
+        return as_given(get(kind), puzzle)
 
     return _repr_svg_
+
+
+def as_given(kind: Kind, puzzle: Any) -> str | None:
+    """The SVG of ``puzzle`` as given: the first of the kind's scenes of its
+    :attr:`~cspsolve.kind.Kind.blank` solution, or ``None`` when the kind has no ``blank``."""
+    blank = kind.blank
+    if blank is None:
+        return None
+    from cspsolve.render import drawn
+
+    return drawn(lambda: kind.scenes(puzzle, blank(puzzle))[:1])

@@ -7,11 +7,16 @@ from typing import Any
 
 import pytest
 
+PHONE_WIDTH = 500
+"""Narrower viewports are emulated as a phone's: headless Chromium's window is never narrower
+than this, so a 390-pixel window would show 500 pixels."""
+
 
 def browser(width: int, height: int) -> Any:
-    """Headless Chromium through selenium with a window of ``width`` x ``height`` pixels, or
-    skip saying what is missing. The chromedriver path is given, so that selenium never tries
-    to download a driver."""
+    """Headless Chromium through selenium showing ``width`` x ``height`` pixels, or skip saying
+    what is missing. The chromedriver path is given, so that selenium never tries to download a
+    driver. Below :data:`PHONE_WIDTH`, the viewport is a phone's (DevTools' device metrics,
+    touch-sized, ``mobile``)."""
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
@@ -25,6 +30,10 @@ def browser(width: int, height: int) -> Any:
         options.add_argument(flag)
     options.add_argument(f"--window-size={width},{height}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(
+    made = webdriver.Chrome(
         options=options, service=webdriver.ChromeService(executable_path=driver)
     )
+    if width < PHONE_WIDTH:
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+        made.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    return made

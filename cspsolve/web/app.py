@@ -6,6 +6,7 @@ Routes (``docs/web.md`` describes each):
 - ``GET /api/kinds``: every kind, its methods, heuristics and options (the kind's declaration);
 - ``GET /api/instances``: the names of the shipped example puzzles;
 - ``POST /api/read``: the puzzles of a source (JSON, or a form with an uploaded ``file``);
+- ``POST /api/picture``: one puzzle of a source as given, as SVG (``{"svg": ...}``);
 - ``POST /api/solve``, ``/api/verify``, ``/api/analyze``, ``/api/compare``, ``/api/explain``:
   start a job (answer 202 with its id);
 - ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer (asking renews
@@ -46,6 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cspsolve import registry, tasks
 from cspsolve.errors import CspsolveError, OptionError
 from cspsolve.kind import Kind, Player
+from cspsolve.notebook import as_given
 from cspsolve.web import design as designs
 from cspsolve.web import options, sources
 from cspsolve.web.access import Access, Policy
@@ -230,6 +232,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         found = await reading(sources.read, source)
         return JSONResponse({"kind": found.kind, "name": found.name, "puzzles": found.listing()})
 
+    async def picture(request: Request) -> Response:
+        data, source = await _request_source(request, cap, settings)
+        return JSONResponse({"svg": await reading(_picture, data, source)})
+
     def action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def start(request: Request) -> Response:
             data, source = await _request_source(request, cap, settings)
@@ -323,6 +329,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/kinds", kinds),
         Route("/api/instances", instances),
         Route("/api/read", read, methods=["POST"]),
+        Route("/api/picture", picture, methods=["POST"]),
         *(Route(f"/api/{name}", action(name), methods=["POST"]) for name in ACTIONS),
         Route("/api/design", design, methods=["POST"]),
         Route("/api/design/file", design_file),
@@ -451,6 +458,12 @@ def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Kind, Play
         raise OptionError(f"{played} can be played here")
     puzzle = found.pick(_entry(data))
     return kind, player, puzzle, player.moves(puzzle, data.get("presses"))
+
+
+def _picture(data: Mapping[str, Any], source: sources.Source) -> str | None:
+    """The SVG of the request's puzzle as given (:func:`cspsolve.notebook.as_given`)."""
+    found = sources.read(source)
+    return as_given(registry.get(found.kind), found.pick(_entry(data)))
 
 
 def _entry(data: Mapping[str, Any]) -> int:

@@ -49,9 +49,24 @@ def test_the_page_needs_nothing_from_the_internet(plain: TestClient) -> None:
     assert "script-src 'self'" in page.headers["content-security-policy"]
     for kind in registry.kinds().values():
         assert kind.title in page.text
-    texts = [page.text] + [plain.get(f"/static/app.{ext}").text for ext in ("js", "css")]
-    for text in texts:
-        assert "http://" not in text and "https://" not in text and "//cdn" not in text
+    assert "http://" not in page.text and "https://" not in page.text
+    linked = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text)
+    assert {"/static/app.js", "/static/app.css", "/static/pico.classless.min.css"} <= set(linked)
+    for path in linked:
+        text = plain.get(path).text
+        assert "@import" not in text and "//cdn" not in text
+        targets = re.findall(r"""url\(\s*['"]?([^'")]+)""", text)
+        assert all(target.startswith("data:") for target in targets), path  # drawn inline
+        if path.endswith(".js"):
+            assert "http://" not in text and "https://" not in text
+
+
+def test_a_puzzle_is_drawn_as_given(plain: TestClient) -> None:
+    for name in ("nonogram/duck.non", "lightsout/classic-5x5.lo", "rushhour/card-32.txt"):
+        svg = plain.post("/api/picture", json={"puzzle": {"instance": name}}).json()["svg"]
+        assert svg.startswith("<?xml") and "<svg" in svg
+    duck = {"puzzle": {"instance": "nonogram/duck.non"}, "entry": 1}
+    assert "holds 1 puzzles" in error_of(plain, "/api/picture", duck)
 
 
 def test_kinds_are_the_declarations(plain: TestClient) -> None:

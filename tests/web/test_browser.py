@@ -26,7 +26,7 @@ from cspsolve.instances import ROOT
 from cspsolve.web.pool import GRACE
 
 from ..browsing import browser
-from .conftest import serving
+from .conftest import Server, serving
 from .test_jobs import ONE_PER_KIND
 from .test_tools import columns, every_solution, image_of, pressed_by_hand, runs
 
@@ -137,13 +137,29 @@ class Page:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
-    driver = browser(1100, 1400)
+def server() -> Iterator[Server]:
+    with serving("--workers", "2", "--max-time-limit", "30") as running:
+        yield running
+
+
+def page_of(width: int, height: int, server: Server, shots: Path) -> Iterator[Page]:
+    driver = browser(width, height)
     try:
-        with serving("--workers", "2", "--max-time-limit", "30") as server:
-            yield Page(driver, server.address, tmp_path_factory.mktemp("screenshots"))
+        yield Page(driver, server.address, shots)
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def page(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    """The page at a desk's size."""
+    yield from page_of(1100, 1400, server, tmp_path_factory.mktemp("screenshots"))
+
+
+@pytest.fixture(scope="module")
+def phone(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    """The page on a phone's screen, 390 x 844."""
+    yield from page_of(390, 844, server, tmp_path_factory.mktemp("screenshots"))
 
 
 def puzzle_of(name: str) -> Any:
@@ -169,6 +185,62 @@ def test_a_pasted_puzzle_is_solved_and_drawn(page: Page, kind: str) -> None:
         assert float(page.pairs()["cost"]) == expected.stats.cost
     page.shot(f"solve-{kind}", "#job")
     assert not page.severe()
+
+
+def sideways(page: Page) -> int:
+    """Pixels the page scrolls sideways."""
+    return int(
+        page.driver.execute_script(
+            "return document.documentElement.scrollWidth - window.innerWidth"
+        )
+    )
+
+
+def test_the_page_opens_with_a_puzzle_drawn(page: Page) -> None:
+    page.open()
+    shown = page.until(lambda: page.one("#puzzle-figure").is_displayed())
+    assert shown and page.one("#instance").get_attribute("value") == "nonogram/duck.non"
+    picture = page.one("#puzzle-picture")
+    assert page.driver.execute_script("return arguments[0].naturalWidth", picture) > 0
+    first = picture.get_attribute("src")
+    page.choose("#instance", ONE_PER_KIND["lightsout"])  # picking an example reads and draws it
+    page.until(lambda: page.text("#read-kind").startswith("Lights Out"))
+    page.until(lambda: page.one("#puzzle-picture").get_attribute("src") != first)
+    page.shot("opened", "#input")
+    assert not page.severe()
+
+
+def test_the_puzzle_tabs_are_tabs_to_a_screen_reader(page: Page) -> None:
+    page.open()
+    tabs = page.all('[role="tab"]')
+    assert [t.get_attribute("aria-selected") for t in tabs].count("true") == 1
+    for tab in tabs:
+        panel = page.one(f"#{tab.get_attribute('aria-controls')}")
+        assert panel.get_attribute("role") == "tabpanel"
+        tab.click()
+        assert tab.get_attribute("aria-selected") == "true" and panel.is_displayed()
+
+
+@pytest.mark.parametrize("kind", sorted(ONE_PER_KIND))
+def test_nothing_scrolls_sideways_on_a_phone(phone: Page, kind: str) -> None:
+    phone.open()
+    assert sideways(phone) <= 0
+    phone.paste((ROOT / ONE_PER_KIND[kind]).read_text(), kind)
+    assert phone.run("solve") == "done"
+    assert sideways(phone) <= 0
+    phone.shot(f"phone-solve-{kind}", "#job")
+
+
+def test_lights_out_cells_take_a_finger_on_a_phone(phone: Page) -> None:
+    phone.open()
+    phone.paste((ROOT / ONE_PER_KIND["lightsout"]).read_text(), "lightsout")
+    phone.one("#play-start").click()
+    cells = phone.until(lambda: phone.all("#play-board button"))
+    sizes = [
+        phone.driver.execute_script("return arguments[0].getBoundingClientRect()", c) for c in cells
+    ]
+    assert min(min(box["width"], box["height"]) for box in sizes) >= 44
+    assert sideways(phone) <= 0
 
 
 def black_cells(page: Page) -> int:

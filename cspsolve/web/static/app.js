@@ -4,7 +4,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { kinds: {}, tab: "paste", source: null, kind: null, job: null, jobs: [], live: new Set() };
+const state = { kinds: {}, tab: "shipped", source: null, kind: null, job: null, jobs: [], live: new Set(), reads: 0 };
+const OPENING = "nonogram/duck.non";  // the puzzle the page opens with, drawn
 const ENDED = ["done", "failed", "cancelled"];
 
 function el(tag, text, attrs) {
@@ -79,7 +80,10 @@ function leave() {
 
 function showTab(name) {
   state.tab = name;
-  document.querySelectorAll("[data-tab]").forEach((b) => b.classList.toggle("on", b.dataset.tab === name));
+  document.querySelectorAll("[data-tab]").forEach((b) => {
+    b.classList.toggle("on", b.dataset.tab === name);
+    b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  });
   document.querySelectorAll("[data-panel]").forEach((p) => (p.hidden = p.dataset.panel !== name));
 }
 
@@ -95,9 +99,11 @@ async function sourceNow() {
 }
 
 async function readPuzzle() {
+  const reading = ++state.reads; // a later read (a puzzle picked, pasted) wins over this one
   $("input-error").textContent = "";
   $("run").hidden = true;
   $("puzzles").hidden = true;
+  $("puzzle-figure").hidden = true;
   try {
     const source = await sourceNow();
     let read;
@@ -113,6 +119,7 @@ async function readPuzzle() {
     } else {
       read = await api("POST", "/api/read", { puzzle: source });
     }
+    if (reading !== state.reads) return;
     state.source = source;
     state.kind = state.kinds[read.kind];
     const entry = $("entry");
@@ -126,9 +133,20 @@ async function readPuzzle() {
     $("puzzles").hidden = false;
     fillMethods();
     $("run").hidden = false;
+    await drawPuzzle();
   } catch (error) {
-    $("input-error").textContent = error.message;
+    if (reading === state.reads) $("input-error").textContent = error.message;
   }
+}
+
+// the puzzle picked, drawn as given
+async function drawPuzzle() {
+  const reading = state.reads;
+  const body = { puzzle: state.source, entry: Number($("entry").value || 0) };
+  const { svg } = await api("POST", "/api/picture", body).catch(() => ({ svg: null }));
+  if (reading !== state.reads || !svg) return;
+  $("puzzle-picture").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+  $("puzzle-figure").hidden = false;
 }
 
 // --- methods and options, from the kind's declaration ----------------------------------------
@@ -171,7 +189,8 @@ function optionWidget(option) {
   }
   input.dataset.option = option.name;
   input.dataset.widget = option.widget;
-  label.append(input);
+  if (option.widget === "flag") label.prepend(input); // a box before its words
+  else label.append(input);
   return label;
 }
 
@@ -358,8 +377,9 @@ async function playShow() {
     const now = await api("POST", "/api/play", playBody());
     board($("play-board"), now.rows, { "#": "lit", ".": "off", x: "hole" }, pressCell);
     mark($("play-board"), now.pressed, "pressed");
+    $("play-board").classList.toggle("won", now.solved);
     $("play-status").textContent = now.solved
-      ? `solved in ${play.presses.length} presses`
+      ? `solved: every light is off, in ${play.presses.length} presses`
       : `${now.lit} lights on, ${play.presses.length} presses made`;
   } catch (error) {
     $("play-error").textContent = error.message;
@@ -473,9 +493,15 @@ async function init() {
   document.querySelectorAll("[data-tab]").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   document.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => start(b.dataset.action)));
   $("read").addEventListener("click", readPuzzle);
+  $("instance").addEventListener("change", readPuzzle);
+  $("file").addEventListener("change", readPuzzle);
+  $("entry").addEventListener("change", () => { $("puzzle-figure").hidden = true; drawPuzzle(); });
   $("method").addEventListener("change", fillHeuristics);
   $("cancel").addEventListener("click", cancel);
   window.addEventListener("pagehide", leave);
+  if ([...$("instance").options].some((o) => o.value === OPENING)) $("instance").value = OPENING;
+  showTab("shipped");
+  readPuzzle();
   $("play-start").addEventListener("click", playStart);
   $("play-hint").addEventListener("click", playHint);
   $("play-reset").addEventListener("click", playStart);
