@@ -82,6 +82,24 @@ PLAYER_POLICY = (
 )
 """The step player's policy: its own inline code; the page shows it in a sandboxed frame."""
 
+PLAYER_HEAD = (
+    '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+    "<style>body{margin:0;font-family:system-ui,sans-serif}"
+    ".cspsolve-player .steps{max-height:28rem!important}"
+    "@media (max-width:700px){.cspsolve-player .steps{max-height:16rem!important}}"
+    "@media (pointer:coarse){.cspsolve-player button{min-height:44px;min-width:44px}}</style>"
+)
+"""The player page's head: its list of steps is of a fixed height (not a share of the frame's,
+which grows to the page's), so that the frame can take the page's whole height."""
+
+PLAYER_FIT = (
+    "<script>new ResizeObserver(function () { parent.postMessage("
+    "{cspsolvePlayerHeight: document.documentElement.scrollHeight}, '*'); })"
+    ".observe(document.body);</script>"
+)
+"""Tells the page the player's height whenever it changes: the page sizes the frame to it,
+so that the frame never scrolls (its list of steps does)."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -311,9 +329,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         shown = found.answer.get("player") if found and found.answer else None
         if shown is None:
             return _error("no step player for that job", 404)
-        page = (
-            f'<!doctype html><html><head><meta charset="utf-8"></head><body>{shown}</body></html>'
-        )
+        body = f"<body>{shown}{PLAYER_FIT}</body>"
+        page = f"<!doctype html><html><head>{PLAYER_HEAD}</head>{body}</html>"
         return HTMLResponse(page, headers={"content-security-policy": PLAYER_POLICY})
 
     @contextlib.asynccontextmanager

@@ -81,6 +81,11 @@ class Page:
         self.one("#read").click()
         self.until(lambda: self.one("#run").is_displayed() or self.text("#input-error"))
 
+    def design(self) -> None:
+        """Open the designer's page."""
+        self.one("#nav-design").click()
+        self.until(lambda: self.one("#design").is_displayed())
+
     def choose(self, css: str, value: str) -> None:
         from selenium.webdriver.support.ui import Select
 
@@ -92,7 +97,8 @@ class Page:
         field.send_keys(value)
 
     def run(self, action: str) -> str:
-        """Start an action; the job's state once it has ended."""
+        """Start an action from its tab; the job's state once it has ended."""
+        self.one(f'[data-show="{action}"]').click()
         self.one(f'[data-action="{action}"]').click()
         return str(
             self.until(
@@ -183,7 +189,7 @@ def test_a_pasted_puzzle_is_solved_and_drawn(page: Page, kind: str) -> None:
     assert page.driver.execute_script("return arguments[0].naturalWidth", image) > 0
     if expected.stats.cost:
         assert float(page.pairs()["cost"]) == expected.stats.cost
-    page.shot(f"solve-{kind}", "#job")
+    page.shot(f"solve-{kind}", "#work")
     assert not page.severe()
 
 
@@ -210,15 +216,25 @@ def test_the_page_opens_with_a_puzzle_drawn(page: Page) -> None:
     assert not page.severe()
 
 
-def test_the_puzzle_tabs_are_tabs_to_a_screen_reader(page: Page) -> None:
+def test_every_tab_list_is_tabs_to_a_screen_reader(page: Page) -> None:
+    """The pages, the puzzle's sources and the answers: in each list one tab is selected, each
+    names a tab panel, and a tab pressed is selected and shows its panel."""
     page.open()
-    tabs = page.all('[role="tab"]')
-    assert [t.get_attribute("aria-selected") for t in tabs].count("true") == 1
-    for tab in tabs:
-        panel = page.one(f"#{tab.get_attribute('aria-controls')}")
-        assert panel.get_attribute("role") == "tabpanel"
-        tab.click()
-        assert tab.get_attribute("aria-selected") == "true" and panel.is_displayed()
+    lists = page.all('[role="tablist"]')
+    assert len(lists) == 3
+    for tablist in lists:
+        tabs = [
+            t
+            for t in tablist.find_elements(page.by.CSS_SELECTOR, '[role="tab"]')
+            if t.is_displayed()
+        ]
+        assert [t.get_attribute("aria-selected") for t in tabs].count("true") == 1
+        for tab in [*tabs[1:], tabs[0]]:
+            panel = page.one(f"#{tab.get_attribute('aria-controls')}")
+            assert panel.get_attribute("role") == "tabpanel"
+            tab.click()
+            assert tab.get_attribute("aria-selected") == "true" and panel.is_displayed()
+    assert not page.severe()
 
 
 @pytest.mark.parametrize("kind", sorted(ONE_PER_KIND))
@@ -228,7 +244,7 @@ def test_nothing_scrolls_sideways_on_a_phone(phone: Page, kind: str) -> None:
     phone.paste((ROOT / ONE_PER_KIND[kind]).read_text(), kind)
     assert phone.run("solve") == "done"
     assert sideways(phone) <= 0
-    phone.shot(f"phone-solve-{kind}", "#job")
+    phone.shot(f"phone-solve-{kind}", "#work")
 
 
 def test_lights_out_cells_take_a_finger_on_a_phone(phone: Page) -> None:
@@ -255,14 +271,17 @@ def test_an_explanation_steps_with_its_board_redrawn(page: Page) -> None:
     name = ONE_PER_KIND["nonogram"]
     page.paste((ROOT / name).read_text(), "nonogram")
     assert page.run("explain") == "done"
-    steps = [li.text for li in page.all("#answer ol > li")]
-    assert len(steps) > 2
-    page.shot("explain", "#job")
+    assert not page.all("#answer ol > li")  # the player lists the steps: once
+    page.shot("explain", "#work")
     solution = cspsolve.solve(puzzle_of(name)).solution
     filled = "".join(solution).count("#")
-    page.driver.switch_to.frame(page.one("iframe.player"))
+    frame = page.one("iframe.player")
+    page.driver.switch_to.frame(frame)
     try:
         page.until(lambda: page.all("rect[data-cell]"))
+        assert len(page.all(".steps li")) > 2
+        inner = "return [document.documentElement.scrollHeight, window.innerHeight]"
+        page.until(lambda: (lambda h: h[0] <= h[1])(page.driver.execute_script(inner)))
         first = page.text(".caption")
         at_start = black_cells(page)
         page.one(".next").click()
@@ -289,7 +308,7 @@ def test_check_gives_the_verdict_in_words_and_the_analysis(page: Page) -> None:
     assert [li.text for li in page.all("#answer ul > li")] == report.words()
     analysis = cspsolve.analyze(puzzle_of(name))
     assert page.pairs()["nullity"] == str(analysis["nullity"])
-    page.shot("check", "#job")
+    page.shot("check", "#work")
 
 
 def test_a_long_solve_is_cancelled(page: Page) -> None:
@@ -390,6 +409,7 @@ def check_design(page: Page) -> str:
 
 def test_a_nonogram_is_designed(page: Page) -> None:
     page.open()
+    page.design()
     grid = ["#...", ".#..", "..##", "...#"]
     draw(page, grid)
     assert drawn(page) == grid
@@ -429,6 +449,41 @@ def test_a_nonogram_is_designed(page: Page) -> None:
         assert [list(r) for r in entry.puzzle.rows] == [runs(r) for r in grid]
 
 
+def test_a_design_is_painted_by_strokes_and_undone(page: Page) -> None:
+    """A stroke paints every cell it crosses with the first cell's new value; Undo and Redo
+    (buttons, and Ctrl+Z, Ctrl+Y) step through the strokes."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    page.open()
+    page.design()
+    draw(page, ["....", "....", "...."])
+
+    def cell(r: int, c: int) -> Any:
+        return page.one(f'#design-board [data-cell="{r},{c}"]')
+
+    stroke = ActionChains(page.driver).click_and_hold(cell(1, 0))
+    for c in (1, 2, 3):
+        stroke = stroke.move_to_element(cell(1, c))
+    stroke.release().perform()
+    painted = ["....", "####", "...."]
+    page.until(lambda: drawn(page) == painted)
+    ActionChains(page.driver).click_and_hold(cell(1, 1)).move_to_element(
+        cell(0, 1)
+    ).release().perform()
+    erased = ["....", "#.##", "...."]  # the first cell was filled: the stroke empties
+    page.until(lambda: drawn(page) == erased)
+    page.one("#design-undo").click()
+    assert drawn(page) == painted
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    page.until(lambda: drawn(page) == ["....", "....", "...."])
+    page.one("#design-redo").click()
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    page.until(lambda: drawn(page) == erased)
+    assert page.one("#design-redo").get_attribute("disabled") is not None
+    assert not page.severe()
+
+
 def fewest_by_chasing(rows: list[str]) -> int:
     """The fewest presses that turn a grid off, by light chasing: each choice of presses in
     the first row, then a press under every light left on, row by row."""
@@ -446,6 +501,7 @@ def fewest_by_chasing(rows: list[str]) -> int:
 
 def test_a_design_is_traced_from_an_image(page: Page, tmp_path: Path) -> None:
     page.open()
+    page.design()
     grid = ["..##..", ".#..#.", "#....#", ".#..#.", "..##.."]
     path = tmp_path / "ring.png"
     path.write_bytes(image_of(grid, 12))

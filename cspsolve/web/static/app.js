@@ -4,7 +4,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { kinds: {}, tab: "shipped", source: null, kind: null, job: null, jobs: [], live: new Set(), reads: 0 };
+const state = { kinds: {}, tab: "shipped", work: "solve", source: null, kind: null, job: null, jobs: [], live: new Set(), reads: 0 };
 const OPENING = "nonogram/duck.non";  // the puzzle the page opens with, drawn
 const ENDED = ["done", "failed", "cancelled"];
 
@@ -78,13 +78,42 @@ function leave() {
 
 // --- the puzzle -------------------------------------------------------------------------------
 
+// mark the tab of a tab list whose data-KEY is `name` as the one selected
+function select(key, name) {
+  document.querySelectorAll(`[data-${key}]`).forEach((b) => {
+    b.classList.toggle("on", b.dataset[key] === name);
+    b.setAttribute("aria-selected", String(b.dataset[key] === name));
+  });
+}
+
 function showTab(name) {
   state.tab = name;
-  document.querySelectorAll("[data-tab]").forEach((b) => {
-    b.classList.toggle("on", b.dataset.tab === name);
-    b.setAttribute("aria-selected", String(b.dataset.tab === name));
-  });
+  select("tab", name);
   document.querySelectorAll("[data-panel]").forEach((p) => (p.hidden = p.dataset.panel !== name));
+}
+
+// the page's two pages: solving a puzzle, designing one
+function showPage(id) {
+  select("page", id);
+  document.querySelectorAll("[data-page]").forEach((b) => ($(b.dataset.page).hidden = b.dataset.page !== id));
+}
+
+// the answer tabs: Solve, Why, Check, Compare, and Play where the kind has a player
+function showWork(name) {
+  state.work = name;
+  select("show", name);
+  $("work").setAttribute("aria-labelledby", name === "play" ? "play-start" : `tab-${name}`);
+  document.querySelectorAll("[data-for]").forEach((node) => (node.hidden = node.dataset.for !== name));
+  document.querySelectorAll("[data-answer]").forEach((node) => (node.hidden = node.dataset.answer !== name));
+  const playing = name === "play";
+  $("settings").hidden = playing;
+  $("job").hidden = playing || !state.job;
+  $("play").hidden = !playing;
+  if (playing && !play.started) playStart();
+}
+
+function answerOf(action) {
+  return document.querySelector(`[data-answer="${action === "analyze" ? "verify" : action}"]`);
 }
 
 async function sourceNow() {
@@ -212,10 +241,10 @@ function optionValues() {
 
 async function start(action) {
   cancel(); // the job shown before, if it still runs: its answer would not be shown
+  showWork(action);
   $("job").hidden = false;
   $("job-error").textContent = "";
-  $("answer").replaceChildren();
-  $("job-title").textContent = { solve: "Solve", explain: "Why", verify: "Check", compare: "Compare" }[action];
+  answerOf(action).replaceChildren();
   const limit = $("time-limit").value;
   const body = {
     puzzle: state.source,
@@ -286,7 +315,7 @@ function showResult(result) {
 }
 
 function show(job) {
-  const answer = $("answer");
+  const answer = answerOf(job.action);
   const a = job.answer;
   if (job.action === "solve") answer.append(showResult(a));
   else if (job.action === "verify") {
@@ -305,16 +334,27 @@ function show(job) {
     answer.append(el("p", `each run may take ${fmt(a.seconds_each, "seconds")} s, the time limit typed (as cspsolve compare --time-limit gives each run)`, { class: "note" }));
     if (a.plot) answer.append(picture(a.plot, "expanded nodes and seconds of each run"));
   } else if (job.action === "explain") {
-    if (a.player) answer.append(el("iframe", null, { src: `/jobs/${job.id}/player`, sandbox: "allow-scripts", class: "player", title: "step player" }));
-    const list = el("ol");
     const summary = a.records.find((r) => r.type === "summary");
-    a.records.filter((r) => r.type !== "summary").forEach((r) => list.append(el("li", r.text)));
-    answer.append(list);
-    if (summary) {
-      summary.words.forEach((w) => answer.append(el("p", w)));
-      answer.append(facts(["fact", "value"], Object.entries(summary.explanation)));
+    if (a.player) {
+      // the player lists the steps and says the proof; its frame grows to its height
+      answer.append(el("iframe", null, { src: `/jobs/${job.id}/player`, sandbox: "allow-scripts", class: "player", title: "step player" }));
+    } else {
+      const list = el("ol");
+      a.records.filter((r) => r.type !== "summary").forEach((r) => list.append(el("li", r.text)));
+      answer.append(list);
+      if (summary) summary.words.forEach((w) => answer.append(el("p", w)));
     }
+    if (summary) answer.append(facts(["fact", "value"], Object.entries(summary.explanation)));
   }
+}
+
+// a step player's frame says its height (it runs sandboxed, in another origin)
+function fitPlayer(event) {
+  const height = event.data && event.data.cspsolvePlayerHeight;
+  if (typeof height !== "number") return;
+  document.querySelectorAll("iframe.player").forEach((frame) => {
+    if (frame.contentWindow === event.source) frame.style.height = `${Math.ceil(height) + 2}px`;
+  });
 }
 
 // --- a job that is not shown in the job section: wait for its end ---------------------------
@@ -359,13 +399,14 @@ function mark(table, cells, name) {
 
 function showPlayer(player) {
   $("play-start").hidden = !player;
-  $("play").hidden = true;
+  play.started = false;
+  if (state.work === "play") showWork(player ? "play" : "solve");
   if (!player) return;
   $("play-title").textContent = player.title;
   $("play-note").textContent = player.note;
 }
 
-const play = { presses: [] };
+const play = { presses: [], started: false };
 
 function playBody() {
   return { puzzle: state.source, entry: Number($("entry").value || 0), presses: play.presses, time_limit: null };
@@ -393,7 +434,7 @@ function pressCell(r, c) {
 
 async function playStart() {
   play.presses = [];
-  $("play").hidden = false;
+  play.started = true;
   await playShow();
 }
 
@@ -417,7 +458,9 @@ async function playHint() {
 
 // --- designing a puzzle, where a kind declares a designer ------------------------------------
 
-const design = { rows: [] };
+// rows of "#" and "."; the grids before (undo) and after (redo) each change; the value a stroke
+// paints while the pointer is down, and whether a click is a stroke's end (not a keypress)
+const design = { rows: [], undo: [], redo: [], paint: null, stroked: false };
 
 function runs(line) {
   const out = line.split(".").filter(Boolean).map((run) => run.length);
@@ -427,26 +470,106 @@ function runs(line) {
 function designShow() {
   const rows = design.rows;
   const columns = [...rows[0]].map((_, c) => rows.map((row) => row[c]).join(""));
-  board($("design-board"), rows, { "#": "filled", ".": "empty" }, designPress,
-    rows.map((row) => runs(row).join(" ")), columns.map((column) => runs(column).join("\n")));
+  const rowClues = rows.map((row) => runs(row).join(" "));
+  const columnClues = columns.map((column) => runs(column).join("\n"));
+  const table = $("design-board");
+  const cells = table.querySelectorAll("button[data-cell]");
+  if (cells.length === rows.length * rows[0].length && table.rows.length === rows.length + 1) {
+    // the same size: cells and clues change in place, so a stroke keeps its buttons
+    cells.forEach((b) => {
+      const [r, c] = b.dataset.cell.split(",").map(Number);
+      b.className = rows[r][c] === "#" ? "filled" : "empty";
+    });
+    table.querySelectorAll("th.clue.column").forEach((th, c) => (th.textContent = columnClues[c]));
+    table.querySelectorAll("th.clue:not(.column)").forEach((th, r) => (th.textContent = rowClues[r]));
+  } else {
+    board(table, rows, { "#": "filled", ".": "empty" }, designPress, rowClues, columnClues);
+  }
   const query = new URLSearchParams({ grid: rows.join("/"), title: $("design-title").value });
   document.querySelectorAll("[data-format]").forEach((link) => {
     query.set("format", link.dataset.format);
     link.href = `/api/design/file?${query}`;
   });
   $("design-status").textContent = "";
+  $("design-undo").disabled = !design.undo.length;
+  $("design-redo").disabled = !design.redo.length;
 }
 
-function designPress(r, c) {
-  const row = design.rows[r];
-  design.rows[r] = row.slice(0, c) + (row[c] === "#" ? "." : "#") + row.slice(c + 1);
+// a change to the grid, undoable: `change` makes the new rows
+function designChange(change) {
+  design.undo.push(design.rows.slice());
+  design.redo = [];
+  design.rows = change(design.rows.slice());
   designShow();
+}
+
+function designSet(rows, r, c, ch) {
+  rows[r] = rows[r].slice(0, c) + ch + rows[r].slice(c + 1);
+  return rows;
+}
+
+// a cell pressed from the keyboard (a pointer paints by strokes instead)
+function designPress(r, c) {
+  if (design.stroked) return;
+  designChange((rows) => designSet(rows, r, c, rows[r][c] === "#" ? "." : "#"));
+}
+
+function cellAt(event) {
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const cell = under && under.closest("#design-board [data-cell]");
+  return cell ? cell.dataset.cell.split(",").map(Number) : null;
+}
+
+// a stroke: the first cell pressed flips, and every cell the pointer then crosses takes its value
+function strokeStart(event) {
+  const at = cellAt(event);
+  if (!at || event.button > 0) return;
+  event.preventDefault();
+  const [r, c] = at;
+  design.paint = design.rows[r][c] === "#" ? "." : "#";
+  design.stroked = true;
+  designChange((rows) => designSet(rows, r, c, design.paint));
+}
+
+function strokeMove(event) {
+  const at = design.paint && cellAt(event);
+  if (!at || design.rows[at[0]][at[1]] === design.paint) return;
+  design.rows = designSet(design.rows.slice(), at[0], at[1], design.paint);
+  designShow();
+}
+
+function strokeEnd() {
+  design.paint = null;
+  setTimeout(() => (design.stroked = false), 0); // after the click that ends the stroke
+}
+
+function designStep(from, to) {
+  if (!from.length) return;
+  to.push(design.rows);
+  design.rows = from.pop();
+  const [height, width] = [design.rows.length, design.rows[0].length];
+  $("design-height").value = height;
+  $("design-width").value = width;
+  designShow();
+}
+
+function designKeys(event) {
+  if ($("design").hidden || !(event.ctrlKey || event.metaKey) || event.target.matches("input, textarea")) return;
+  const key = event.key.toLowerCase();
+  if (key === "z" && !event.shiftKey) designStep(design.undo, design.redo);
+  else if (key === "y" || (key === "z" && event.shiftKey)) designStep(design.redo, design.undo);
+  else return;
+  event.preventDefault();
 }
 
 function designNew() {
   const size = (id) => Math.min(Math.max(Number($(id).value) || 1, 1), Number($(id).max));
-  design.rows = Array.from({ length: size("design-height") }, () => ".".repeat(size("design-width")));
-  designShow();
+  const blank = Array.from({ length: size("design-height") }, () => ".".repeat(size("design-width")));
+  if (design.rows.length) designChange(() => blank);
+  else {
+    design.rows = blank;
+    designShow();
+  }
 }
 
 async function designImage() {
@@ -458,8 +581,8 @@ async function designImage() {
   form.append("width", $("design-width").value);
   form.append("height", $("design-height").value);
   try {
-    design.rows = (await api("POST", "/api/design/image", form)).grid;
-    designShow();
+    const { grid } = await api("POST", "/api/design/image", form);
+    designChange(() => grid);
   } catch (error) {
     $("design-error").textContent = error.message;
   }
@@ -499,10 +622,12 @@ async function init() {
   $("method").addEventListener("change", fillHeuristics);
   $("cancel").addEventListener("click", cancel);
   window.addEventListener("pagehide", leave);
+  window.addEventListener("message", fitPlayer);
   if ([...$("instance").options].some((o) => o.value === OPENING)) $("instance").value = OPENING;
   showTab("shipped");
   readPuzzle();
-  $("play-start").addEventListener("click", playStart);
+  document.querySelectorAll("[data-show]").forEach((b) => b.addEventListener("click", () => showWork(b.dataset.show)));
+  document.querySelectorAll("[data-page]").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
   $("play-hint").addEventListener("click", playHint);
   $("play-reset").addEventListener("click", playStart);
   if (!$("design")) return;
@@ -510,6 +635,13 @@ async function init() {
   $("design-check").addEventListener("click", designCheck);
   $("design-title").addEventListener("input", designShow);
   $("design-image").addEventListener("change", designImage);
+  $("design-undo").addEventListener("click", () => designStep(design.undo, design.redo));
+  $("design-redo").addEventListener("click", () => designStep(design.redo, design.undo));
+  $("design-board").addEventListener("pointerdown", strokeStart);
+  document.addEventListener("pointermove", strokeMove);
+  document.addEventListener("pointerup", strokeEnd);
+  document.addEventListener("pointercancel", strokeEnd);
+  document.addEventListener("keydown", designKeys);
   designNew();
 }
 
