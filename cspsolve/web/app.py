@@ -7,6 +7,8 @@ Routes (``docs/web.md`` describes each):
 - ``GET /api/instances``: the names of the shipped example puzzles;
 - ``POST /api/read``: the puzzles of a source (JSON, or a form with an uploaded ``file``);
 - ``POST /api/picture``: one puzzle of a source as given, as SVG (``{"svg": ...}``);
+  ``GET /api/thumbnail?instance=NAME``: the first puzzle of a shipped example as given, an
+  SVG image (for the page's gallery);
 - ``POST /api/solve``, ``/api/verify``, ``/api/analyze``, ``/api/compare``, ``/api/explain``:
   start a job (answer 202 with its id);
 - ``GET /api/jobs/ID[?wait=SECONDS]``: the job's state, progress and answer (asking renews
@@ -28,6 +30,7 @@ site, to another host name or without the token with 403 (:mod:`cspsolve.web.acc
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -231,6 +234,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         found = designs.designer()
         html = env.get_template("index.html").render(
             instances=list(sources.instances()),
+            gallery=_gallery(),
             settings=settings,
             kinds=registry.kinds(),
             designer=None if found is None else found[1],
@@ -249,6 +253,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         _, source = await _request_source(request, cap, settings)
         found = await reading(sources.read, source)
         return JSONResponse({"kind": found.kind, "name": found.name, "puzzles": found.listing()})
+
+    async def thumbnail(request: Request) -> Response:
+        name = request.query_params.get("instance", "")
+        if name not in sources.instances():
+            return _error("no shipped instance of that name", 404)
+        svg = await reading(_thumbnail, name)
+        if svg is None:
+            return _error("its kind draws no puzzle as given", 404)
+        return Response(svg, media_type="image/svg+xml")
 
     async def picture(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
@@ -347,6 +360,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/instances", instances),
         Route("/api/read", read, methods=["POST"]),
         Route("/api/picture", picture, methods=["POST"]),
+        Route("/api/thumbnail", thumbnail),
         *(Route(f"/api/{name}", action(name), methods=["POST"]) for name in ACTIONS),
         Route("/api/design", design, methods=["POST"]),
         Route("/api/design/file", design_file),
@@ -475,6 +489,21 @@ def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Kind, Play
         raise OptionError(f"{played} can be played here")
     puzzle = found.pick(_entry(data))
     return kind, player, puzzle, player.moves(puzzle, data.get("presses"))
+
+
+def _gallery() -> dict[str, list[str]]:
+    """The shipped examples by the title of their kind, in the registry's order."""
+    kinds = registry.kinds()
+    gallery: dict[str, list[str]] = {kind.title: [] for kind in kinds.values()}
+    for name, (owner, _) in sources.instances().items():
+        gallery[kinds[owner].title].append(name)
+    return gallery
+
+
+@functools.cache
+def _thumbnail(name: str) -> str | None:
+    """The SVG of the first puzzle of the shipped instance ``name`` as given (drawn once)."""
+    return _picture({}, sources.Source(None, name, instance=True))
 
 
 def _picture(data: Mapping[str, Any], source: sources.Source) -> str | None:

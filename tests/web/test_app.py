@@ -61,6 +61,18 @@ def test_the_page_needs_nothing_from_the_internet(plain: TestClient) -> None:
             assert "http://" not in text and "https://" not in text
 
 
+def test_every_example_has_its_thumbnail(plain: TestClient) -> None:
+    page = plain.get("/").text
+    for path in SHIPPED:
+        name = name_of(path)
+        assert f'data-instance="{name}"' in page
+        answer = plain.get("/api/thumbnail", params={"instance": name})
+        assert answer.status_code == 200, (name, answer.text)
+        assert answer.headers["content-type"] == "image/svg+xml" and "<svg" in answer.text
+    for name in ("../../etc/passwd", "nonogram/none.non", ""):
+        assert plain.get("/api/thumbnail", params={"instance": name}).status_code == 404
+
+
 def test_a_puzzle_is_drawn_as_given(plain: TestClient) -> None:
     for name in ("nonogram/duck.non", "lightsout/classic-5x5.lo", "rushhour/card-32.txt"):
         svg = plain.post("/api/picture", json={"puzzle": {"instance": name}}).json()["svg"]

@@ -212,6 +212,17 @@ def test_the_page_opens_with_a_puzzle_drawn(page: Page) -> None:
     page.choose("#instance", ONE_PER_KIND["lightsout"])  # picking an example reads and draws it
     page.until(lambda: page.text("#read-kind").startswith("Lights Out"))
     page.until(lambda: page.one("#puzzle-picture").get_attribute("src") != first)
+    second = page.one("#puzzle-picture").get_attribute("src")
+    thumb = page.one(f'[data-instance="{ONE_PER_KIND["rushhour"]}"]')  # or in the gallery
+    loaded = "return arguments[0].complete && arguments[0].naturalWidth"
+    page.driver.execute_script("arguments[0].scrollIntoView()", thumb)
+    page.until(
+        lambda: page.driver.execute_script(loaded, thumb.find_element(page.by.TAG_NAME, "img"))
+    )
+    thumb.click()
+    page.until(lambda: page.text("#read-kind").startswith("Rush Hour"))
+    page.until(lambda: page.one("#puzzle-picture").get_attribute("src") not in (first, second))
+    assert page.one("#instance").get_attribute("value") == ONE_PER_KIND["rushhour"]
     page.shot("opened", "#input")
     assert not page.severe()
 

@@ -168,6 +168,18 @@ async function readPuzzle() {
   }
 }
 
+// an example picked in the gallery: as if chosen in the list
+function pickExample(name) {
+  $("instance").value = name;
+  markThumb();
+  readPuzzle();
+  $("puzzles").scrollIntoView({ block: "nearest" });
+}
+
+function markThumb() {
+  document.querySelectorAll("[data-instance]").forEach((b) => b.classList.toggle("on", b.dataset.instance === $("instance").value));
+}
+
 // the puzzle picked, drawn as given
 async function drawPuzzle() {
   const reading = state.reads;
@@ -616,7 +628,8 @@ async function init() {
   document.querySelectorAll("[data-tab]").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   document.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => start(b.dataset.action)));
   $("read").addEventListener("click", readPuzzle);
-  $("instance").addEventListener("change", readPuzzle);
+  $("instance").addEventListener("change", () => { markThumb(); readPuzzle(); });
+  document.querySelectorAll("[data-instance]").forEach((b) => b.addEventListener("click", () => pickExample(b.dataset.instance)));
   $("file").addEventListener("change", readPuzzle);
   $("entry").addEventListener("change", () => { $("puzzle-figure").hidden = true; drawPuzzle(); });
   $("method").addEventListener("change", fillHeuristics);
@@ -624,6 +637,8 @@ async function init() {
   window.addEventListener("pagehide", leave);
   window.addEventListener("message", fitPlayer);
   if ([...$("instance").options].some((o) => o.value === OPENING)) $("instance").value = OPENING;
+  markThumb();
+  if (window.matchMedia("(max-width: 700px)").matches) $("gallery").open = false; // a phone: the list first
   showTab("shipped");
   readPuzzle();
   document.querySelectorAll("[data-show]").forEach((b) => b.addEventListener("click", () => showWork(b.dataset.show)));
