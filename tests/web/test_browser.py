@@ -252,6 +252,8 @@ def test_every_tab_list_is_tabs_to_a_screen_reader(page: Page) -> None:
 def test_nothing_scrolls_sideways_on_a_phone(phone: Page, kind: str) -> None:
     phone.open()
     assert sideways(phone) <= 0
+    phone.until(lambda: phone.one("#puzzle-figure").is_displayed())
+    phone.shot("phone-opened", "#input")
     phone.paste((ROOT / ONE_PER_KIND[kind]).read_text(), kind)
     assert phone.run("solve") == "done"
     assert sideways(phone) <= 0
