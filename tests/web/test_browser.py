@@ -82,8 +82,11 @@ class Page:
         self.until(lambda: self.one("#run").is_displayed() or self.text("#input-error"))
 
     def design(self) -> None:
-        """Open the designer's page."""
-        self.one("#nav-design").click()
+        """Open the designer's page (scrolled to first: on an emulated phone, chromedriver's
+        own scrolling misses a button above the screen)."""
+        tab = self.one("#nav-design")
+        self.driver.execute_script("arguments[0].scrollIntoView()", tab)
+        tab.click()
         self.until(lambda: self.one("#design").is_displayed())
 
     def choose(self, css: str, value: str) -> None:
@@ -270,6 +273,37 @@ def test_lights_out_cells_take_a_finger_on_a_phone(phone: Page) -> None:
     ]
     assert min(min(box["width"], box["height"]) for box in sizes) >= 44
     assert sideways(phone) <= 0
+
+
+def violations(page: Page) -> list[str]:
+    """The serious and critical violations axe-core (Deque's accessibility rules) finds on the
+    page as it is now, each as its rule and the elements it names."""
+    from axe_core_python.selenium import Axe
+
+    found = Axe().run(page.driver)["violations"]
+    return [
+        f"{v['id']}: {[node['target'] for node in v['nodes']]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("size", ["page", "phone"])
+def test_axe_finds_nothing_serious_on_any_tab(size: str, request: pytest.FixtureRequest) -> None:
+    """Every tab, with an answer shown, at a desk's size and on a phone."""
+    page: Page = request.getfixturevalue(size)
+    page.open()
+    page.until(lambda: page.one("#puzzle-figure").is_displayed())
+    assert violations(page) == []
+    page.paste((ROOT / ONE_PER_KIND["lightsout"]).read_text(), "lightsout")
+    for action in ("solve", "explain", "verify", "compare"):
+        assert page.run(action) == "done"
+        assert violations(page) == [], action
+    page.one("#play-start").click()
+    page.until(lambda: page.all("#play-board button") and page.text("#play-status"))
+    assert violations(page) == []
+    page.design()
+    assert violations(page) == []
 
 
 def black_cells(page: Page) -> int:
