@@ -209,7 +209,7 @@ class Designer:
 
 @dataclass(frozen=True, kw_only=True)
 class Player:
-    """A kind's play: a puzzle's grid pressed cell by cell, with a hint on request.
+    """A kind's play: a puzzle's grid pressed (or tapped) cell by cell, with a hint on request.
 
     Attributes
     ----------
@@ -224,12 +224,16 @@ class Player:
         that cannot be played.
     board : callable
         ``board(puzzle, moves) -> dict``: the grid after the moves as JSON-ready data:
-        ``rows`` (a string per row, a character per cell) and what else the page shows.
+        ``rows`` (a string per row, a character per cell) and, for the page, optionally
+        ``labels`` (a list per row of each cell's text), ``style`` (how the page draws the
+        cells: ``"lights"``, ``"tiles"``), ``status`` (the board in words), ``solved`` and
+        ``pressed`` (cells to mark).
     after : callable
         ``after(puzzle, moves) -> puzzle``: the puzzle as the moves leave it.
     hint : callable
         ``hint(puzzle, limits) -> dict``: a next move towards a solution, as JSON-ready data
-        (the page runs it as a job in a worker).
+        (the page runs it as a job in a worker): ``press`` (``[row, column]`` or ``None``)
+        and optionally ``words`` (the hint as the page says it, rows and columns from 1).
     """
 
     title: str

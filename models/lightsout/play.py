@@ -14,6 +14,7 @@ from cspsolve import registry, tasks
 from cspsolve.errors import OptionError
 from cspsolve.kind import Player
 from cspsolve.limits import Limits
+from cspsolve.render import plural
 
 from .board import LightsOut, Presses, apply, coordinates
 
@@ -70,7 +71,8 @@ def after(puzzle: LightsOut, presses: Presses) -> LightsOut:
 def board(puzzle: LightsOut, presses: Presses) -> dict[str, Any]:
     """The board after ``presses``: ``rows`` (``#`` lit, ``.`` off, ``x`` disabled), ``lit``
     (lights on), ``pressed`` (the ``[row, column]`` cells pressed an odd number of times),
-    ``solved`` (no light on), ``variant`` and ``torus``."""
+    ``solved`` (no light on), ``status`` (in words), ``style`` (``"lights"``), ``variant``
+    and ``torus``."""
     lights = apply(puzzle, presses)
     holes = puzzle.holes or (0,) * puzzle.rows
     rows = [
@@ -86,6 +88,8 @@ def board(puzzle: LightsOut, presses: Presses) -> dict[str, Any]:
         "lit": lit,
         "pressed": coordinates(presses),
         "solved": lit == 0,
+        "status": "every light is off" if lit == 0 else f"{plural(lit, 'light')} on",
+        "style": "lights",
         "variant": puzzle.variant,
         "torus": puzzle.torus,
     }
@@ -99,18 +103,33 @@ def hint(puzzle: LightsOut, limits: Limits) -> dict[str, Any]:
     dict
         ``press`` (``[row, column]``, or ``None`` when nothing is lit, the board is
         unsolvable or the limits stopped the search), ``left`` (presses of that minimum
-        solution, ``None`` when there is none), ``status`` and ``minimum`` (whether that
-        solution is proven to be a minimum).
+        solution, ``None`` when there is none), ``status``, ``minimum`` (whether that
+        solution is proven to be a minimum) and ``words`` (rows and columns counted from 1).
     """
     kind = registry.get("lightsout")
     result = tasks.solve(kind, puzzle, request=tasks.Request("algebra"), limits=limits)
     solution = result.solution if result.status.has_solution else None
     cells = None if solution is None else coordinates(solution)
+    minimum = bool(result.proof.get("minimum"))
+    if cells:
+        r, c = cells[0]
+        best = "a minimum solution" if minimum else "a solution"
+        words = (
+            f"press row {r + 1}, column {c + 1}: {best} from here has {plural(len(cells), 'press')}"
+        )
+    elif cells == []:
+        words = "every light is off"
+    else:
+        unsolvable = result.status.value == "unsolvable"
+        words = (
+            "no presses turn every light off" if unsolvable else f"no hint ({result.status.value})"
+        )
     return {
         "press": cells[0] if cells else None,
         "left": None if cells is None else len(cells),
         "status": result.status.value,
-        "minimum": bool(result.proof.get("minimum")),
+        "minimum": minimum,
+        "words": words,
     }
 
 

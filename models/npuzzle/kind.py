@@ -42,6 +42,7 @@ from .board import Plan, Puzzle, check, presolve, solvability
 from .formats import read, select, sniff, write
 from .partitions import PARTITIONS
 from .pictures import draw, scenes
+from .play import PLAYER
 from .search import searched
 
 if TYPE_CHECKING:
@@ -282,4 +283,5 @@ KIND = Kind(
     classes={"NPuzzle": Puzzle},
     presolve=presolve,
     samples=("npuzzle/korf15-easy.korf#18", "npuzzle/worst8.json", "npuzzle/small2x4.txt"),
+    tools={"play": PLAYER},
 )

@@ -598,3 +598,34 @@ def test_lights_out_is_played_with_hints(page: Page) -> None:
     assert "#" not in "".join(pressed_by_hand(start, made))
     assert hints == least, (made, least)  # each hint was a press of a minimum solution
     assert not page.severe()
+
+
+def test_the_sliding_tiles_are_played_with_hints(page: Page) -> None:
+    """A tap beside the blank slides its tile, one elsewhere is refused in one line and leaves
+    the board; hints bring every tile home in the fewest moves (here 2)."""
+    page.open()
+    name = ONE_PER_KIND["npuzzle"]
+    page.paste((ROOT / name).read_text(), "npuzzle")
+    page.one("#play-start").click()
+    page.until(lambda: page.all("#play-board button.tile"))
+
+    def tiles() -> list[str]:
+        return [b.text for b in page.all("#play-board button")]
+
+    start = tiles()
+    page.one('#play-board [data-cell="0,0"]').click()  # tile 1: not beside the blank
+    page.until(lambda: "not next to the blank" in page.text("#play-error"))
+    assert tiles() == start
+    hints = 0
+    while "solved" not in page.text("#play-status"):
+        page.one("#play-hint").click()
+        page.until(lambda: page.all("#play-board button.hint"))
+        page.one("#play-board button.hint").click()
+        hints += 1
+        page.until(lambda h=hints: f"{h} move" in page.text("#play-status"))
+        assert hints <= 5
+    assert hints == cspsolve.solve(puzzle_of(name)).stats.cost
+    assert tiles() == ["1", "2", "3", "4", "5", "6", "7", "8", ""]
+    page.shot("play-tiles", "#play")
+    refused = "/api/play - Failed to load resource: the server responded with a status of 400"
+    assert [e for e in page.severe() if refused not in e["message"]] == []  # the refused tap

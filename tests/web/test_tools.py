@@ -223,7 +223,7 @@ def test_the_sigma_variant_leaves_the_pressed_cell(plain: TestClient) -> None:
         ({"puzzle": {"text": FIVE, "name": "a.lo"}, "presses": "a1"}, "presses must be a list"),
         ({"puzzle": {"instance": "lightsout/holes-6x6.lo"}, "presses": []}, None),
         ({"puzzle": {"instance": "lightsout/petersen.edges"}}, "only a Lights Out grid"),
-        ({"puzzle": {"instance": "nonogram/duck.non"}}, "only a Lights Out grid"),
+        ({"puzzle": {"instance": "nonogram/duck.non"}}, "can be played here"),
     ],
 )
 def test_bad_plays_are_one_line_errors(
@@ -303,3 +303,100 @@ def test_a_hint_is_a_press_of_a_minimum_solution(served: TestClient) -> None:
         made.append(answer["press"])
         after = pressed_by_hand(text.split(), made)
         assert fewest_presses(after) == fewest - 1
+
+
+# --- the sliding tiles, tap by tap -------------------------------------------------------------
+
+SIX = "4 1 2\n0 5 3\n"
+"""A 2 x 3 board, 4 moves from its goal (1 2 3 / 4 5 0)."""
+
+
+def tapped_by_hand(rows: list[list[int]], taps: list[list[int]]) -> list[list[int]]:
+    """The board after ``taps``: each must be on a tile beside the blank, which it swaps with."""
+    board = [row[:] for row in rows]
+    for r, c in taps:
+        (br, bc) = next((i, j) for i, row in enumerate(board) for j, t in enumerate(row) if t == 0)
+        assert abs(br - r) + abs(bc - c) == 1, "not beside the blank"
+        board[br][bc], board[r][c] = board[r][c], 0
+    return board
+
+
+def tiles_played(client: TestClient, text: str, taps: list[list[int]]) -> Any:
+    body = {"puzzle": {"text": text, "kind": "npuzzle"}, "presses": taps}
+    return client.post("/api/play", json=body)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=14))
+def test_taps_slide_tiles_by_the_rules(choices: list[int]) -> None:
+    """Each tap is drawn among the cells beside the blank (a choice past their number is a tap
+    on a cell that is not, which is refused and leaves the board as it was)."""
+    client = client_of(create_app(SETTINGS))
+    start = [[int(t) for t in line.split()] for line in SIX.splitlines()]
+    taps: list[list[int]] = []
+    for choice in choices:
+        board = tapped_by_hand(start, taps)
+        br, bc = next((i, j) for i, row in enumerate(board) for j, t in enumerate(row) if t == 0)
+        beside = [[br + dr, bc + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                  if 0 <= br + dr < 2 and 0 <= bc + dc < 3]  # fmt: skip
+        if choice < len(beside):
+            taps.append(beside[choice])
+        else:
+            far = next([r, c] for r in range(2) for c in range(3) if abs(r - br) + abs(c - bc) > 1)
+            refused = tiles_played(client, SIX, [*taps, far])
+            assert refused.status_code == 400 and "not next to the blank" in refused.json()["error"]
+    answer = tiles_played(client, SIX, taps)
+    assert answer.status_code == 200, answer.text
+    board = answer.json()
+    want = tapped_by_hand(start, taps)
+    assert board["labels"] == [[str(t) if t else "" for t in row] for row in want]
+    goal = [[1, 2, 3], [4, 5, 0]]
+    assert board["solved"] == (want == goal)
+    misplaced = sum(
+        t != g and t != 0
+        for row, grow in zip(want, goal, strict=True)
+        for t, g in zip(row, grow, strict=True)
+    )
+    assert board["misplaced"] == misplaced
+
+
+def distances(goal: tuple[int, ...], cols: int) -> dict[tuple[int, ...], int]:
+    """Every board's fewest moves to ``goal``: breadth-first search from it (moves reverse)."""
+    seen = {goal: 0}
+    frontier = [goal]
+    while frontier:
+        after: list[tuple[int, ...]] = []
+        for tiles in frontier:
+            blank = tiles.index(0)
+            r, c = divmod(blank, cols)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                if 0 <= r + dr < len(tiles) // cols and 0 <= c + dc < cols:
+                    board = list(tiles)
+                    other = (r + dr) * cols + c + dc
+                    board[blank], board[other] = board[other], 0
+                    if tuple(board) not in seen:
+                        seen[tuple(board)] = seen[tiles] + 1
+                        after.append(tuple(board))
+        frontier = after
+    return seen
+
+
+@pytest.mark.slow
+def test_a_tile_hint_is_a_move_of_a_shortest_plan(served: TestClient) -> None:
+    text = "5 4 3\n0 2 1\n"  # far from home
+    start = [[int(t) for t in line.split()] for line in text.splitlines()]
+    fewest = distances((1, 2, 3, 4, 5, 0), 3)
+    made: list[list[int]] = []
+    while True:
+        now = tuple(t for row in tapped_by_hand(start, made) for t in row)
+        body = {"puzzle": {"text": text, "kind": "npuzzle"}, "presses": made}
+        job = finished(served, started(served, "hint", body))
+        assert job["state"] == "done", job["error"]
+        answer = job["answer"]
+        assert answer["left"] == fewest[now] and answer["minimum"] is True
+        if fewest[now] == 0:
+            assert answer["press"] is None and answer["words"] == "every tile is home"
+            break
+        made.append(answer["press"])
+        after = tuple(t for row in tapped_by_hand(start, made) for t in row)
+        assert fewest[after] == fewest[now] - 1

@@ -379,7 +379,8 @@ async function ended(job) {
 }
 
 // a table of cell buttons: rows of characters, each cell given a class by its character
-function board(table, rows, classes, onPress, rowLabels, columnLabels) {
+// a table of cell buttons, each with its text from `labels` (rows of strings) when given
+function board(table, rows, classes, onPress, rowLabels, columnLabels, labels) {
   table.replaceChildren();
   if (columnLabels) {
     const head = el("tr");
@@ -391,7 +392,9 @@ function board(table, rows, classes, onPress, rowLabels, columnLabels) {
     const tr = el("tr");
     if (rowLabels) tr.append(el("th", rowLabels[r], { class: "clue" }));
     [...row].forEach((ch, c) => {
-      const cell = el("button", null, { type: "button", class: classes[ch] || "", "data-cell": `${r},${c}`, "aria-label": `row ${r + 1}, column ${c + 1}` });
+      const text = labels ? labels[r][c] : null;
+      const named = `row ${r + 1}, column ${c + 1}${text ? `: ${text}` : ""}`;
+      const cell = el("button", text, { type: "button", class: classes[ch] || "", "data-cell": `${r},${c}`, "aria-label": named });
       if (ch === "x") cell.disabled = true;
       else cell.addEventListener("click", () => onPress(r, c));
       const td = el("td");
@@ -424,24 +427,40 @@ function playBody() {
   return { puzzle: state.source, entry: Number($("entry").value || 0), presses: play.presses, time_limit: null };
 }
 
+// each style of board a kind's player draws: the class of each cell's character
+const PLAY_CLASSES = {
+  lights: { "#": "lit", ".": "off", x: "hole" },
+  tiles: { t: "tile", o: "tile home", ".": "blank" },
+};
+
+// the board after the moves made; false when the server refuses them
 async function playShow() {
   $("play-error").textContent = "";
   try {
     const now = await api("POST", "/api/play", playBody());
-    board($("play-board"), now.rows, { "#": "lit", ".": "off", x: "hole" }, pressCell);
-    mark($("play-board"), now.pressed, "pressed");
-    $("play-board").classList.toggle("won", now.solved);
-    $("play-status").textContent = now.solved
-      ? `solved: every light is off, in ${play.presses.length} presses`
-      : `${now.lit} lights on, ${play.presses.length} presses made`;
+    const style = now.style || "plain";
+    const table = $("play-board");
+    table.className = `board ${style}`;
+    board(table, now.rows, PLAY_CLASSES[style] || {}, pressCell, null, null, now.labels);
+    mark(table, now.pressed || [], "pressed");
+    table.classList.toggle("won", Boolean(now.solved));
+    const made = `${play.presses.length} ${play.presses.length === 1 ? "move" : "moves"}`;
+    const words = now.status || "";
+    $("play-status").textContent = now.solved ? `solved in ${made}: ${words}` : `${words}${words ? ", " : ""}${made} made`;
+    return true;
   } catch (error) {
     $("play-error").textContent = error.message;
+    return false;
   }
 }
 
-function pressCell(r, c) {
+async function pressCell(r, c) {
   play.presses.push([r, c]);
-  playShow();
+  if (await playShow()) return;
+  const refused = $("play-error").textContent;
+  play.presses.pop(); // a move the kind's rules refuse is not made
+  await playShow();
+  $("play-error").textContent = refused;
 }
 
 async function playStart() {
@@ -452,17 +471,12 @@ async function playStart() {
 
 async function playHint() {
   $("play-error").textContent = "";
-  $("play-status").textContent = "looking for a minimum solution";
+  $("play-status").textContent = "looking for the best next move";
   try {
     const hint = await ended(await api("POST", "/api/hint", playBody()));
-    if (hint.press === null) {
-      $("play-status").textContent = hint.status === "unsolvable" ? "no presses turn every light off" : `no hint (${hint.status})`;
-      return;
-    }
-    mark($("play-board"), [hint.press], "hint");
-    const [r, c] = hint.press;
-    const best = hint.minimum ? "a minimum solution" : "a solution";
-    $("play-status").textContent = `press row ${r + 1}, column ${c + 1}: ${best} from here has ${hint.left} presses`;
+    if (hint.press) mark($("play-board"), [hint.press], "hint");
+    const [r, c] = hint.press || [];
+    $("play-status").textContent = hint.words || (hint.press ? `row ${r + 1}, column ${c + 1}` : `no hint (${hint.status})`);
   } catch (error) {
     $("play-error").textContent = error.message;
   }
