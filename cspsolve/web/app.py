@@ -484,9 +484,11 @@ def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Kind, Play
     kind = registry.get(found.kind)
     player = kind.tools.get("play")
     if not isinstance(player, Player):
-        grids = [k.title for k in registry.kinds().values() if "play" in k.tools]
-        played = f"only a {' or a '.join(grids)} grid" if grids else "no puzzle"
-        raise OptionError(f"{played} can be played here")
+        titles = [k.title for k in registry.kinds().values() if "play" in k.tools]
+        named = " or ".join(filter(None, [", ".join(titles[:-1]), titles[-1]])) if titles else ""
+        raise OptionError(
+            f"only {named} puzzles can be played here" if named else "no puzzle can be played here"
+        )
     puzzle = found.pick(_entry(data))
     return kind, player, puzzle, player.moves(puzzle, data.get("presses"))
 

@@ -31,6 +31,7 @@ from . import bfs
 from .board import Board, Move, check, presolve
 from .formats import read, select, sniff, write
 from .pictures import draw, scenes
+from .play import PLAYER
 from .search import HEURISTICS, METRICS, setting
 
 __all__ = ["KIND", "RushHourOptions", "analyze"]
@@ -192,4 +193,5 @@ KIND = Kind(
     classes={"RushHour": Board},
     presolve=presolve,
     samples=("rushhour/card-32.txt",),
+    tools={"play": PLAYER},
 )

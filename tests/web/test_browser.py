@@ -197,11 +197,10 @@ def test_a_pasted_puzzle_is_solved_and_drawn(page: Page, kind: str) -> None:
 
 
 def sideways(page: Page) -> int:
-    """Pixels the page scrolls sideways."""
+    """Pixels the page is wider than the screen (an emulated phone widens its layout to fit
+    the page, so the window's own width would hide them)."""
     return int(
-        page.driver.execute_script(
-            "return document.documentElement.scrollWidth - window.innerWidth"
-        )
+        page.driver.execute_script("return document.documentElement.scrollWidth - screen.width")
     )
 
 
@@ -263,9 +262,10 @@ def test_nothing_scrolls_sideways_on_a_phone(phone: Page, kind: str) -> None:
     phone.shot(f"phone-solve-{kind}", "#work")
 
 
-def test_lights_out_cells_take_a_finger_on_a_phone(phone: Page) -> None:
+@pytest.mark.parametrize("kind", ["lightsout", "npuzzle", "rushhour"])
+def test_cells_played_take_a_finger_on_a_phone(phone: Page, kind: str) -> None:
     phone.open()
-    phone.paste((ROOT / ONE_PER_KIND["lightsout"]).read_text(), "lightsout")
+    phone.paste((ROOT / ONE_PER_KIND[kind]).read_text(), kind)
     phone.one("#play-start").click()
     cells = phone.until(lambda: phone.all("#play-board button"))
     sizes = [
@@ -629,3 +629,46 @@ def test_the_sliding_tiles_are_played_with_hints(page: Page) -> None:
     page.shot("play-tiles", "#play")
     refused = "/api/play - Failed to load resource: the server responded with a status of 400"
     assert [e for e in page.severe() if refused not in e["message"]] == []  # the refused tap
+
+
+def test_rush_hour_is_played_by_dragging_with_hints(page: Page) -> None:
+    """A piece dragged along its axis slides; one pressed then a cell pressed slides too; a
+    drag across its axis is refused and changes nothing; every hint is a move of a plan that
+    the kind's solver proves shortest from there (the moves left fall by one each time)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    page.open()
+    name = ONE_PER_KIND["rushhour"]
+    page.paste((ROOT / name).read_text(), "rushhour")
+    page.one("#play-start").click()
+    page.until(lambda: page.all("#play-board button.car.red"))
+
+    def cell(r: int, c: int) -> Any:
+        return page.one(f'#play-board [data-cell="{r},{c}"]')
+
+    def labels() -> list[str]:
+        return [b.text for b in page.all("#play-board button")]
+
+    start = labels()
+    ActionChains(page.driver).drag_and_drop(cell(0, 4), cell(0, 5)).perform()  # D is upright
+    page.until(lambda: "D slides up or down only" in page.text("#play-error"))
+    assert labels() == start
+    left = None
+    for hinted in range(3):
+        page.one("#play-hint").click()
+        page.until(lambda: page.all("#play-board button.hint"))
+        words = page.text("#play-status")
+        count = int(re.search(r"has (\d+) moves", words).group(1))
+        assert left is None or count == left - 1, words
+        left = count
+        source, target = page.one("#play-board button.hint"), page.one("#play-board button.hint-to")
+        if hinted % 2:
+            ActionChains(page.driver).drag_and_drop(source, target).perform()
+        else:  # press the piece, then where it goes
+            source.click()
+            target.click()
+        page.until(lambda h=hinted: f"{h + 1} move" in page.text("#play-status"))
+    assert left == cspsolve.solve(puzzle_of(name)).stats.cost - 2
+    page.shot("play-cars", "#play")
+    refused = "/api/play - Failed to load resource: the server responded with a status of 400"
+    assert [e for e in page.severe() if refused not in e["message"]] == []

@@ -400,3 +400,107 @@ def test_a_tile_hint_is_a_move_of_a_shortest_plan(served: TestClient) -> None:
         made.append(answer["press"])
         after = tuple(t for row in tapped_by_hand(start, made) for t in row)
         assert fewest[after] == fewest[now] - 1
+
+
+# --- Rush Hour, slide by slide ------------------------------------------------------------------
+
+SMALL = "ooBo\nAABo\noooo\nCCoo\n"
+"""A 4 x 4 board: B must go down 2 before A leaves (C can block B's way)."""
+
+
+def slide_by_hand(rows: list[str], slide: list[int]) -> list[str] | None:
+    """The grid after dragging the piece at ``slide[:2]`` so that cell lands on ``slide[2:]``,
+    or ``None`` when that is no legal slide (across the piece's axis, off the board, or
+    through a cell that is not empty)."""
+    r, c, r2, c2 = slide
+    name = rows[r][c]
+    if name in "ox":
+        return None
+    cells = [(i, j) for i, row in enumerate(rows) for j, ch in enumerate(row) if ch == name]
+    flat = len({i for i, _ in cells}) == 1
+    dr, dc = (0, c2 - c) if flat else (r2 - r, 0)
+    if (r2 != r if flat else c2 != c) or (dr, dc) == (0, 0):
+        return None
+    moved = [(i + dr, j + dc) for i, j in cells]
+    step = (0, 1 if dc > 0 else -1) if flat else (1 if dr > 0 else -1, 0)
+    swept = {
+        (i + k * step[0], j + k * step[1]) for i, j in cells for k in range(1, abs(dr + dc) + 1)
+    }
+    size = len(rows)
+    if any(not (0 <= i < size and 0 <= j < size) for i, j in moved):
+        return None
+    if any(rows[i][j] not in ("o", name) for i, j in swept):
+        return None
+    grid = [list(row) for row in rows]
+    for i, j in cells:
+        grid[i][j] = "o"
+    for i, j in moved:
+        grid[i][j] = name
+    return ["".join(row) for row in grid]
+
+
+def cars_played(client: TestClient, text: str, slides: list[list[int]]) -> Any:
+    body = {"puzzle": {"text": text, "name": "small.rh"}, "presses": slides}
+    return client.post("/api/play", json=body)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)),
+        max_size=8,
+    )
+)
+def test_slides_follow_the_rules(drawn: list[tuple[int, int, int, int]]) -> None:
+    """Each slide drawn is made when the rule written here allows it, and refused (leaving the
+    board as it was) when it does not."""
+    client = client_of(create_app(SETTINGS))
+    rows, made = SMALL.split(), []
+    for slide in map(list, drawn):
+        after = slide_by_hand(rows, slide)
+        answer = cars_played(client, SMALL, [*made, slide])
+        if after is None:
+            assert answer.status_code == 400, (rows, slide)
+            assert "\n" not in answer.json()["error"]
+        else:
+            assert answer.status_code == 200, (rows, slide, answer.text)
+            rows, made = after, [*made, slide]
+    board = cars_played(client, SMALL, made).json()
+    assert [["" if ch == "o" else ch for ch in row] for row in rows] == board["labels"]
+    assert board["solved"] == (rows[1][2:] == "AA")
+
+
+def moves_left(rows: list[str]) -> int:
+    """The fewest slides (any length) that bring A to the right edge: breadth-first search over
+    grids, with the slides of :func:`slide_by_hand`."""
+    seen, frontier, depth = {tuple(rows)}, [rows], 0
+    while frontier:
+        if any(grid[1][2:] == "AA" for grid in frontier):
+            return depth
+        after = []
+        for grid in frontier:
+            for r, c, r2, c2 in itertools.product(range(4), repeat=4):
+                moved = slide_by_hand(grid, [r, c, r2, c2])
+                if moved is not None and tuple(moved) not in seen:
+                    seen.add(tuple(moved))
+                    after.append(moved)
+        frontier, depth = after, depth + 1
+    raise AssertionError("no plan")
+
+
+@pytest.mark.slow
+def test_a_slide_hint_is_a_move_of_a_shortest_plan(served: TestClient) -> None:
+    rows, made = SMALL.split(), []
+    while True:
+        body = {"puzzle": {"text": SMALL, "name": "small.rh"}, "presses": made}
+        job = finished(served, started(served, "hint", body))
+        assert job["state"] == "done", job["error"]
+        answer = job["answer"]
+        assert answer["left"] == moves_left(rows) and answer["minimum"] is True
+        if answer["left"] == 0:
+            assert answer["press"] is None
+            break
+        slide = [*answer["press"], *answer["to"]]
+        after = slide_by_hand(rows, slide)
+        assert after is not None and moves_left(after) == answer["left"] - 1
+        rows, made = after, [*made, slide]

@@ -421,7 +421,8 @@ function showPlayer(player) {
   $("play-note").textContent = player.note;
 }
 
-const play = { presses: [], started: false };
+// the moves made, whether play began, the board's style, and a piece picked or dragged
+const play = { presses: [], started: false, style: null, picked: null, dragged: null };
 
 function playBody() {
   return { puzzle: state.source, entry: Number($("entry").value || 0), presses: play.presses, time_limit: null };
@@ -431,7 +432,12 @@ function playBody() {
 const PLAY_CLASSES = {
   lights: { "#": "lit", ".": "off", x: "hole" },
   tiles: { t: "tile", o: "tile home", ".": "blank" },
+  cars: { r: "car red", c: "car", x: "wall", ".": "road" },
 };
+
+// a board whose moves are drags (Rush Hour: from a piece's cell to where it goes); a press
+// then another press makes the same move, from the keyboard too
+const DRAGGED = ["cars"];
 
 // the board after the moves made; false when the server refuses them
 async function playShow() {
@@ -439,6 +445,7 @@ async function playShow() {
   try {
     const now = await api("POST", "/api/play", playBody());
     const style = now.style || "plain";
+    play.style = style;
     const table = $("play-board");
     table.className = `board ${style}`;
     board(table, now.rows, PLAY_CLASSES[style] || {}, pressCell, null, null, now.labels);
@@ -455,7 +462,40 @@ async function playShow() {
 }
 
 async function pressCell(r, c) {
-  play.presses.push([r, c]);
+  if (DRAGGED.includes(play.style)) {
+    const from = play.picked;
+    if (!from || (from[0] === r && from[1] === c)) return pick(from ? null : [r, c]);
+    pick(null);
+    return makeMove([...from, r, c]);
+  }
+  return makeMove([r, c]);
+}
+
+function pick(cell) {
+  play.picked = cell;
+  mark($("play-board"), cell ? [cell] : [], "picked");
+}
+
+// a drag that ends on another cell than it began is a move (a press on one cell is a click)
+function dragStart(event) {
+  const cell = event.target.closest("[data-cell]");
+  if (cell && DRAGGED.includes(play.style)) play.dragged = cell.dataset.cell.split(",").map(Number);
+}
+
+function dragEnd(event) {
+  const from = play.dragged;
+  play.dragged = null;
+  const under = from && document.elementFromPoint(event.clientX, event.clientY);
+  const cell = under && under.closest("#play-board [data-cell]");
+  if (!cell) return;
+  const to = cell.dataset.cell.split(",").map(Number);
+  if (to[0] === from[0] && to[1] === from[1]) return;
+  pick(null);
+  makeMove([...from, ...to]);
+}
+
+async function makeMove(move) {
+  play.presses.push(move);
   if (await playShow()) return;
   const refused = $("play-error").textContent;
   play.presses.pop(); // a move the kind's rules refuse is not made
@@ -466,6 +506,7 @@ async function pressCell(r, c) {
 async function playStart() {
   play.presses = [];
   play.started = true;
+  play.picked = null;
   await playShow();
 }
 
@@ -475,6 +516,7 @@ async function playHint() {
   try {
     const hint = await ended(await api("POST", "/api/hint", playBody()));
     if (hint.press) mark($("play-board"), [hint.press], "hint");
+    mark($("play-board"), hint.to ? [hint.to] : [], "hint-to");
     const [r, c] = hint.press || [];
     $("play-status").textContent = hint.words || (hint.press ? `row ${r + 1}, column ${c + 1}` : `no hint (${hint.status})`);
   } catch (error) {
@@ -656,6 +698,8 @@ async function init() {
   showTab("shipped");
   readPuzzle();
   document.querySelectorAll("[data-show]").forEach((b) => b.addEventListener("click", () => showWork(b.dataset.show)));
+  $("play-board").addEventListener("pointerdown", dragStart);
+  document.addEventListener("pointerup", dragEnd);
   document.querySelectorAll("[data-page]").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
   $("play-hint").addEventListener("click", playHint);
   $("play-reset").addEventListener("click", playStart);
