@@ -7,8 +7,10 @@
     :data:`LINE_LOGIC_CELLS` cells first gets line logic alone in pure Python (the engine's GAC
     propagation on :mod:`.constraints`), and while the kernels are not loaded, a puzzle of at
     most :data:`QUICK_CELLS` cells gets the engine's MAC for :data:`QUICK_NODES` nodes
-    (:func:`python_mac`), until it fails once or has spent :data:`QUICK_TOTAL` seconds in the
-    process; while either settles the puzzles, the compiled kernels are never loaded, and a
+    (:func:`python_mac`: it answers only a puzzle it proves to have one solution or none, so
+    that the answer does not depend on the path), until it fails once or has spent
+    :data:`QUICK_TOTAL` seconds in the process; while either settles the puzzles, the compiled
+    kernels are never loaded, and a
     small solve takes a fraction of a second as a whole process (neither shortcut is taken
     while :func:`cspsolve.compiling.eager` holds).
 ``gac-astar``
@@ -307,7 +309,12 @@ def python_mac(
     puzzle: Nonogram, *, limits: Limits | None = None, max_solutions: int = 1, nodes: int
 ) -> Result[Grid] | None:
     """Solve ``puzzle`` by the engine's MAC in pure Python within ``nodes`` expanded nodes and
-    :data:`QUICK_SECONDS`, or say it did not finish (``None``).
+    :data:`QUICK_SECONDS`, when that settles it, or say it did not (``None``).
+
+    MAC always looks for a second solution here, and answers only a puzzle it proves to have
+    one solution, or none: those answers are the compiled search's too, so that a puzzle's
+    answer never depends on which path a process took (a puzzle of several solutions is left
+    to the compiled search, whose first solution may differ from MAC's).
 
     Parameters
     ----------
@@ -317,29 +324,34 @@ def python_mac(
         The run's limits (its time and node limits, when smaller, and its cancellation are
         kept).
     max_solutions : int
-        2 (or more) to decide uniqueness.
+        What the caller asked for: 2 (or more) to state the uniqueness verdict.
     nodes : int
         The most nodes to expand.
 
     Returns
     -------
     Result of Grid or None
-        MAC's result (:func:`cspsolve.csp.mac`) as a grid, the solutions it found (one when
-        ``max_solutions`` is 1) in ``solutions``, or ``None`` when it stopped at the node or
-        time allowance.
+        As :meth:`cspsolve.results.Result.from_solutions` for ``max_solutions``: ``SOLVED``
+        with the only solution (listed in ``solutions``) or ``UNSOLVABLE``, ``CANCELLED``
+        when the run was cancelled; ``None`` when MAC stopped at the node or time allowance
+        or found two solutions.
     """
     limits = limits or Limits()
     given = limits.time_limit
     seconds = QUICK_SECONDS if given is None else min(QUICK_SECONDS, given)
     most = nodes if limits.max_nodes is None else min(nodes, limits.max_nodes)
     quick = dataclasses.replace(limits, time_limit=seconds, max_nodes=most)
-    found = mac(build_csp(puzzle), limits=quick, max_solutions=max_solutions)
-    if found.status is Status.LIMIT:
+    found = mac(build_csp(puzzle), limits=quick, max_solutions=2)
+    if found.status is Status.CANCELLED:
+        return found.map(functools.partial(grid_from_assignment, puzzle))
+    if found.status is Status.LIMIT or found.stats.extra["solutions"] > 1:
         return None
-    grid = found.map(functools.partial(grid_from_assignment, puzzle))
-    if grid.solution is not None and not grid.solutions:
-        grid.solutions = [grid.solution]
-    return grid
+    grids = [grid_from_assignment(puzzle, found.solution)] if found.solution is not None else []
+    settled = Result.from_solutions(
+        found.stats, found.method, grids, max_solutions=max_solutions, stopped=None
+    )
+    settled.solutions = grids
+    return settled
 
 
 def _quick_nodes(puzzle: Nonogram) -> int:
