@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -349,6 +350,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool.start()
+        threading.Thread(target=_draw_opening, name="cspsolve-opening", daemon=True).start()
         try:
             yield
         finally:
@@ -500,6 +502,19 @@ def _gallery() -> dict[str, list[str]]:
     for name, (owner, _) in sources.instances().items():
         gallery[kinds[owner].title].append(name)
     return gallery
+
+
+OPENING = "nonogram/duck.non"
+"""The example the page opens with (``app.js`` picks it too)."""
+
+
+def _draw_opening() -> None:
+    """Draw the opening example's thumbnail when the server starts, so that matplotlib is
+    imported before the first page asks for a picture (the other thumbnails are drawn when
+    first asked for, so as not to hold the interpreter at start); a failure is left to the
+    request that meets it."""
+    with contextlib.suppress(Exception):
+        _thumbnail(OPENING)
 
 
 @functools.cache

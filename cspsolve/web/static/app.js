@@ -176,6 +176,10 @@ function pickExample(name) {
   $("puzzles").scrollIntoView({ block: "nearest" });
 }
 
+function showThumbnails() {
+  document.querySelectorAll("img[data-src]").forEach((image) => (image.src = image.dataset.src));
+}
+
 function markThumb() {
   document.querySelectorAll("[data-instance]").forEach((b) => b.classList.toggle("on", b.dataset.instance === $("instance").value));
 }
@@ -696,7 +700,7 @@ async function init() {
   markThumb();
   if (window.matchMedia("(max-width: 700px)").matches) $("gallery").open = false; // a phone: the list first
   showTab("shipped");
-  readPuzzle();
+  readPuzzle().finally(showThumbnails); // the puzzle first, then the gallery's pictures
   document.querySelectorAll("[data-show]").forEach((b) => b.addEventListener("click", () => showWork(b.dataset.show)));
   $("play-board").addEventListener("pointerdown", dragStart);
   document.addEventListener("pointerup", dragEnd);
