@@ -130,8 +130,8 @@ def get(name: str) -> Kind:
 def kind_of(puzzle: object) -> Kind:
     """The kind of a puzzle object: the kind whose package defines its class (or a base).
 
-    A kind's package is the one of the module declaring it (``cspsolve.models.nonogram`` for
-    ``cspsolve.models.nonogram.kind``).
+    A kind's package is the one of the module declaring it (``cspsolve.models.NAME`` for
+    ``cspsolve.models.NAME.kind``).
 
     Raises
     ------
