@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
 from cspsolve.limits import Limits
 from cspsolve.render import Scene
@@ -42,6 +43,7 @@ __all__ = [
     "Player",
     "PuzzleEntry",
     "Runner",
+    "listed_moves",
     "option",
 ]
 
@@ -246,6 +248,42 @@ class Player:
 
 TOOLS: Mapping[str, type[Designer | Player]] = {"design": Designer, "play": Player}
 """The tools a kind may declare, by the name it declares each under, and their types."""
+
+
+def listed_moves(raw: Any, *, what: str, shape: str, size: int, most: int) -> list[list[int]]:
+    """The moves a play request lists, for a :class:`Player`'s ``moves``: each a list of
+    ``size`` whole numbers (``None``: no move).
+
+    Parameters
+    ----------
+    raw : object
+        What the request sent.
+    what, shape : str
+        The moves' name and shape in messages: ``"taps"``, ``"[row, column] pairs"``.
+    size : int
+        Numbers in a move.
+    most : int
+        The most moves one request may list.
+
+    Raises
+    ------
+    OptionError
+        For anything but a list of at most ``most`` such lists.
+
+    Examples
+    --------
+    >>> listed_moves([[0, 1]], what="taps", shape="[row, column] pairs", size=2, most=9)
+    [[0, 1]]
+    """
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > most:
+        raise OptionError(f"{what} must be a list of at most {most} {shape}")
+    for move in raw:
+        ok = isinstance(move, list) and len(move) == size
+        if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in move):
+            raise OptionError(f"{what} must be {shape} of whole numbers")
+    return raw
 
 
 def no_moves(puzzle: Any) -> list[Any]:

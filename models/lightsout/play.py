@@ -12,7 +12,7 @@ from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import OptionError
-from cspsolve.kind import Player
+from cspsolve.kind import Player, listed_moves
 from cspsolve.limits import Limits
 from cspsolve.render import plural
 
@@ -45,16 +45,10 @@ def pressed(puzzle: LightsOut, raw: Any) -> Presses:
         is not such pairs, a cell off the board or a disabled cell.
     """
     _playable(puzzle)
-    if raw is None:
-        raw = []
-    if not isinstance(raw, list) or len(raw) > MAX_PRESSES:
-        raise OptionError(f"presses must be a list of at most {MAX_PRESSES} [row, column] pairs")
+    shape = "[row, column] pairs"
+    listed = listed_moves(raw, what="presses", shape=shape, size=2, most=MAX_PRESSES)
     rows = [0] * puzzle.rows
-    for pair in raw:
-        ok = isinstance(pair, list) and len(pair) == 2
-        if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
-            raise OptionError("presses must be [row, column] pairs of whole numbers")
-        r, c = pair
+    for r, c in listed:
         if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
             raise OptionError(f"({r}, {c}) is off the {puzzle.rows}x{puzzle.cols} board")
         if not puzzle.usable(r * puzzle.cols + c):

@@ -13,7 +13,7 @@ from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import OptionError
-from cspsolve.kind import Player
+from cspsolve.kind import Player, listed_moves
 from cspsolve.limits import Limits
 from cspsolve.render import plural
 
@@ -50,16 +50,9 @@ def slid(puzzle: Puzzle, raw: Any) -> Tiles:
     """
     if puzzle.rows > MAX_SIDE or puzzle.cols > MAX_SIDE:
         raise OptionError(f"a board played here has at most {MAX_SIDE} rows and columns")
-    if raw is None:
-        raw = []
-    if not isinstance(raw, list) or len(raw) > MAX_TAPS:
-        raise OptionError(f"taps must be a list of at most {MAX_TAPS} [row, column] pairs")
+    listed = listed_moves(raw, what="taps", shape="[row, column] pairs", size=2, most=MAX_TAPS)
     tiles = puzzle.start
-    for pair in raw:
-        ok = isinstance(pair, list) and len(pair) == 2
-        if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
-            raise OptionError("taps must be [row, column] pairs of whole numbers")
-        r, c = pair
+    for r, c in listed:
         if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
             raise OptionError(f"row {r + 1}, column {c + 1} is off the board")
         move = _blank_move(puzzle, tiles, r, c)

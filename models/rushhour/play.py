@@ -14,7 +14,7 @@ from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import OptionError, PuzzleError
-from cspsolve.kind import Player
+from cspsolve.kind import Player, listed_moves
 from cspsolve.limits import Limits
 from cspsolve.render import plural
 
@@ -64,17 +64,10 @@ def slid(puzzle: Board, raw: Any) -> Board:
     """
     if puzzle.size > MAX_SIDE:
         raise OptionError(f"a board played here has at most {MAX_SIDE} rows and columns")
-    if raw is None:
-        raw = []
-    if not isinstance(raw, list) or len(raw) > MAX_SLIDES:
-        raise OptionError(
-            f"slides must be a list of at most {MAX_SLIDES} [row, column, row, column]"
-        )
+    shape = "[row, column, row, column] lists"
+    listed = listed_moves(raw, what="slides", shape=shape, size=4, most=MAX_SLIDES)
     position = puzzle
-    for slide in raw:
-        ok = isinstance(slide, list) and len(slide) == 4
-        if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in slide):
-            raise OptionError("slides must be [row, column, row, column] lists of whole numbers")
+    for slide in listed:
         move = _move(position, slide)
         try:
             position = replay(position, [move])[-1]
