@@ -236,6 +236,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         html = env.get_template("index.html").render(
             instances=list(sources.instances()),
             gallery=_gallery(),
+            opening=_opening() or "",
             settings=settings,
             kinds=registry.kinds(),
             designer=None if found is None else found[1],
@@ -504,8 +505,12 @@ def _gallery() -> dict[str, list[str]]:
     return gallery
 
 
-OPENING = "nonogram/duck.non"
-"""The example the page opens with (``app.js`` picks it too)."""
+def _opening() -> str | None:
+    """The example the page opens with: the first of the kinds' :attr:`~cspsolve.kind.Kind.
+    samples` that is a whole shipped file (``None`` when there is none)."""
+    shipped = sources.instances()
+    samples = (name for kind in registry.kinds().values() for name in kind.samples)
+    return next((name for name in samples if name in shipped), None)
 
 
 def _draw_opening() -> None:
@@ -513,8 +518,10 @@ def _draw_opening() -> None:
     imported before the first page asks for a picture (the other thumbnails are drawn when
     first asked for, so as not to hold the interpreter at start); a failure is left to the
     request that meets it."""
-    with contextlib.suppress(Exception):
-        _thumbnail(OPENING)
+    opening = _opening()
+    if opening is not None:
+        with contextlib.suppress(Exception):
+            _thumbnail(opening)
 
 
 @functools.cache

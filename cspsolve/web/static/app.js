@@ -5,7 +5,6 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { kinds: {}, tab: "shipped", work: "solve", source: null, kind: null, job: null, jobs: [], live: new Set(), reads: 0 };
-const OPENING = "nonogram/duck.non";  // the puzzle the page opens with, drawn
 const ENDED = ["done", "failed", "cancelled"];
 
 function el(tag, text, attrs) {
@@ -696,7 +695,8 @@ async function init() {
   $("cancel").addEventListener("click", cancel);
   window.addEventListener("pagehide", leave);
   window.addEventListener("message", fitPlayer);
-  if ([...$("instance").options].some((o) => o.value === OPENING)) $("instance").value = OPENING;
+  const opening = document.body.dataset.opening; // the server's pick: a kind's sample
+  if ([...$("instance").options].some((o) => o.value === opening)) $("instance").value = opening;
   markThumb();
   if (window.matchMedia("(max-width: 700px)").matches) $("gallery").open = false; // a phone: the list first
   showTab("shipped");
