@@ -228,8 +228,9 @@ class Player:
         ``board(puzzle, moves) -> dict``: the grid after the moves as JSON-ready data:
         ``rows`` (a string per row, a character per cell) and, for the page, optionally
         ``labels`` (a list per row of each cell's text), ``style`` (how the page draws the
-        cells: ``"lights"``, ``"tiles"``), ``status`` (the board in words), ``solved`` and
-        ``pressed`` (cells to mark).
+        cells: ``"lights"``, ``"tiles"``, ``"cars"``), ``status`` (the board in words),
+        ``solved``, ``pressed`` (cells to mark) and ``exit`` (a row whose right end is the
+        way out, marked beside the board).
     after : callable
         ``after(puzzle, moves) -> puzzle``: the puzzle as the moves leave it.
     hint : callable

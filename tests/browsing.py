@@ -15,8 +15,8 @@ than this, so a 390-pixel window would show 500 pixels."""
 def browser(width: int, height: int) -> Any:
     """Headless Chromium through selenium showing ``width`` x ``height`` pixels, or skip saying
     what is missing. The chromedriver path is given, so that selenium never tries to download a
-    driver. Below :data:`PHONE_WIDTH`, the viewport is a phone's (DevTools' device metrics,
-    touch-sized, ``mobile``)."""
+    driver. The viewport is set to the size asked (DevTools' device metrics); below
+    :data:`PHONE_WIDTH` it is a phone's (``mobile``)."""
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
@@ -33,7 +33,9 @@ def browser(width: int, height: int) -> Any:
     made = webdriver.Chrome(
         options=options, service=webdriver.ChromeService(executable_path=driver)
     )
-    if width < PHONE_WIDTH:
-        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
-        made.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    # the page's viewport exactly (the window's would lose the height of the browser's bars)
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1}
+    made.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {**metrics, "mobile": width < PHONE_WIDTH}
+    )
     return made

@@ -150,3 +150,26 @@ def serving(*args: str) -> Iterator[Server]:
             raise
     server.errors = errors
     assert "Traceback" not in errors, errors
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    """A real server for the browser tests: two workers, requests of at most 30 s."""
+    with serving("--workers", "2", "--max-time-limit", "30") as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def page(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The page at a desk's size, 1280 x 900 (a :class:`tests.web.pages.Page`)."""
+    from .pages import page_of
+
+    yield from page_of(1280, 900, server, tmp_path_factory.mktemp("screenshots"))
+
+
+@pytest.fixture(scope="session")
+def phone(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The page on a phone's screen, 390 x 844 (a :class:`tests.web.pages.Page`)."""
+    from .pages import page_of
+
+    yield from page_of(390, 844, server, tmp_path_factory.mktemp("screenshots"))

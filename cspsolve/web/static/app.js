@@ -33,7 +33,7 @@ function fmt(value, key = "") {
   if (value === null || value === undefined) return "not checked";
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (typeof value === "number") {
-    if (/seconds/.test(key) || !Number.isInteger(value)) return Number(value.toPrecision(3)).toLocaleString("en-US");
+    if (/seconds/.test(key) || !Number.isInteger(value)) return value.toLocaleString("en-US", { maximumSignificantDigits: 3 });
     return value.toLocaleString("en-US");
   }
   if (Array.isArray(value)) return value.map((v) => fmt(v)).join(", ");
@@ -259,6 +259,8 @@ async function start(action) {
   showWork(action);
   $("job").hidden = false;
   $("job-error").textContent = "";
+  $("job-state").textContent = "starting"; // not the state of the job shown before
+  $("job-progress").textContent = "";
   answerOf(action).replaceChildren();
   const limit = $("time-limit").value;
   const body = {
@@ -293,9 +295,10 @@ async function follow(job, second) {
     ended = await Promise.all(jobs.map((j) => api("GET", `/api/jobs/${j.id}?wait=1`)));
     const first = ended[0];
     const p = first.progress;
-    $("job-state").textContent = first.state;
+    const over = ended.every((j) => ENDED.includes(j.state)); // verify ends with its analysis
+    $("job-state").textContent = over || !ENDED.includes(first.state) ? first.state : "running";
     $("job-progress").textContent = p ? `expanded ${fmt(p.expanded)}, ${fmt(p.seconds, "seconds")} s` : "";
-    if (ended.every((j) => ENDED.includes(j.state))) break;
+    if (over) break;
   }
   if (state.job !== job.id) return;
   $("cancel").hidden = true;
@@ -453,6 +456,7 @@ async function playShow() {
     table.className = `board ${style}`;
     board(table, now.rows, PLAY_CLASSES[style] || {}, pressCell, null, null, now.labels);
     mark(table, now.pressed || [], "pressed");
+    if (Number.isInteger(now.exit)) table.rows[now.exit].lastElementChild.classList.add("exit");
     table.classList.toggle("won", Boolean(now.solved));
     const made = `${play.presses.length} ${play.presses.length === 1 ? "move" : "moves"}`;
     const words = now.status || "";
