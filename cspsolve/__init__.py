@@ -3,7 +3,8 @@
 The engine (this package) knows no puzzle by name; puzzle models live in
 :mod:`cspsolve.models` and are found through :mod:`cspsolve.registry`. The calls of
 :mod:`cspsolve.api` are here: :func:`read` and :func:`parse` a puzzle, then :func:`solve`,
-:func:`verify`, :func:`analyze`, :func:`explain` or :func:`compare` it. So are the kinds'
+:func:`verify`, :func:`analyze`, :func:`explain` or :func:`compare` it, or make puzzles to
+order with :func:`generate`. So are the kinds'
 puzzle classes, by the names their kinds offer them under (:attr:`cspsolve.kind.Kind.classes`:
 ``from cspsolve import Nonogram, LightsOut, RushHour, NPuzzle``): they are looked up in the
 registry on first use, so that ``import cspsolve`` imports no kind, and ``__all__`` and
@@ -26,6 +27,7 @@ from typing import Any
 from cspsolve.api import analyze as analyze
 from cspsolve.api import compare as compare
 from cspsolve.api import explain as explain
+from cspsolve.api import generate as generate
 from cspsolve.api import parse as parse
 from cspsolve.api import read as read
 from cspsolve.api import solve as solve
@@ -44,6 +46,7 @@ _ENGINE = (
     "analyze",
     "compare",
     "explain",
+    "generate",
     "parse",
     "read",
     "solve",

@@ -1,5 +1,5 @@
 """The library in one line a call: read a puzzle, then solve, verify, analyze, explain or
-compare it.
+compare it; or make puzzles to order (:func:`generate`).
 
 A puzzle is the kind's own object (the class the kind declares in ``Kind.classes``), read
 from a file, parsed from a string or built from Python data; the
@@ -26,7 +26,7 @@ import sys
 import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cspsolve.registry as registry
 import cspsolve.tasks as tasks
@@ -36,10 +36,14 @@ from cspsolve.kind import Kind, PuzzleEntry
 from cspsolve.limits import build, processes
 from cspsolve.results import Result, Stats
 
+if TYPE_CHECKING:
+    from cspsolve.generating import Generated
+
 __all__ = [
     "analyze",
     "compare",
     "explain",
+    "generate",
     "parse",
     "parser",
     "read",
@@ -513,3 +517,62 @@ def compare(
         )
         for method, heuristic in pairs
     ]
+
+
+def generate(
+    kind: str,
+    *,
+    count: int = 1,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int | str = 1,
+    scheduler: str | None = None,
+    **options: Any,
+) -> list[Generated]:
+    """Puzzles of a kind made to order, each with what was proven about it, as ``cspsolve
+    generate`` (:mod:`cspsolve.generating`).
+
+    Parameters
+    ----------
+    kind : str
+        The kind's name (one whose declaration has a generator).
+    count : int
+        How many puzzles.
+    seed : int
+        The run's seed: the same seed and options give the same puzzles, on any number of
+        workers.
+    time_limit : float, optional
+        Seconds for the whole run: the puzzles made before it ran out are returned.
+    workers, scheduler : optional
+        Processes (``"auto"``: the cores), or a Dask scheduler's address, to make them on.
+    **options
+        The generator's options (``cspsolve generate KIND --help`` lists them).
+
+    Returns
+    -------
+    list of Generated
+        In order; fewer than ``count`` when the time limit stopped the run.
+
+    Raises
+    ------
+    OptionError
+        For an unknown kind or option, or options no puzzle can meet.
+    """
+    from cspsolve.generating import generator_of, made, options_of
+
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise OptionError(f"count must be a whole number >= 0, got {count!r}")
+    found = registry.get(kind)
+    chosen = options_of(generator_of(found), options)
+    limits = build(time_limit, None, None, None, workers, scheduler)
+    return list(
+        made(
+            found,
+            chosen,
+            seed=seed,
+            indices=range(count),
+            workers=limits.workers,
+            scheduler=scheduler,
+            time_limit=time_limit,
+        )
+    )

@@ -20,10 +20,11 @@ over it with keyword-only options, and each solver backend lives in a module of 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
 __all__ = [
     "TOOLS",
     "Designer",
+    "Generator",
     "Kind",
+    "Made",
     "Method",
     "NoOptions",
     "Player",
@@ -247,6 +250,51 @@ class Player:
     hint: Callable[[Any, Limits], dict[str, Any]]
 
 
+class Made(NamedTuple):
+    """One puzzle a :class:`Generator` made, with what was proven about it."""
+
+    puzzle: Any
+    """The puzzle object, as the kind's ``read`` would give it."""
+    certificate: dict[str, Any]
+    """What was proven about it, JSON-ready: each promise the options asked for (e.g.
+    ``"unique": True``, ``"optimum": 20``) with how it was proven (``"proven_by"``: the
+    method and the proof's words) and the figures that describe it (size, density, cells
+    changed)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Generator:
+    """How a kind makes puzzles to order (``cspsolve generate KIND``, :func:`cspsolve.generate`).
+
+    Attributes
+    ----------
+    options : type
+        A dataclass of the generator's settings; each field becomes a flag of ``cspsolve
+        generate KIND`` as the kind's own options do (``metadata["help"]``, ``"choices"``,
+        ``"metavar"``; a field of ``float | None`` takes a number). Every field has a default.
+    make : callable
+        ``make(options, rng, limits) -> Made | None``: one puzzle keeping every promise the
+        options ask for, drawn with ``rng`` (a :class:`random.Random`) alone, so that the same
+        seed gives the same puzzle in any process; ``None`` when ``limits`` stopped it first.
+        Raises :class:`~cspsolve.errors.OptionError` for options that no puzzle can meet (one
+        line, naming the flag), and before any work when the options are malformed.
+    extension : str
+        The file extension the puzzles are written under (``".non"``), one the kind's
+        ``write`` knows.
+    note : str
+        A paragraph for the command's help: how the puzzles are made and proven.
+    """
+
+    options: type
+    make: Callable[[Any, random.Random, Limits], Made | None]
+    extension: str
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not dataclasses.is_dataclass(self.options):
+            raise TypeError("a generator's options must be a dataclass")
+
+
 TOOLS: Mapping[str, type[Designer | Player]] = {"design": Designer, "play": Player}
 """The tools a kind may declare, by the name it declares each under, and their types."""
 
@@ -367,6 +415,9 @@ class Kind:
     tools : mapping of str to Designer or Player
         What the web page offers for the kind beside its methods, each under its name in
         :data:`TOOLS` (``"design"``: a :class:`Designer`; ``"play"``: a :class:`Player`).
+    generator : Generator or None
+        How the kind makes puzzles to order (``cspsolve generate``); ``None`` when it makes
+        none.
     samples : tuple of str
         Shipped puzzles (``FOLDER/FILE`` or ``FOLDER/FILE#KEY`` under :mod:`cspsolve.instances`)
         on which the kind's commands, together, call every one of its compiled kernels:
@@ -400,6 +451,7 @@ class Kind:
     presolve: Callable[[Any], Result[Any] | None] | None = None
     tools: Mapping[str, Designer | Player] = field(default_factory=dict)
     samples: tuple[str, ...] = ()
+    generator: Generator | None = None
 
     def __post_init__(self) -> None:
         names = [m.name for m in self.methods]

@@ -17,7 +17,7 @@ Over many puzzles the command exits with the first of 4, 2, 3, 1 that occurs, el
 This module holds the click group and :func:`main`; each command lives in a module of its
 group (:mod:`~cspsolve.cli.solving`, :mod:`~cspsolve.cli.explaining`,
 :mod:`~cspsolve.cli.comparing`, :mod:`~cspsolve.cli.batching`, :mod:`~cspsolve.cli.listing`,
-:mod:`~cspsolve.cli.files`, :mod:`~cspsolve.cli.serving`,
+:mod:`~cspsolve.cli.files`, :mod:`~cspsolve.cli.generating`, :mod:`~cspsolve.cli.serving`,
 :mod:`~cspsolve.cli.warming`) over the shared flags
 (:mod:`~cspsolve.cli.options`), puzzles (:mod:`~cspsolve.cli.puzzles`), printing
 (:mod:`~cspsolve.cli.output`), image names (:mod:`~cspsolve.cli.images`) and exit codes
@@ -36,6 +36,7 @@ from cspsolve.cli.comparing import compare
 from cspsolve.cli.exits import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
 from cspsolve.cli.explaining import explain
 from cspsolve.cli.files import convert, graph
+from cspsolve.cli.generating import generate
 from cspsolve.cli.listing import methods
 from cspsolve.cli.output import terminal
 from cspsolve.cli.serving import serve
@@ -49,7 +50,7 @@ __all__ = ["main"]
 @click.group(
     commands=[
         *(solve, verify, explain, analyze, compare, batch, methods, convert, graph),
-        *(serve, warm_command),
+        *(generate, serve, warm_command),
     ],
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
@@ -67,6 +68,7 @@ def cli(ctx: click.Context) -> None:
       cspsolve explain duck.non --image duck.html
       cspsolve compare start.json --time-limit 5
       cspsolve methods
+      cspsolve generate npuzzle --size 4 --moves 50 --count 5 --out tiles/
       cspsolve warm
 
     The folder instances/ of the source holds an example of every kind.

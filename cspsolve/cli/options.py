@@ -43,6 +43,18 @@ class Seconds(click.FloatRange):
         return seconds
 
 
+class Number(click.ParamType[float]):
+    """A finite number (``nan`` and ``inf`` are refused)."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
 limit_options = [
     click.option(
         "--time-limit",
@@ -59,7 +71,7 @@ limit_options = [
 ]
 
 
-class _Workers(click.ParamType[int]):
+class Workers(click.ParamType[int]):
     """A ``--workers`` value: a positive count, or ``auto`` for the cores (read by
     :func:`cspsolve.parallel.workers_value`)."""
 
@@ -84,7 +96,7 @@ scheduler_option = click.option(
 parallel_options = [
     click.option(
         "--workers",
-        type=_Workers(),
+        type=Workers(),
         metavar="N|auto",
         help="Processes to use (default 1; auto: the cores). Several puzzles go one per "
         "process, printed in input order; one puzzle uses them where its method splits its "
@@ -131,8 +143,8 @@ class Flag:
 
     def option(self) -> Callable[[Any], Any]:
         """The click option: a switch for a bool, a --x/--no-x pair for an optional bool, a
-        choice when the field names choices, a count (at least 1) for an optional int, else a
-        string; absent means ``None``."""
+        choice when the field names choices, a count (at least 1) for an optional int, a
+        finite number for an optional float, else a string; absent means ``None``."""
         told = self.field.metadata.get("help", "")
         help_text = told[:1].upper() + told[1:]
         choices = self.field.metadata.get("choices")
@@ -144,6 +156,9 @@ class Flag:
         if self.annotation == int | None:
             count = click.IntRange(min=1)
             return click.option(self.flag, self.name, type=count, metavar="N", help=help_text)
+        if self.annotation == float | None:
+            number = Number()
+            return click.option(self.flag, self.name, type=number, metavar="X", help=help_text)
         kind = click.Choice(list(choices)) if choices else click.STRING
         metavar = self.field.metadata.get("metavar")
         return click.option(

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cspsolve import search
-from cspsolve.errors import InputError
+from cspsolve.errors import InputError, OptionError
 from cspsolve.explanation import Explanation, Step
-from cspsolve.kind import Kind, Method
+from cspsolve.kind import Generator, Kind, Made, Method, option
 from cspsolve.limits import Limits
 from cspsolve.render import Scene
 from cspsolve.results import Result, Stats, Status
@@ -183,6 +185,41 @@ def analyze(puzzle: Queens, **_: Any) -> dict[str, Any]:
     return {"queens": puzzle.n, "given": sum(g is not None for g in puzzle.given)}
 
 
+@dataclass(frozen=True)
+class GenerateOptions:
+    """What ``cspsolve generate queens`` is asked for."""
+
+    size: int | None = option("rows (and columns) of the board", default=6, metavar="N")
+    given: int | None = option("queens given", default=1, metavar="K")
+    unique: bool = option("give queens until one solution is left", default=False)
+
+
+def _solutions(board: Queens) -> list[Columns]:
+    """Every completion of ``board``, by trying every permutation of the columns."""
+    return [p for p in itertools.permutations(range(board.n)) if not check(board, p)]
+
+
+def make(options: GenerateOptions, rng: random.Random, limits: Limits) -> Made | None:
+    """A board of ``size`` rows with ``given`` queens of a random solution (and more, from
+    the same solution, until it is the only one, with ``unique``); its solutions counted by
+    trying every permutation."""
+    n = options.size or 0
+    if not 4 <= n <= 8:
+        raise OptionError(f"--size: {n} is not in 4..8")
+    if options.given is None or options.given > n:
+        raise OptionError(f"--given: {options.given} is more than the {n} rows")
+    if limits.time_limit == 0:
+        return None
+    solution = rng.choice(_solutions(Queens((None,) * n)))
+    rows = rng.sample(range(n), n)
+    shown = options.given
+    board = Queens(tuple(solution[r] if r in rows[:shown] else None for r in range(n)))
+    while options.unique and len(_solutions(board)) > 1:
+        shown += 1
+        board = Queens(tuple(solution[r] if r in rows[:shown] else None for r in range(n)))
+    return Made(board, {"given": shown, "solutions": len(_solutions(board))})
+
+
 KIND = Kind(
     name="queens",
     title="Queens",
@@ -219,4 +256,10 @@ KIND = Kind(
     analyze=analyze,
     analysis="queens, given",
     explain=explain,
+    generator=Generator(
+        options=GenerateOptions,
+        make=make,
+        extension=".queens",
+        note="Boards of N rows with queens given from a random solution.",
+    ),
 )
