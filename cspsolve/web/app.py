@@ -20,7 +20,10 @@ Routes (``docs/web.md`` describes each):
 - ``POST /api/design``: start the check of a puzzle drawn, by the
   :class:`~cspsolve.kind.Designer` a kind declares; ``GET /api/design/file``: its puzzle as
   a file in one of the designer's formats; ``POST /api/design/image``: a drawing traced from
-  an uploaded image.
+  an uploaded image;
+- ``POST /api/generate``: start a job making one puzzle of a kind's
+  :class:`~cspsolve.kind.Generator` (``{"kind", "seed", "options"}``), answered with its file's
+  text, its certificate and its picture.
 
 Bad input is answered with HTTP 400 and ``{"error": LINE}``, LINE the command line's message;
 a job refused because too many wait with HTTP 503 and ``Retry-After``; a request from another
@@ -50,6 +53,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cspsolve import registry, tasks
 from cspsolve.errors import CspsolveError, OptionError
+from cspsolve.generating import generator_of
 from cspsolve.kind import Kind, Player
 from cspsolve.notebook import as_given
 from cspsolve.web import design as designs
@@ -241,6 +245,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             kinds=registry.kinds(),
             designer=None if found is None else found[1],
             design_max=designs.MAX_SIDE,
+            makers=[kind for kind in registry.kinds().values() if kind.generator is not None],
         )
         return HTMLResponse(html)
 
@@ -313,6 +318,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         grid = await reading(designs.traced, data, name, width, height)
         return JSONResponse({"grid": list(grid)})
 
+    async def generate(request: Request) -> Response:
+        data = await _json(request)
+        kind, asked, seed = _generating(data)
+        time_limit = settings.time_limit(data.get("time_limit"))
+        return submitted(Spec("generate", kind.name, None, asked, time_limit, seed=seed))
+
     async def play(request: Request) -> Response:
         data, source = await _request_source(request, cap, settings)
         _, player, puzzle, moves = await reading(_played, data, source)
@@ -368,6 +379,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/design", design, methods=["POST"]),
         Route("/api/design/file", design_file),
         Route("/api/design/image", design_image, methods=["POST"]),
+        Route("/api/generate", generate, methods=["POST"]),
         Route("/api/play", play, methods=["POST"]),
         Route("/api/hint", hint, methods=["POST"]),
         Route("/api/jobs/{id}", job, methods=["GET", "DELETE"]),
@@ -416,11 +428,14 @@ def _kind_record(kind: Any) -> dict[str, Any]:
             for m in kind.methods
         ],
         "heuristics": list(kind.heuristic_names),
-        "options": options.describe(kind),
+        "options": options.describe(kind.options),
         "reference": kind.reference,
         "analysis": kind.analysis,
         "explains": kind.explain is not None,
         "tools": {name: {"title": t.title, "note": t.note} for name, t in kind.tools.items()},
+        "generate": None
+        if kind.generator is None
+        else {"options": options.describe(kind.generator.options), "note": kind.generator.note},
     }
 
 
@@ -496,6 +511,25 @@ def _played(data: Mapping[str, Any], source: sources.Source) -> tuple[Kind, Play
     return kind, player, puzzle, player.moves(puzzle, data.get("presses"))
 
 
+def _generating(data: Mapping[str, Any]) -> tuple[Kind, tasks.Request, int]:
+    """The kind a request asks puzzles of, its generator's options (as the request's
+    options) and the seed.
+
+    Raises
+    ------
+    OptionError
+        When the kind is unknown or makes no puzzles, an option is not the generator's or of
+        the wrong type, or the seed is not a whole number.
+    """
+    kind = registry.get(sources.text_field(data, "kind") or "")
+    generator = generator_of(kind)
+    asked = options.values(generator.options, data.get("options"), kind.name)
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError("the seed must be a whole number")
+    return kind, tasks.Request(None, None, asked), seed
+
+
 def _gallery() -> dict[str, list[str]]:
     """The shipped examples by the title of their kind, in the registry's order."""
     kinds = registry.kinds()
@@ -567,7 +601,7 @@ def _spec(action: str, data: Mapping[str, Any], source: sources.Source, settings
     request = tasks.Request(
         sources.text_field(data, "method"),
         sources.text_field(data, "heuristic"),
-        options.values(kind, data.get("options")),
+        options.values(kind.options, data.get("options"), kind.name),
     )
     tasks.check_names(kind, request)
     given = found.pick(_entry(data))

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import io
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cspsolve import registry, tasks
 from cspsolve.errors import OptionError
+from cspsolve.generating import generator_of, made, options_of
 from cspsolve.kind import Designer, Kind, Player
 from cspsolve.limits import Limits
+from cspsolve.notebook import as_given
 from cspsolve.results import Result
 
 __all__ = ["ACTIONS", "TOOLS", "Spec", "run"]
@@ -45,6 +49,9 @@ class Spec:
         ``compare`` runs only these (``None``: all).
     runs : int
         The runs of a ``compare`` job (1 for any other).
+    seed : int
+        The seed of a ``generate`` job (its puzzle is the first of ``cspsolve generate
+        --seed SEED``; its request's options are the generator's).
     """
 
     action: str
@@ -55,6 +62,7 @@ class Spec:
     methods: tuple[str, ...] | None = None
     heuristics: tuple[str, ...] | None = field(default=None)
     runs: int = 1
+    seed: int = 0
 
     @property
     def wall(self) -> float:
@@ -166,6 +174,25 @@ def _hint(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
     return tool.hint(spec.puzzle, limits)
 
 
+def _generate(kind: Kind, spec: Spec, limits: Limits) -> dict[str, Any]:
+    """One puzzle of the kind's generator (:mod:`cspsolve.generating`): ``status`` ``made``
+    with its file's ``name`` and ``text``, its ``certificate`` and its picture as given
+    (``svg``), or ``limit`` when the time limit stopped it."""
+    generator = generator_of(kind)
+    chosen = options_of(generator, spec.request.options)
+    run = made(kind, chosen, seed=spec.seed, indices=[0], time_limit=limits.time_limit)
+    found = next(run, None)
+    if found is None:
+        return {"status": "limit"}
+    name = f"{kind.name}-{spec.seed}{generator.extension}"
+    with tempfile.TemporaryDirectory() as folder:
+        kind.write(found.puzzle, Path(folder) / name)
+        text = (Path(folder) / name).read_text(encoding="utf-8")
+    svg = as_given(kind, found.puzzle)
+    return {"status": "made", "name": name, "text": text, "certificate": found.certificate,
+            "svg": svg}  # fmt: skip
+
+
 ACTIONS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
     "solve": _solve,
     "verify": _verify,
@@ -178,8 +205,10 @@ ACTIONS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
 TOOLS: dict[str, Callable[[Kind, Spec, Limits], dict[str, Any]]] = {
     "design": _design,
     "hint": _hint,
+    "generate": _generate,
 }
-"""What the jobs of the kinds' tools run: a designer's check and a player's hint."""
+"""What the jobs of the kinds' tools run: a designer's check, a player's hint and a puzzle
+made to order."""
 
 
 def run(spec: Spec, limits: Limits) -> dict[str, Any]:

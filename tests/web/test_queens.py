@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import itertools
 import json
 import time
 
@@ -114,3 +115,40 @@ def test_a_tool_is_of_the_type_its_name_says(queens_kind: None) -> None:
     with pytest.raises(TypeError, match="tool 'solve'"):
         dataclasses.replace(web_queens.KIND, tools={"solve": web_queens.PLAYER})
     assert set(TOOLS) == {"design", "play"}
+
+
+def test_a_puzzle_is_made_to_order(queens_served: TestClient) -> None:
+    """``POST /api/generate``: the kind's generator (``cspsolve generate queens``) makes the
+    puzzle of the seed asked for, its file's text read back by the kind and its certificate
+    checked by brute force; the same seed makes the same puzzle."""
+    from queens.kind import KIND, Queens, check
+
+    kinds = {k["name"]: k for k in queens_served.get("/api/kinds").json()}
+    widgets = {o["name"]: o["widget"] for o in kinds["queens"]["generate"]["options"]}
+    assert widgets == {"size": "count", "given": "count", "unique": "flag"}
+    body = {"kind": "queens", "seed": 4, "options": {"size": 6, "unique": True}}
+    answers = []
+    for _ in range(2):
+        job = finished(queens_served, started(queens_served, "generate", body))
+        assert job["state"] == "done", job["error"]
+        answers.append(job["answer"])
+    first = answers[0]
+    assert first == answers[1] and first["status"] == "made"
+    assert first["name"] == "queens-4.queens"
+    assert first["svg"] is None if KIND.blank is None else first["svg"].startswith("<")
+    board = Queens(tuple(r.index("Q") if "Q" in r else None for r in first["text"].split()))
+    completions = [p for p in itertools.permutations(range(6)) if not check(board, p)]
+    assert len(completions) == 1 == first["certificate"]["solutions"]
+    assert KIND.generator is not None
+    for bad, words in (
+        ({**body, "options": {"size": "6"}}, "option size takes a whole number >= 1"),
+        ({**body, "options": {"colour": 1}}, "unknown option 'colour' for queens"),
+        ({**body, "seed": "x"}, "the seed must be a whole number"),
+        ({**body, "kind": "chess"}, "chess"),
+    ):
+        refused = queens_served.post("/api/generate", json=bad)
+        assert refused.status_code == 400 and words in refused.json()["error"], refused.text
+    failed = finished(
+        queens_served, started(queens_served, "generate", {**body, "options": {"size": 12}})
+    )
+    assert failed["state"] == "failed" and "--size: 12 is not in 4..8" in failed["error"]

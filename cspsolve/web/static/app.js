@@ -228,6 +228,8 @@ function optionWidget(option) {
     choices.forEach((c) => input.append(el("option", c, { value: c })));
   } else if (option.widget === "count") {
     input = el("input", null, { type: "number", min: "1", step: "1" });
+  } else if (option.widget === "number") {
+    input = el("input", null, { type: "number", step: "any" });
   } else {
     input = el("input", null, { type: "text", size: "8" });
   }
@@ -238,14 +240,15 @@ function optionWidget(option) {
   return label;
 }
 
-function optionValues() {
+// the values of the option widgets under `box`
+function optionValues(box) {
   const out = {};
-  document.querySelectorAll("[data-option]").forEach((input) => {
+  box.querySelectorAll("[data-option]").forEach((input) => {
     const w = input.dataset.widget;
     let value = null;
     if (w === "flag") value = input.checked || null;
     else if (w === "yes-no") value = input.value === "" ? null : input.value === "yes";
-    else if (w === "count") value = input.value === "" ? null : Number(input.value);
+    else if (w === "count" || w === "number") value = input.value === "" ? null : Number(input.value);
     else value = input.value || null;
     if (value !== null) out[input.dataset.option] = value;
   });
@@ -268,7 +271,7 @@ async function start(action) {
     entry: Number($("entry").value || 0),
     method: $("method").value || null,
     heuristic: $("heuristic").value || null,
-    options: optionValues(),
+    options: optionValues($("options")),
     time_limit: limit === "" ? null : Number(limit),
   };
   try {
@@ -684,6 +687,65 @@ async function designCheck() {
   }
 }
 
+// --- puzzles made to order (a kind's generator) ---------------------------------------------
+
+// the last puzzle made: its file's name and text, its kind
+const made = { answer: null, kind: null };
+
+function generateShow() {
+  const kind = state.kinds[$("generate-kind").value];
+  $("generate-note").textContent = kind.generate.note;
+  const box = $("generate-options");
+  box.replaceChildren();
+  kind.generate.options.forEach((o) => box.append(optionWidget(o)));
+}
+
+async function generateMake() {
+  $("generate-error").textContent = "";
+  $("generate-made").hidden = true;
+  $("generate-status").textContent = "making the puzzle…";
+  const limit = $("generate-time-limit").value;
+  const body = {
+    kind: $("generate-kind").value,
+    seed: Number($("generate-seed").value || 0),
+    options: optionValues($("generate-options")),
+    time_limit: limit === "" ? null : Number(limit),
+  };
+  try {
+    const answer = await ended(await api("POST", "/api/generate", body));
+    if (answer.status !== "made") {
+      $("generate-status").textContent = "the time limit stopped it before a puzzle was made";
+      return;
+    }
+    Object.assign(made, { answer, kind: body.kind });
+    $("generate-status").textContent = `made ${answer.name}`;
+    $("generate-picture").hidden = !answer.svg; // a kind with no picture: its file's text
+    if (answer.svg) $("generate-picture").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(answer.svg);
+    $("generate-text").hidden = Boolean(answer.svg);
+    $("generate-text").textContent = answer.text;
+    $("generate-certificate").replaceChildren(facts(["what was proven", "value"], Object.entries(answer.certificate)));
+    const link = $("generate-download");
+    URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([answer.text], { type: "text/plain" }));
+    link.download = answer.name;
+    $("generate-made").hidden = false;
+  } catch (error) {
+    $("generate-status").textContent = "";
+    $("generate-error").textContent = error.message;
+  }
+}
+
+// the puzzle made, pasted on the Solve page and read, then solved or explained there
+async function generateOpen(action) {
+  showPage("page-solve");
+  showTab("paste");
+  $("text").value = made.answer.text;
+  $("kind").value = made.kind;
+  $("format").value = "";
+  await readPuzzle();
+  if (!$("run").hidden) start(action);
+}
+
 // --- start -----------------------------------------------------------------------------------
 
 async function init() {
@@ -711,6 +773,17 @@ async function init() {
   document.querySelectorAll("[data-page]").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
   $("play-hint").addEventListener("click", playHint);
   $("play-reset").addEventListener("click", playStart);
+  if ($("generate")) {
+    $("generate-kind").addEventListener("change", generateShow);
+    $("generate-make").addEventListener("click", generateMake);
+    $("generate-next").addEventListener("click", () => {
+      $("generate-seed").value = Number($("generate-seed").value || 0) + 1;
+      generateMake();
+    });
+    $("generate-solve").addEventListener("click", () => generateOpen("solve"));
+    $("generate-explain").addEventListener("click", () => generateOpen("explain"));
+    generateShow();
+  }
   if (!$("design")) return;
   $("design-new").addEventListener("click", designNew);
   $("design-check").addEventListener("click", designCheck);
