@@ -557,6 +557,13 @@ def generate(
     ------
     OptionError
         For an unknown kind or option, or options no puzzle can meet.
+
+    Examples
+    --------
+    >>> import cspsolve
+    >>> [made] = cspsolve.generate("npuzzle", seed=1, size="3", moves=6)
+    >>> made.certificate["optimum"], cspsolve.solve(made.puzzle).stats.cost
+    (6, 6)
     """
     from cspsolve.generating import generator_of, made, options_of
 

@@ -77,7 +77,7 @@ def _command(kind: Kind) -> click.Command:
         _run(kind, values, [flag.name for flag in flags])
 
     command = click.command(kind.name, help=_help(kind))(run)
-    for option in reversed([*_SHARED, *(flag.option() for flag in flags)]):
+    for option in [*_SHARED, *(flag.option() for flag in flags)]:  # in the order listed
         command = option(command)
     return command
 
@@ -96,12 +96,18 @@ _SHARED = [
         help="Folder to write the puzzles to (made if missing).",
     ),
     click.option(
-        "--count", type=click.IntRange(min=1), default=1, show_default=True, help="Puzzles to make."
+        "--count",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        metavar="N",
+        help="Puzzles to make.",
     ),
     click.option(
         "--seed",
         type=int,
         default=0,
+        metavar="S",
         show_default=True,
         help="Seed of the run: the same seed and options give the same puzzles.",
     ),

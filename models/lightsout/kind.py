@@ -1,7 +1,7 @@
 """The ``lightsout`` kind: its table of methods, options, files and pictures.
 
-Only the board and format modules are imported here (the command line imports every kind to
-sniff files); the solvers are imported when used.
+Only the board, format and generator modules are imported here (the command line imports
+every kind to sniff files); the solvers are imported when used.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from cspsolve import searches
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
-from cspsolve.kind import Kind, Method, Runner, option
+from cspsolve.kind import Generator, Kind, Method, Runner, option
 from cspsolve.limits import Limits
 from cspsolve.render import plural
 from cspsolve.results import Result, Stats, Status
@@ -23,6 +23,7 @@ from cspsolve.searches import Search
 from .board import VARIANTS, LightsOut, NodePresses, Presses, check, coordinates, labelled
 from .budget import LimitError, ticker
 from .formats import read, select, sniff, write
+from .generate import EXTENSION, NOTE, GenerateOptions, make
 from .pictures import draw, scenes
 from .play import PLAYER
 
@@ -301,5 +302,6 @@ KIND = Kind(
     blank=no_presses,
     classes={"LightsOut": LightsOut},
     tools={"play": PLAYER},
+    generator=Generator(options=GenerateOptions, make=make, extension=EXTENSION, note=NOTE),
     samples=("lightsout/sigma-torus-9x9.lo",),
 )

@@ -14,6 +14,7 @@ and sets the weight of ``weighted-astar``; ``verify`` always runs unweighted.
 ``tile-idastar`` splits its search over ``limits.workers`` processes, or the workers of the
 Dask scheduler ``limits.scheduler`` (:mod:`.tile_idastar.split`), with the answer of the
 one-core run.
+Boards are made to order by :mod:`.generate` (``cspsolve generate npuzzle``).
 Unsolvable boards are reported at once from the parity rule (:func:`.board.presolve`), without
 a search or a model. The
 limits cover the whole command: building the pattern databases (and CP-SAT's models) counts
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from cspsolve import searches, tasks
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
-from cspsolve.kind import Kind, Method, no_moves, option
+from cspsolve.kind import Generator, Kind, Method, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.loading import lazy
 from cspsolve.results import Status
@@ -40,6 +41,7 @@ from cspsolve.searches import WEIGHT
 
 from .board import Plan, Puzzle, check, presolve, solvability
 from .formats import read, select, sniff, write
+from .generate import EXTENSION, NOTE, GenerateOptions, make
 from .partitions import PARTITIONS
 from .pictures import draw, scenes
 from .play import PLAYER
@@ -284,4 +286,5 @@ KIND = Kind(
     presolve=presolve,
     samples=("npuzzle/korf15-easy.korf#18", "npuzzle/worst8.json", "npuzzle/small2x4.txt"),
     tools={"play": PLAYER},
+    generator=Generator(options=GenerateOptions, make=make, extension=EXTENSION, note=NOTE),
 )
