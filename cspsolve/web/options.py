@@ -42,16 +42,25 @@ def _fields(options: type) -> list[tuple[dataclasses.Field[Any], str]]:
 
 
 def describe(options: type) -> list[dict[str, Any]]:
-    """Each field of the options dataclass: ``name``, ``widget``, ``choices`` and ``help``."""
+    """Each field of the options dataclass: ``name``, ``widget``, ``choices``, ``help`` and
+    ``default`` (a number or string the field takes when left unset, else ``None``)."""
     return [
         {
             "name": f.name,
             "widget": widget,
             "choices": list(f.metadata.get("choices", ())),
             "help": f.metadata.get("help", ""),
+            "default": _shown(f.default),
         }
         for f, widget in _fields(options)
     ]
+
+
+def _shown(default: Any) -> int | float | str | None:
+    """A default the page shows in an empty field (``None``: none to show)."""
+    if isinstance(default, bool) or not isinstance(default, int | float | str):
+        return None
+    return default
 
 
 def _fits(widget: str, value: Any) -> bool:

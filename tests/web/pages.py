@@ -71,13 +71,14 @@ class Page:
         self.one("#read").click()
         self.until(lambda: self.one("#run").is_displayed() or self.text("#input-error"))
 
-    def design(self) -> None:
-        """Open the designer's page (scrolled to first: on an emulated phone, chromedriver's
-        own scrolling misses a button above the screen)."""
-        tab = self.one("#nav-design")
+    def visit(self, name: str) -> None:
+        """Open the page's page ``name`` (``design``, ``generate``) by its tab, scrolled to
+        first: on an emulated phone, chromedriver's own scrolling misses a button above the
+        screen."""
+        tab = self.one(f"#nav-{name}")
         self.driver.execute_script("arguments[0].scrollIntoView()", tab)
         tab.click()
-        self.until(lambda: self.one("#design").is_displayed())
+        self.until(lambda: self.one(f"#{name}").is_displayed())
 
     def choose(self, css: str, value: str) -> None:
         from selenium.webdriver.support.ui import Select
@@ -141,10 +142,10 @@ class Page:
         )
         return list(marks)
 
-    def pairs(self) -> dict[str, str]:
-        """The rows of two cells of the answer's tables, the first cell to the second."""
+    def pairs(self, box: str = "#answer") -> dict[str, str]:
+        """The rows of two cells of the tables in ``box``, the first cell to the second."""
         rows = [[td.text for td in row.find_elements(self.by.TAG_NAME, "td")]
-                for row in self.all("#answer table tr")]  # fmt: skip
+                for row in self.all(f"{box} table tr")]  # fmt: skip
         return {row[0]: row[1] for row in rows if len(row) == 2}
 
     def severe(self) -> list[Any]:

@@ -81,20 +81,27 @@ def test_every_tab_list_is_tabs_to_a_screen_reader(page: Page) -> None:
 
 
 @pytest.mark.parametrize("size", ["page", "phone"])
-def test_the_opened_page_and_the_designer_at_both_sizes(
+def test_the_opened_page_the_designer_and_the_maker_at_both_sizes(
     size: str, request: pytest.FixtureRequest
 ) -> None:
-    """Nothing scrolls sideways and axe-core finds nothing serious, as the page opens and on
-    the designer's page (every answer tab: ``test_tour``); their screens are kept."""
+    """Nothing scrolls sideways and axe-core finds nothing serious, as the page opens, on the
+    designer's page and on the puzzle maker's with a puzzle made (every answer tab:
+    ``test_tour``); their screens are kept."""
     page: Page = request.getfixturevalue(size)
     prefix = "phone-" if size == "phone" else ""
     page.open()
     page.until(lambda: page.one("#puzzle-figure").is_displayed())
     assert sideways(page) <= 0 and violations(page) == []
     page.shot(f"{prefix}opened")
-    page.design()
+    page.visit("design")
     assert sideways(page) <= 0 and violations(page) == []
     page.shot(f"{prefix}design")
+    page.visit("generate")  # the first kind that makes puzzles, its options as they are
+    page.one("#generate-make").click()
+    page.until(lambda: page.one("#generate-made").is_displayed())
+    assert sideways(page) <= 0 and violations(page) == []
+    page.driver.execute_script("document.querySelector('#generate-options').scrollIntoView()")
+    page.shot(f"{prefix}generate")
 
 
 def black_cells(page: Page) -> int:
@@ -332,7 +339,7 @@ def check_design(page: Page) -> str:
 
 def test_a_nonogram_is_designed(page: Page) -> None:
     page.open()
-    page.design()
+    page.visit("design")
     grid = ["#...", ".#..", "..##", "...#"]
     draw(page, grid)
     assert drawn(page) == grid
@@ -379,7 +386,7 @@ def test_a_design_is_painted_by_strokes_and_undone(page: Page) -> None:
     from selenium.webdriver.common.keys import Keys
 
     page.open()
-    page.design()
+    page.visit("design")
     draw(page, ["....", "....", "...."])
 
     def cell(r: int, c: int) -> Any:
@@ -407,6 +414,30 @@ def test_a_design_is_painted_by_strokes_and_undone(page: Page) -> None:
     assert not page.severe()
 
 
+def test_a_puzzle_is_made_to_order_then_solved(page: Page) -> None:
+    """Make puzzles: a Lights Out board whose minimum is 7 presses, the library's for the seed,
+    its minimum found again by light chasing; Solve it opens it solved in 7."""
+    page.open()
+    page.visit("generate")
+    page.choose("#generate-kind", "lightsout")
+    page.set("#generate-seed", "3")
+    page.set('#generate-options [data-option="size"]', "5")
+    page.set('#generate-options [data-option="min_presses"]', "7")
+    page.one("#generate-make").click()
+    page.until(lambda: page.one("#generate-made").is_displayed())
+    [expected] = cspsolve.generate("lightsout", seed=3, size="5", min_presses=7)
+    assert page.pairs("#generate-certificate")["minimum"] == "7"
+    assert page.one("#generate-download").get_attribute("download") == "lightsout-3.lo"
+    page.one("#generate-solve").click()
+    page.until(lambda: page.text("#job-state") == "done")
+    [board] = cspsolve.parse(page.one("#text").get_attribute("value"), kind="lightsout")
+    assert board == expected.puzzle
+    rows = ["".join(".#"[lights >> c & 1] for c in range(board.cols)) for lights in board.lights]
+    assert fewest_by_chasing(rows) == 7 == expected.certificate["minimum"]
+    assert page.pairs()["cost"] == "7"
+    assert not page.severe()
+
+
 def fewest_by_chasing(rows: list[str]) -> int:
     """The fewest presses that turn a grid off, by light chasing: each choice of presses in
     the first row, then a press under every light left on, row by row."""
@@ -424,7 +455,7 @@ def fewest_by_chasing(rows: list[str]) -> int:
 
 def test_a_design_is_traced_from_an_image(page: Page, tmp_path: Path) -> None:
     page.open()
-    page.design()
+    page.visit("design")
     grid = ["..##..", ".#..#.", "#....#", ".#..#.", "..##.."]
     path = tmp_path / "ring.png"
     path.write_bytes(image_of(grid, 12))

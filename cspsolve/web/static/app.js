@@ -235,6 +235,7 @@ function optionWidget(option) {
   }
   input.dataset.option = option.name;
   input.dataset.widget = option.widget;
+  if (option.default !== null && input.tagName === "INPUT" && input.type !== "checkbox") input.placeholder = String(option.default);
   if (option.widget === "flag") label.prepend(input); // a box before its words
   else label.append(input);
   return label;
