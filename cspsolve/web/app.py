@@ -56,6 +56,7 @@ from cspsolve.errors import CspsolveError, OptionError
 from cspsolve.generating import generator_of
 from cspsolve.kind import Kind, Player
 from cspsolve.notebook import as_given
+from cspsolve.tracing import traced
 from cspsolve.web import design as designs
 from cspsolve.web import options, sources
 from cspsolve.web.access import Access, Policy
@@ -315,7 +316,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         height = designs.side(form.get("height"), "height")
         name = sources.uploaded_name(upload.filename)
         data = await upload.read()
-        grid = await reading(designs.traced, data, name, width, height)
+        grid = await reading(traced, data, name, width, height)
         return JSONResponse({"grid": list(grid)})
 
     async def generate(request: Request) -> Response:

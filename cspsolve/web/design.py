@@ -1,4 +1,5 @@
-"""The page's designer: drawings sent or traced from images, and the kind that designs.
+"""The page's designer: drawings sent or traced from images (:mod:`cspsolve.tracing`), and the
+kind that designs.
 
 A drawing is a list of rows of ``#`` (filled) and ``.`` (empty), all of one length. The first
 kind that declares a :class:`~cspsolve.kind.Designer` makes a puzzle of it, checks it (a job
@@ -7,18 +8,15 @@ in a worker) and writes its files, as text to memory, never to a path.
 
 from __future__ import annotations
 
-import io
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 from cspsolve import registry
-from cspsolve.errors import InputError, OptionError
+from cspsolve.errors import OptionError
 from cspsolve.kind import Designer, Kind
+from cspsolve.tracing import Grid
 
 __all__ = [
-    "IMAGES",
-    "MAX_PIXELS",
     "MAX_SIDE",
     "MAX_TITLE",
     "Design",
@@ -28,23 +26,13 @@ __all__ = [
     "drawing",
     "side",
     "titled",
-    "traced",
 ]
-
-Grid = tuple[str, ...]
-"""A drawing: rows of ``#`` and ``.``."""
 
 MAX_SIDE = 60
 """The widest and tallest drawing the designer takes."""
 
 MAX_TITLE = 200
 """The longest title, in characters."""
-
-IMAGES = ("PNG", "GIF", "JPEG", "BMP")
-"""The image formats a drawing is traced from (the only decoders Pillow is let use)."""
-
-MAX_PIXELS = 1 << 24
-"""The most pixels of an image traced (4096 x 4096); larger ones are refused before decoding."""
 
 
 def drawing(raw: Any) -> Grid:
@@ -82,39 +70,6 @@ def side(raw: Any, what: str) -> int:
     if not isinstance(raw, int) or isinstance(raw, bool) or not 1 <= raw <= MAX_SIDE:
         raise OptionError(f"{what} must be a whole number from 1 to {MAX_SIDE}")
     return raw
-
-
-def traced(data: bytes, name: str, width: int, height: int) -> Grid:
-    """A drawing of ``width`` x ``height`` cells traced from an image: the image is scaled to
-    that size (each cell the mean of the pixels it covers, transparent pixels counting as
-    white) and a cell is filled where that mean is darker than mid-grey.
-
-    Raises
-    ------
-    InputError
-        Naming the upload, when it is not a PNG, GIF, JPEG or BMP image Pillow reads, or has
-        more than :data:`MAX_PIXELS` pixels.
-    """
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=IMAGES) as image:
-                pixels = image.width * image.height
-                rgba = image.convert("RGBA") if pixels <= MAX_PIXELS else None
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombWarning,
-            Image.DecompressionBombError):  # fmt: skip
-        raise InputError(name, None, "not a PNG, GIF, JPEG or BMP image") from None
-    if rgba is None:
-        raise InputError(name, None, f"the image has more than {MAX_PIXELS:,} pixels")
-    white = Image.new("RGBA", rgba.size, "white")
-    grey = Image.alpha_composite(white, rgba).convert("L")
-    cells = grey.resize((width, height), Image.Resampling.BOX)
-    return tuple(
-        "".join("#" if cells.getpixel((c, r)) < 128 else "." for c in range(width))  # type: ignore[operator]
-        for r in range(height)
-    )
 
 
 def titled(raw: Any) -> str:

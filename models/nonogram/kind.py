@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 from cspsolve import tasks
 from cspsolve.csp.gac import StopPropagationError
 from cspsolve.explanation import Explanation
-from cspsolve.kind import Kind, Method
-from cspsolve.limits import Budget, Limits
+from cspsolve.kind import Generator, Kind, Method
+from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
 from .board import Grid, Nonogram, check
 from .colour_board import ColourNonogram
 from .design import DESIGNER
+from .generate import GenerateOptions, make
 from .io.formats import read, select, sniff, write
 from .pictures import detail, draw, picture, scenes, state_scene, state_text
 from .solver import (
@@ -24,18 +25,18 @@ from .solver import (
     black_and_white_only,
     cpsat,
     gac_astar_method,
+    line_logic,
     mac_method,
     pattern_refusal,
     probing,
     python_constraint,
-    python_line_fixpoint,
     spares_kernels,
 )
 
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["KIND", "analyze", "explain", "line_logic", "picture", "solve", "verify"]
+__all__ = ["KIND", "analyze", "explain", "picture", "solve", "verify"]
 
 SMALL = 225
 """Most cells ``cspsolve compare`` gives python-constraint (it takes minutes beyond 15x15)."""
@@ -146,44 +147,6 @@ def verify(
         For an unknown method, or ``cpsat`` itself.
     """
     return tasks.verify(KIND, puzzle, request=tasks.Request(method), limits=limits)
-
-
-def line_logic(puzzle: Puzzle, *, budget: Budget | None = None) -> tuple[bool, int]:
-    """What line logic alone (GAC on the line constraints, no probing, no search) decides.
-
-    Runs the fast solver's worklist propagation (:func:`.search.propagation.line_logic`, for a
-    colour puzzle :func:`.search.colour.line_logic`) from the grid of undecided cells, or where
-    plain Python may spare the kernels (:func:`.solver.spares_kernels`), its pure-Python twin
-    :func:`.solver.python_line_fixpoint`.
-
-    Parameters
-    ----------
-    puzzle : Nonogram or ColourNonogram
-        The clues.
-    budget : Budget, optional
-        Its time limit and cancellation stop the propagation.
-
-    Returns
-    -------
-    tuple of (bool, int)
-        Whether the clues are consistent under line logic, and how many cells it fixes.
-
-    Raises
-    ------
-    StopPropagationError
-        When ``budget`` stopped the propagation.
-    """
-    if spares_kernels(puzzle):
-        return python_line_fixpoint(puzzle, budget=budget)
-    if isinstance(puzzle, ColourNonogram):
-        from .search.colour import line_logic as propagate_colours
-
-        return propagate_colours(puzzle, budget=budget)
-    from .lines.cells import UNKNOWN
-    from .search.propagation import line_logic as propagate_lines
-
-    consistent, grid, _ = propagate_lines(puzzle, budget=budget)
-    return consistent, int((grid != UNKNOWN).sum())
 
 
 def _load_kernels(puzzle: Puzzle) -> None:
@@ -342,6 +305,19 @@ KIND = Kind(
     blank=empty_grid,
     classes={"Nonogram": Nonogram, "ColourNonogram": ColourNonogram},
     tools={"design": DESIGNER},
+    generator=Generator(
+        options=GenerateOptions,
+        make=make,
+        extension=".non",
+        note=(
+            "Each puzzle is the clues of a random grid of --size (cells filled with "
+            "probability --fill, in --colours colours if given) or of --image traced. "
+            "--unique proves the solution unique by a search for a second solution (probing, "
+            "solutions=2), changing a cell where one differs until none is left; --grade "
+            "draws grids until explain grades the puzzle so. Each certificate lists what was "
+            "proven and by what."
+        ),
+    ),
     samples=(
         "nonogram/jwilk-data000.nin",
         "nonogram/tournament-sample.txt#1",

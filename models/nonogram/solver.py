@@ -61,6 +61,7 @@ __all__ = [
     "black_and_white_only",
     "cpsat",
     "gac_astar_method",
+    "line_logic",
     "mac_method",
     "pattern_refusal",
     "probing",
@@ -421,3 +422,43 @@ gac_astar_method = _method(_engine(gac_astar))
 mac_method = _method(_engine(mac))
 cpsat = _method(_cpsat, refutes_totals=True, lists=True)
 python_constraint = _method(_python_constraint)
+
+
+def line_logic(
+    puzzle: Nonogram | ColourNonogram, *, budget: Budget | None = None
+) -> tuple[bool, int]:
+    """What line logic alone (GAC on the line constraints, no probing, no search) decides.
+
+    Runs the fast solver's worklist propagation (:func:`.search.propagation.line_logic`, for a
+    colour puzzle :func:`.search.colour.line_logic`) from the grid of undecided cells, or where
+    plain Python may spare the kernels (:func:`spares_kernels`), its pure-Python twin
+    :func:`python_line_fixpoint`.
+
+    Parameters
+    ----------
+    puzzle : Nonogram or ColourNonogram
+        The clues.
+    budget : Budget, optional
+        Its time limit and cancellation stop the propagation.
+
+    Returns
+    -------
+    tuple of (bool, int)
+        Whether the clues are consistent under line logic, and how many cells it fixes.
+
+    Raises
+    ------
+    StopPropagationError
+        When ``budget`` stopped the propagation.
+    """
+    if spares_kernels(puzzle):
+        return python_line_fixpoint(puzzle, budget=budget)
+    if isinstance(puzzle, ColourNonogram):
+        from .search.colour import line_logic as propagate_colours
+
+        return propagate_colours(puzzle, budget=budget)
+    from .lines.cells import UNKNOWN
+    from .search.propagation import line_logic as propagate_lines
+
+    consistent, grid, _ = propagate_lines(puzzle, budget=budget)
+    return consistent, int((grid != UNKNOWN).sum())

@@ -466,7 +466,12 @@ def test_a_design_is_traced_from_an_image(page: Page, tmp_path: Path) -> None:
     assert page.text("#design-error") == ""
     (tmp_path / "bad.png").write_bytes(b"not an image")
     page.one("#design-image").send_keys(str(tmp_path / "bad.png"))
-    page.until(lambda: page.text("#design-error") == "bad.png: not a PNG, GIF, JPEG or BMP image")
+    page.until(
+        lambda: (
+            page.text("#design-error")
+            == "bad.png: not a PNG, GIF, JPEG, BMP or Netpbm (PBM, PGM, PPM) image"
+        )
+    )
     assert drawn(page) == grid
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cspsolve.errors import OptionError, PuzzleError
 from cspsolve.limits import Limits
-from cspsolve.models.nonogram import Nonogram, kind
+from cspsolve.models.nonogram import Nonogram, kind, solver
 from cspsolve.models.nonogram import colour_cpsat as cpsat
 from cspsolve.models.nonogram.colour_board import Colour, ColourNonogram, check, clue_of
 from cspsolve.models.nonogram.lines.cells import EMPTY, FILLED, UNKNOWN, settle_line
@@ -203,6 +203,6 @@ def test_a_colour_puzzle_shows_itself_in_a_notebook() -> None:
 
 
 def test_line_logic_counts_the_cells_it_decides() -> None:
-    assert kind.line_logic(TWO_WAYS) == (True, 0)
+    assert solver.line_logic(TWO_WAYS) == (True, 0)
     line_solvable = ColourNonogram([((1, 1), (1, 2))], [((1, 1),), ((1, 2),)], PALETTE[:3])
-    assert kind.line_logic(line_solvable) == (True, 2)
+    assert solver.line_logic(line_solvable) == (True, 2)
