@@ -12,7 +12,7 @@ a picture traced from ``--image``. Its certificate says what was proven of it:
   are recomputed and checked again, up to :func:`max_changes` times. ``cells_changed`` counts
   the cells in which the puzzle's grid differs from the grid drawn (or traced).
 - ``--grade``: the least reasoning that solves the puzzle, in the words of the kind's
-  explanation (:data:`.explain.GRADES`): ``line logic`` when line logic alone decides every
+  explanation (:data:`.solver.GRADES`): ``line logic`` when line logic alone decides every
   cell (its fixpoint, the explanation's first phase), else the grade of the explanation's
   replay (the kind's ``explain``). A grade implies ``--unique``; grids are drawn afresh (a
   traced picture has more and more cells changed at random) until the grade is met, at most
@@ -51,9 +51,9 @@ from .colour_board import Colour, ColourNonogram
 from .colour_board import clue_of as colour_clue_of
 from .io.clues import MAX_CELLS, MAX_SIDE
 from .io.palette import WHITE
+from .solver import GRADES
 
 __all__ = [
-    "GRADES",
     "PALETTE",
     "TRIES",
     "GenerateOptions",
@@ -61,10 +61,6 @@ __all__ = [
     "max_changes",
     "parse_size",
 ]
-
-GRADES = ("line logic", "probing", "deeper probes", "search")
-"""The grades :mod:`.explain` gives, easiest first (its ``GRADES``, repeated here so that the
-options are declared without loading the explanation's compiled kernels)."""
 
 PALETTE = (
     Colour("k", "black", "#000000"),

@@ -56,6 +56,7 @@ from .colour_board import ColourNonogram
 from .constraints import LineDomain, build_csp, grid_from_assignment
 
 __all__ = [
+    "GRADES",
     "LINE_LOGIC_CELLS",
     "NonogramOptions",
     "black_and_white_only",
@@ -93,6 +94,10 @@ decide uniqueness, up to :attr:`NonogramOptions.solutions` to list them)."""
 
 LISTING = ("probing", "cpsat")
 """The methods that list several solutions (:attr:`NonogramOptions.solutions`)."""
+
+GRADES = ("line logic", "probing", "deeper probes", "search")
+"""The grades of a puzzle, easiest first: the deepest reasoning its explanation needs
+(:mod:`.explain`), which ``cspsolve generate nonogram --grade`` asks for."""
 
 
 def sum_mismatch(puzzle: Puzzle) -> str:

@@ -75,15 +75,12 @@ from cspsolve.results import Result, Stats, Status
 
 from ..board import Grid, Nonogram
 from ..colour_board import ColourNonogram
-from ..solver import LISTING, NonogramOptions, sum_mismatch
+from ..solver import GRADES, LISTING, NonogramOptions, sum_mismatch
 from .black import BlackBoard
 from .colour import ColourBoard
 from .common import CONFLICT, FIXPOINT, HALTED, NONE, STOPPED, Board, place, slice_chain
 
 __all__ = ["GRADES", "State", "explain", "load_kernels"]
-
-GRADES = ("line logic", "probing", "deeper probes", "search")
-"""The grades, easiest first (see the module docstring)."""
 
 DEEP_CELLS = 8
 """After the first refutation, probes of depth 2 are tried, when a sweep of probes found

@@ -39,14 +39,13 @@ from cspsolve.models.nonogram.board import Nonogram
 from cspsolve.models.nonogram.colour_board import ColourNonogram
 from cspsolve.models.nonogram.colour_board import clue_of as colour_clue_of
 from cspsolve.models.nonogram.generate import (
-    GRADES,
     PALETTE,
     GenerateOptions,
     make,
     max_changes,
 )
 from cspsolve.models.nonogram.kind import KIND
-from cspsolve.models.nonogram.solver import python_line_fixpoint
+from cspsolve.models.nonogram.solver import GRADES, python_line_fixpoint
 
 from . import differential, oracles
 from .test_explain import possible
@@ -172,12 +171,6 @@ def test_the_kind_declares_its_generator() -> None:
         assert field.default is not dataclasses.MISSING
     grade = next(f for f in dataclasses.fields(GenerateOptions) if f.name == "grade")
     assert grade.metadata["choices"] == GRADES
-
-
-def test_the_grades_are_explains() -> None:
-    from cspsolve.models.nonogram.explain import GRADES as EXPLAINED
-
-    assert GRADES == EXPLAINED
 
 
 def test_importing_the_kind_loads_no_numpy_nor_pillow() -> None:
