@@ -340,7 +340,8 @@ def python_mac(
         As :meth:`cspsolve.results.Result.from_solutions` for ``max_solutions``: ``SOLVED``
         with the only solution (listed in ``solutions``) or ``UNSOLVABLE``, ``CANCELLED``
         when the run was cancelled; ``None`` when MAC stopped at the node or time allowance
-        or found two solutions.
+        (even after a first solution: its search did not end, so nothing says it is the only
+        one) or found two solutions.
     """
     limits = limits or Limits()
     given = limits.time_limit
@@ -350,7 +351,9 @@ def python_mac(
     found = mac(build_csp(puzzle), limits=quick, max_solutions=2)
     if found.status is Status.CANCELLED:
         return found.map(functools.partial(grid_from_assignment, puzzle))
-    if found.status is Status.LIMIT or found.stats.extra["solutions"] > 1:
+    if found.status is Status.SOLVED and not found.proof.get("exhaustive"):
+        return None  # stopped by the node or time allowance, or two solutions: not settled
+    if found.status is Status.LIMIT:
         return None
     grids = [grid_from_assignment(puzzle, found.solution)] if found.solution is not None else []
     settled = Result.from_solutions(

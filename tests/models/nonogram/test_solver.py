@@ -130,6 +130,30 @@ def test_quick_mac_settles_only_what_brute_force_proves(data: st.DataObject, nod
         assert found.proof.get("unique") is (True if wanted >= 2 else None)
 
 
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), side=st.integers(15, 25), nodes=st.integers(1, 40))
+def test_quick_mac_settles_only_what_cpsat_proves_on_puzzles_that_branch(
+    seed: int, side: int, nodes: int
+) -> None:
+    """On random grids of 15 x 15 to 25 x 25 (where MAC branches, and may stop after a first
+    solution), an answer of the plain-Python MAC is CP-SAT's: one solution, or none."""
+    import random
+
+    from cspsolve.models.nonogram import cpsat
+
+    rng = random.Random(seed)
+    grid = [[rng.random() < 0.5 for _ in range(side)] for _ in range(side)]
+    puzzle = Nonogram(
+        [clue_of(row) for row in grid], [clue_of(column) for column in zip(*grid, strict=True)]
+    )
+    found = solver.python_mac(puzzle, max_solutions=2, nodes=nodes)
+    if found is None:
+        return
+    listed = cpsat.solve(puzzle, max_solutions=2)
+    assert found.status is Status.SOLVED and listed.solutions == [found.solution]
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), crossed=st.booleans())
 def test_python_line_fixpoint_is_the_compiled_line_logic(
