@@ -84,7 +84,7 @@ def _command(kind: Kind) -> click.Command:
 
 def _help(kind: Kind) -> str:
     generator = generator_of(kind)
-    return f"Make {kind.title} puzzles to order.\n\n{generator.note}".strip()
+    return f"{kind.title}: puzzles made to order.\n\n{generator.note}".strip()
 
 
 _SHARED = [
