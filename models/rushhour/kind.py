@@ -11,7 +11,8 @@ the steps metric a slide costs its length, so ``engine-bfs`` then answers ``solv
 ``optimal`` (use ``astar`` — uniform-cost search with ``--heuristic zero``). ``idastar`` sees
 the problem through the transposition table of :class:`.search.Transpositions`, which makes it
 end on unsolvable boards. A board whose red car is walled in for good (:func:`.board.presolve`) is
-reported unsolvable at once, without a search, whatever the method.
+reported unsolvable at once, without a search, whatever the method. ``GENERATOR`` makes boards
+to order (:func:`.generate.make`; :mod:`.generate` loads numpy only when it searches).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from cspsolve import searches
 from cspsolve.errors import OptionError
 from cspsolve.explanation import Explanation
-from cspsolve.kind import Kind, Method, no_moves, option
+from cspsolve.kind import Generator, Kind, Method, no_moves, option
 from cspsolve.limits import Limits
 from cspsolve.loading import lazy
 from cspsolve.render import plural
@@ -30,11 +31,12 @@ from cspsolve.render import plural
 from . import bfs
 from .board import Board, Move, check, presolve
 from .formats import read, select, sniff, write
+from .generate import GenerateOptions, make
 from .pictures import draw, scenes
 from .play import PLAYER
 from .search import HEURISTICS, METRICS, setting
 
-__all__ = ["KIND", "RushHourOptions", "analyze"]
+__all__ = ["GENERATOR", "KIND", "RushHourOptions", "analyze"]
 
 DEFAULT_HEURISTIC = "blockers"
 _HEURISTICS = (DEFAULT_HEURISTIC, *(h for h in HEURISTICS if h != DEFAULT_HEURISTIC))
@@ -169,6 +171,21 @@ def _explain(board: Board, **how: Any) -> Explanation:
     return explain(board, kind=KIND, **how)
 
 
+GENERATOR = Generator(
+    options=GenerateOptions,
+    make=make,
+    extension=".rh",
+    note="Boards are drawn at random (the red car at the exit, then walls, cars and trucks at "
+    "random free cells) and, to reach --min-moves, changed one piece at a time while the "
+    "position of the cluster farthest from the exit comes no nearer (hill climbing, restarted "
+    "from the best board when it stalls). Each board's whole cluster is searched breadth "
+    "first, then again from all its goal positions: the optimum given, and with --hardest that "
+    "no position of the cluster is farther, are proven. The board is a position at least "
+    "--min-moves (else 1) moves from the exit, or with --hardest one of the farthest.",
+)
+"""How the kind makes boards to order (:func:`.generate.make`)."""
+
+
 KIND = Kind(
     name="rushhour",
     title="Rush Hour",
@@ -194,4 +211,5 @@ KIND = Kind(
     presolve=presolve,
     samples=("rushhour/card-32.txt",),
     tools={"play": PLAYER},
+    generator=GENERATOR,
 )
