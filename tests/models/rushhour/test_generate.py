@@ -16,6 +16,7 @@ import dataclasses
 import random
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -83,6 +84,12 @@ def proven(found: Made) -> dict[str, Any]:
     return certificate
 
 
+def python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter (``-P``: the working directory off ``sys.path``)."""
+    command = [sys.executable, "-P", "-c", code]
+    return subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
+
+
 def round_trip(board: Board, folder: Path) -> Board:
     """``board`` written by the kind under the generator's extension and read back."""
     path = folder / f"made{KIND.generator.extension if KIND.generator else ''}"
@@ -120,7 +127,7 @@ def test_importing_the_kind_loads_no_numpy() -> None:
         "assert k.KIND.generator is not None\n"
         "print(sorted({'numpy', 'numba'} & set(sys.modules)))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = python(code)
     assert out.stdout.strip() == "[]"
 
 
@@ -210,7 +217,7 @@ def test_the_same_seed_makes_the_same_board_in_another_process() -> None:
         "m = make(GenerateOptions(min_moves=12, walls=1), random.Random(42), Limits())\n"
         "print(board_string(m.puzzle), m.certificate['optimum'])"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = python(code)
     here = made(42, min_moves=12, walls=1)
     assert out.stdout.split() == [board_string(here.puzzle), str(here.certificate["optimum"])]
 
@@ -298,8 +305,6 @@ def test_malformed_options_are_refused_even_without_time() -> None:
 def test_the_file_reads_back_as_the_board_made(seed: int, size: int, walls: int) -> None:
     found = made(seed, size=size, walls=walls)
     assert found.puzzle.red == "A"
-    import tempfile
-
     with tempfile.TemporaryDirectory() as folder:
         assert round_trip(found.puzzle, Path(folder)) == found.puzzle
 
