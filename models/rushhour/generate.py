@@ -508,7 +508,8 @@ class GenerateOptions:
     )
     walls: int | None = option("fixed wall cells (default 0).", default=0, metavar="N")
     min_moves: int | None = option(
-        "the board's proven optimum is at least M moves (a slide of any length is one move).",
+        "the board's proven optimum is at least this many moves (a slide of any length is one "
+        "move).",
         metavar="M",
     )
     hardest: bool = option(
