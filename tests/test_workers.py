@@ -65,10 +65,11 @@ def invoke(*args: object) -> Result:
 def masked_text(text: str) -> str:
     """Text output with every decimal number, a 0 ending a line (a table's seconds, written
     0 when they round to nothing) and the widths of table columns (which follow the numbers'
-    lengths) taken out."""
+    lengths, so a line may end in padding or not) taken out."""
     text = re.sub(r"(?m)(\s)0\s*$", r"\1X", text)  # the seconds last on a line: "0" when tiny
     text = re.sub(r"\d+\.\d+(e-?\d+)?", "X", text)
-    return re.sub(r"[ ─━═┃│]+", " ", text)
+    text = re.sub(r"[ ─━═┃│]+", " ", text)
+    return re.sub(r"(?m) $", "", text)  # a column padded to a longer number of seconds
 
 
 def without_seconds(value: Any) -> Any:
