@@ -2,9 +2,10 @@
 
 A line is one byte per cell holding the values the cell may still take: bit 0 set when it may
 be empty, bit 1 when it may be filled, so :data:`EMPTY` = 1, :data:`FILLED` = 2,
-:data:`UNKNOWN` = 3 (0 would be a contradiction). The fast solver
-(:mod:`..search.propagation`) uses it for lines of over 62 cells; shorter lines go to the
-word-parallel :mod:`.bits`.
+:data:`UNKNOWN` = 3 (0 would be a contradiction). The step-by-step explanations
+(:mod:`..explain.black`) use it for lines of over 62 cells, shorter lines going to the
+word-parallel :mod:`.bits`; the fast solver (:mod:`..search.propagation`) settles such lines on
+words (:mod:`.words`), and the tests check both against it.
 
 :func:`settle_line` narrows one line to the tightest partial line that keeps every fill pattern
 of its clue that agrees with the input, exactly as :func:`.bigint.solve_line` does with big

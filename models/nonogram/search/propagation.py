@@ -8,9 +8,9 @@ trial copy of the grid is ``2 (H + W)`` words.
 
 :func:`propagate`
     Line logic to a fixpoint: a FIFO worklist of dirty lines, each narrowed by an exact line
-    solver (:func:`..lines.bits.settle_bits` up to 62 cells, :func:`..lines.cells.settle_line`
-    beyond; lines of up to 26 cells through a direct-mapped cache), every cell it decides
-    making the crossing line dirty.
+    solver on the line's words (:func:`..lines.bits.settle_bits` up to 62 cells in one word,
+    :func:`..lines.words.settle_words` beyond; lines of up to 26 cells through a direct-mapped
+    cache), every cell it decides making the crossing line dirty.
 
 The kernels are compiled by numba (:mod:`cspsolve.models.nonogram._kernels`); timings are in
 ``docs/benchmarks.md``.
@@ -31,7 +31,8 @@ from cspsolve.results import Stats, Status
 from .._kernels import kernel, lowest_bit, popcount
 from ..board import Grid, Nonogram
 from ..lines.bits import MAX_CELLS, settle_bits
-from ..lines.cells import EMPTY, FILLED, UNKNOWN, scratch, settle_line
+from ..lines.cells import EMPTY, FILLED, UNKNOWN
+from ..lines.words import low_word, scratch_words, settle_words, words_for
 
 __all__ = [
     "STOP",
@@ -75,11 +76,16 @@ class Work(NamedTuple):
     queue, queued, ends : numpy.ndarray
         The worklist of dirty lines, a ring buffer (int64, (H + W,)); 1 for a line on it (uint8,
         (H + W,)); its head and size (int64, (2,)).
-    codes, forward, backward, blocked, cover : numpy.ndarray
-        A line's cell codes (uint8, (n,)) and the scratch of :func:`.lines.cells.settle_line`
-        (see :func:`.lines.cells.scratch`), for lines over :data:`.lines.bits.MAX_CELLS` cells.
-    narrowed : numpy.ndarray of uint64, shape (2, words)
-        A line's bit sets (empty, filled) as the line solver narrowed them.
+    sides : numpy.ndarray of uint64, shape (2, words_for(n))
+        A line of over :data:`.lines.bits.MAX_CELLS` cells as :func:`.lines.words.settle_words`
+        takes it: the cells that may be empty, and those that may be filled.
+    wordwork : numpy.ndarray of uint64
+        The scratch of :func:`.lines.words.settle_words` (see
+        :func:`.lines.words.scratch_words`).
+    narrowed : numpy.ndarray of uint64, shape (2, words_for(n))
+        A line's bit sets (empty, filled) as the line solver narrowed them (``words_for(n)``,
+        :func:`.lines.words.words_for`, is ``words`` or one more: room for the carry of
+        :func:`.lines.words.settle_words`).
     memo : numpy.ndarray of uint64, shape (2**16, 2)
         The line cache (see :func:`_settle`).
     bitwork : numpy.ndarray of uint64, shape (4, k + 1)
@@ -100,11 +106,8 @@ class Work(NamedTuple):
     queue: Any
     queued: Any
     ends: Any
-    codes: Any
-    forward: Any
-    backward: Any
-    blocked: Any
-    cover: Any
+    sides: Any
+    wordwork: Any
     narrowed: Any
     memo: Any
     bitwork: Any
@@ -119,17 +122,14 @@ class Work(NamedTuple):
     @classmethod
     def allocate(cls, lines: int, longest: int, blocks: int) -> Work:
         """The work space of ``lines`` lines of up to ``longest`` cells and ``blocks`` blocks."""
-        forward, backward, blocked, cover = scratch(longest, blocks)
+        words = words_for(longest)
         return cls(
             queue=np.zeros(lines, np.int64),
             queued=np.zeros(lines, np.uint8),
             ends=np.zeros(2, np.int64),
-            codes=np.zeros(longest, np.uint8),
-            forward=forward,
-            backward=backward,
-            blocked=blocked,
-            cover=cover,
-            narrowed=np.zeros((2, (longest + 63) // 64), np.uint64),
+            sides=np.zeros((2, words), np.uint64),
+            wordwork=scratch_words(longest, blocks),
+            narrowed=np.zeros((2, words), np.uint64),
             memo=np.zeros((1 << _MEMO_BITS, 2), np.uint64),
             bitwork=np.zeros((4, blocks + 1), np.uint64),
             read=np.zeros(1, np.uint64),
@@ -204,21 +204,21 @@ def _bit(i: Any) -> Any:
     return np.uint64(1) << np.uint64(i & 63)
 
 
-@kernel()
-def _settle_cells(grid: Any, line: int, n: int, clue: Any, work: Any) -> bool:
-    """:func:`.lines.cells.settle_line` on a line of any length, through its cell codes."""
-    narrowed = work.narrowed
-    cells = work.codes[:n]
-    for i in range(n):
-        w, b = i >> 6, _bit(i)
-        cells[i] = EMPTY if grid[0, line, w] & b else FILLED if grid[1, line, w] & b else UNKNOWN
-    if not settle_line(cells, clue, work.forward, work.backward, work.blocked, work.cover):
-        return False
-    narrowed[:] = 0
-    for i in range(n):
-        if cells[i] != UNKNOWN:
-            narrowed[cells[i] - 1, i >> 6] |= _bit(i)
-    return True
+@kernel(inline=True)
+def _settle_long(
+    grid: Any, line: int, n: int, blocks: Any, first: int, k: int, sides: Any, wordwork: Any,
+    narrowed: Any,
+) -> bool:  # fmt: skip
+    """Narrow a line of over :data:`.lines.bits.MAX_CELLS` cells into ``narrowed``, on its
+    words (:func:`.lines.words.settle_words`). Returns False on a contradiction."""
+    held = (n + 63) >> 6  # the line's words in the grid; settle_words may take one more
+    for w in range(words_for(n)):
+        empty = grid[0, line, w] if w < held else np.uint64(0)
+        filled = grid[1, line, w] if w < held else np.uint64(0)
+        full = low_word(n, w)
+        sides[0, w] = full & ~filled
+        sides[1, w] = full & ~empty
+    return settle_words(sides[0], sides[1], n, blocks, first, k, wordwork, narrowed)
 
 
 @kernel(inline=True)
@@ -323,7 +323,7 @@ def _propagate(
             ok = _settle(grid, line, n, blocks, first, k, narrowed, memo, bitwork, counters)
         else:
             counters[_SOLVES] += 1
-            ok = _settle_cells(grid, line, n, blocks[first : first + k], work)
+            ok = _settle_long(grid, line, n, blocks, first, k, work.sides, work.wordwork, narrowed)
         if not ok:
             work.conflicts[line] += 1.0
             queued[:] = 0

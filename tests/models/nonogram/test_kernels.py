@@ -24,7 +24,7 @@ from cspsolve.models.nonogram.search.portfolio import solve_probing
 
 def puzzles() -> list[Nonogram]:
     """Random grids' clues, most with several solutions, and one with lines of 70 cells (two
-    words, the cell-code line solver)."""
+    words, the multi-word line solver)."""
     rng = np.random.default_rng(11)
     shapes = [(8, 8, 0.3)] * 10 + [(12, 12, 0.5)] * 10 + [(4, 70, 0.6)]
     out = []
