@@ -30,6 +30,7 @@ from .solver import (
     pattern_refusal,
     probing,
     python_constraint,
+    sat,
     spares_kernels,
 )
 
@@ -82,6 +83,15 @@ METHODS = (
         backend="cp-sat",
         optimal=None,
         complete=True,
+    ),
+    Method(
+        name="sat",
+        run=sat,
+        summary="CDCL SAT (CaDiCaL via python-sat), one regular encoding per line (Bacchus 2007)",
+        backend="sat",
+        optimal=None,
+        complete=True,
+        refuses=black_and_white_only,
     ),
     Method(
         name="python-constraint",

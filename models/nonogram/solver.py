@@ -70,6 +70,7 @@ __all__ = [
     "python_line_fixpoint",
     "python_line_logic",
     "python_mac",
+    "sat",
     "spares_kernels",
     "sum_mismatch",
 ]
@@ -81,7 +82,7 @@ class NonogramOptions:
 
     unique: bool = option("also decide whether the solution is unique.", default=False)
     solutions: int | None = option(
-        "list up to N solutions (methods probing and cpsat; N >= 2 also decides uniqueness)."
+        "list up to N solutions (methods probing, cpsat and sat; N >= 2 also decides uniqueness)."
     )
 
 
@@ -92,7 +93,7 @@ Solve = Callable[[Puzzle, Limits | None, int], Result[Grid]]
 """A solver given the puzzle, the limits and how many solutions to look for (1 or 2 to solve or
 decide uniqueness, up to :attr:`NonogramOptions.solutions` to list them)."""
 
-LISTING = ("probing", "cpsat")
+LISTING = ("probing", "cpsat", "sat")
 """The methods that list several solutions (:attr:`NonogramOptions.solutions`)."""
 
 GRADES = ("line logic", "probing", "deeper probes", "search")
@@ -163,7 +164,7 @@ def _method(solve: Solve, *, refutes_totals: bool = False, lists: bool = False) 
         limits: Limits | None,
     ) -> Result[Grid]:
         if options.solutions is not None and not lists:
-            listing = " and ".join(LISTING)
+            listing = ", ".join(LISTING[:-1]) + " and " + LISTING[-1]
             raise OptionError(f"solutions: only the methods {listing} list solutions")
         mismatch = sum_mismatch(puzzle)
         if mismatch and not refutes_totals:
@@ -418,6 +419,13 @@ def _cpsat(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     return solve_cpsat(puzzle, limits=limits, max_solutions=wanted)
 
 
+def _sat(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
+    assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
+    from .sat import solve as solve_sat
+
+    return solve_sat(puzzle, limits=limits, max_solutions=wanted)
+
+
 def _python_constraint(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
     from .explicit import solve_python_constraint
@@ -430,6 +438,7 @@ gac_astar_method = _method(_engine(gac_astar))
 mac_method = _method(_engine(mac))
 cpsat = _method(_cpsat, refutes_totals=True, lists=True)
 python_constraint = _method(_python_constraint)
+sat = _method(_sat, lists=True)
 
 
 def line_logic(

@@ -71,7 +71,7 @@ COLOUR = colour_puzzle_of(random_grid(200, 7, 0.6, "rgb"))
 
 
 @pytest.mark.parametrize("unique", [False, True], ids=["solve", "unique"])
-@pytest.mark.parametrize("method", ["probing", "cpsat", "mac", "gac-astar"])
+@pytest.mark.parametrize("method", ["probing", "cpsat", "sat", "mac", "gac-astar"])
 def test_time_limit_200x200(method: str, unique: bool) -> None:
     assert_within(KIND, LARGE, solve(LARGE, method, unique=unique, time_limit=LIMIT), LIMIT)
 
@@ -101,11 +101,12 @@ def test_analyze(puzzle: Nonogram | ColourNonogram, method: str) -> None:
     assert analysis["status"] in ("limit", "solved")
 
 
-def test_cancellation_stops_a_probing_round() -> None:
+@pytest.mark.parametrize("method", ["probing", "sat"])
+def test_cancellation_stops_a_search(method: str) -> None:
     cancel = threading.Event()
     timer = threading.Timer(LIMIT, cancel.set)
     timer.start()
-    result = solve(LARGE, "probing", unique=False, cancel=cancel)
+    result = solve(LARGE, method, unique=False, cancel=cancel)
     timer.join()
     assert result.status is Status.CANCELLED
     assert result.stats.seconds <= LIMIT + MARGIN
