@@ -33,7 +33,7 @@ from ..board import Grid, Nonogram
 from .probing import _DEAD, _SOLVED, Probes, _likelihoods, both_trials, probe, stamp
 from .propagation import Network, _known, _propagate_all, add_counters, interrupted, raise_stop
 
-__all__ = ["children", "load_kernels", "luby", "search", "solve_probing"]
+__all__ = ["Portfolio", "children", "load_kernels", "luby", "search", "solve_probing"]
 
 LIKELIER, FEWER, MORE = 0, 1, 2
 """Orders of :func:`children`: the likelier value first, the child fixing fewer cells first, the
@@ -236,9 +236,11 @@ class _Restarts:
         The grid every search starts from (copied by each).
     """
 
-    def __init__(self, net: Network, root: Any) -> None:
+    def __init__(self, net: Network, root: Any, *, resumable: bool = False) -> None:
         self.net = net
         self.root = root
+        self.resumable = resumable
+        """Whether each search is resumable (see :attr:`_Dive.resumable`)."""
         self.started = 0
         """How many searches have been started."""
         self.last_conflict = False
@@ -248,34 +250,88 @@ class _Restarts:
     def _next(self) -> tuple[_Dive, int]:
         """A fresh randomized search and the nodes it is allowed."""
         self.started += 1
-        return _Dive(self.net, self.root, LIKELIER, _NOISE), _RESTART_UNIT * luby(self.started)
+        dive = _Dive(self.net, self.root, LIKELIER, _NOISE)
+        dive.resumable = self.resumable
+        return dive, _RESTART_UNIT * luby(self.started)
 
     def advance(
         self, allowance: int, budget: Budget, found: list[Grid], max_solutions: int
     ) -> tuple[bool, Status | None]:
         """Expand up to ``allowance`` more nodes, restarting as the Luby sequence says; as
         :meth:`_Dive.advance`."""
-        while allowance:
-            if not self.left:
+        while allowance > 0:
+            if self.left <= 0:
                 self.dive, self.left = self._next()
             self.dive.last_conflict = self.last_conflict
             step = min(self.left, allowance)
+            before = budget.stats.expanded
             settled, stopped = self.dive.advance(step, budget, found, max_solutions)
+            used = budget.stats.expanded - before  # `step` unless settled or stopped
+            self.left -= used
+            allowance -= used
             if settled or stopped:
                 return settled, stopped
-            self.left -= step
-            allowance -= step
         return False, None
+
+
+class Portfolio:
+    """The searches of :func:`search` sharing the work in doubling rounds, resumable.
+
+    Round ``r`` allows :data:`_FIRST_RUN` ``* 2**r`` nodes to the likelier-first search, as many
+    to the more-fixing-first search (both resumed) and as many to the randomized searches
+    (:class:`_Restarts`), which draw their factors from numba's generator (:func:`_seed`).
+    :meth:`advance` goes on where the last call stopped, so the portfolio can run in slices
+    between other work (:mod:`.split` runs it beside the tasks of the split search).
+
+    Parameters
+    ----------
+    net : Network
+        The puzzle; the portfolio's searches use its work space and conflict weights.
+    root : numpy.ndarray
+        The grid at the root, propagated (copied by each search).
+    resumable : bool
+        Whether a node the budget interrupts goes back on its stack (see
+        :attr:`_Dive.resumable`): for a portfolio run in slices.
+    """
+
+    def __init__(self, net: Network, root: Any, *, resumable: bool = False) -> None:
+        likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
+        likelier.resumable = more.resumable = resumable
+        self.searchers = (likelier, more, _Restarts(net, root, resumable=resumable))
+        self.rounds = 0
+        """Rounds started before the current one."""
+        self.turn = 0
+        """Which searcher has the work."""
+        self.left = _FIRST_RUN
+        """Nodes left to it in this round."""
+
+    def advance(
+        self, budget: Budget, found: list[Grid], max_solutions: int
+    ) -> tuple[bool, Status | None]:
+        """Search until the puzzle is settled or the budget stops the search; solutions not in
+        ``found`` are appended to it.
+
+        Returns whether the puzzle is settled (a search exhausted the whole tree, or
+        ``max_solutions`` are in ``found``) and the budget's stop status, if any.
+        """
+        while True:
+            searcher = self.searchers[self.turn]
+            searcher.last_conflict = self.rounds >= _LAST_CONFLICT_ROUND
+            before = budget.stats.expanded
+            settled, stopped = searcher.advance(self.left, budget, found, max_solutions)
+            self.left -= budget.stats.expanded - before
+            if settled or stopped:
+                return settled, stopped
+            self.turn = (self.turn + 1) % len(self.searchers)
+            self.rounds += self.turn == 0
+            self.left = _FIRST_RUN << self.rounds
 
 
 def search(
     net: Network, budget: Budget, *, max_solutions: int, seed: int = 0
 ) -> tuple[list[Grid], Status | None]:
-    """Depth-first search with probing at every node, as a portfolio (see the module docstring).
-
-    Round ``r`` allows :data:`_FIRST_RUN` ``* 2**r`` nodes to the likelier-first search, as many
-    to the more-fixing-first search (both resumed) and as many to the randomized searches
-    (:class:`_Restarts`), which draw their factors from one generator seeded with ``seed``.
+    """Depth-first search with probing at every node, as a :class:`Portfolio` (see the module
+    docstring) seeded with ``seed``.
 
     Returns
     -------
@@ -288,19 +344,12 @@ def search(
     root = net.unknown()
     consistent = _propagate_all(net, root)
     stopped = interrupted(net.counters, budget)
-    settled = not consistent and not stopped
-    likelier, more = _Dive(net, root, LIKELIER, 0.0), _Dive(net, root, MORE, 0.0)
-    randomized = _Restarts(net, root)
-    _seed(seed % 2**32)
     rounds = 0
-    while not settled and not stopped:
-        allowance = _FIRST_RUN << rounds
-        for searcher in (likelier, more, randomized):
-            searcher.last_conflict = rounds >= _LAST_CONFLICT_ROUND
-            settled, stopped = searcher.advance(allowance, budget, solutions, max_solutions)
-            if settled or stopped:
-                break
-        rounds += 1
+    if consistent and not stopped:
+        _seed(seed % 2**32)
+        portfolio = Portfolio(net, root)
+        _, stopped = portfolio.advance(budget, solutions, max_solutions)
+        rounds = portfolio.rounds + 1
     add_counters(net, budget.stats)
     budget.stats.extra["rounds"] = rounds
     return solutions, stopped

@@ -44,6 +44,7 @@ __all__ = [
     "line_logic",
     "propagate",
     "raise_stop",
+    "take_counters",
 ]
 
 _SOLVES, _PROBES, _HITS, _CLOCK, _DECIDED, _STOP = 0, 1, 2, 3, 4, 5
@@ -438,6 +439,14 @@ def line_logic(puzzle: Nonogram, *, budget: Budget | None = None) -> tuple[bool,
     if stopped:
         raise StopPropagationError(stopped)
     return consistent, net.codes(grid), net.counters
+
+
+def take_counters(net: Network, stats: Stats) -> None:
+    """:func:`add_counters`, then those counters set back to 0 and the stop flag lowered (the
+    clock goes on: the probes of a search that resumes read it), for a network that runs in
+    slices."""
+    add_counters(net, stats)
+    net.counters[[_SOLVES, _PROBES, _HITS, _STOP]] = 0
 
 
 def add_counters(net: Network, stats: Stats) -> None:

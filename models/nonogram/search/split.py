@@ -1,12 +1,19 @@
 """One nonogram's search split over processes (``limits.workers > 1`` or a Dask scheduler).
 
-:func:`solve_split` first gives the one-core search (:func:`.probing.search`) a short start of
-:data:`WARMUP_SECONDS`, which settles nearly every puzzle (a tournament puzzle in milliseconds)
-before any process is started; the solutions it found are kept. Past it, the parent probes the
-root to its fixpoint and descends depth-first (:class:`.probing._Dive`) until its stack holds
-:data:`SPREAD` open nodes a worker: the siblings of the first branching decisions, each a
-partial grid at the propagation fixpoint with what its probing knows (:class:`.probing.Probes`).
-Those open nodes partition the rest of the tree, and are the work.
+:func:`solve_split` first gives the one-core search (the :class:`.portfolio.Portfolio` of
+:func:`.portfolio.search`) a short start of :data:`WARMUP_SECONDS`, which settles nearly every
+puzzle (a tournament puzzle in milliseconds) before any process is started; the solutions it
+found are kept. That portfolio goes on in the parent, in slices of :data:`THINK` seconds
+between two looks at the tasks, for as long as the run lasts: the split never answers much
+later than one core would, and its restarts are kept for puzzles of several solutions, where
+one depth-first search can stray. A local run's pool has one process fewer than
+``limits.workers``, the parent being the other; a Dask cluster's workers all take tasks.
+
+Past the start, the parent probes the root to its fixpoint and descends depth-first
+(:class:`.portfolio._Dive`) until its stack holds :data:`SPREAD` open nodes a process that
+takes tasks: the siblings of the first branching decisions, each a partial grid at the
+propagation fixpoint with what its probing knows (:class:`.probing.Probes`). Those open nodes
+partition the rest of the tree, and are the work.
 
 Each task (:func:`explore`, run through :func:`cspsolve.parallel.executor`) takes a share of the
 open nodes and searches them depth-first, for a time slice and a node allowance of its own; it
@@ -16,14 +23,14 @@ each time a task comes back without finishing a node (one node of an 80 x 95 puz
 seconds to probe). The parent hands out work while a worker is free and combines the answers:
 
 * the wanted number of distinct solutions found (2 to decide uniqueness, anywhere in the tree,
-  the one-core start's included): settled, the remaining tasks cancelled;
-* no open node left and no task running: the tree is exhausted, so the solutions found are all
-  (one: unique; none: unsolvable);
+  the portfolio's included): settled, the remaining tasks cancelled;
+* no open node left and no task running, or a search of the portfolio exhausted its tree: the
+  solutions found are all (one: unique; none: unsolvable);
 * the time or node limit, or cancellation: ``LIMIT`` / ``CANCELLED``.
 
 So the status and the uniqueness verdict are those of the one-core search; with several
 solutions the first one shown may differ. The node limit counts the nodes of every process:
-each task's allowance is a share of what is left.
+each task's allowance, and each slice of the portfolio, is a share of what is left.
 """
 
 from __future__ import annotations
@@ -39,18 +46,38 @@ from cspsolve.parallel import executor
 from cspsolve.results import Result, Stats, Status
 
 from ..board import Grid, Nonogram
-from .portfolio import LIKELIER, _Dive, load_kernels, search
+from .portfolio import LIKELIER, Portfolio, _Dive, _seed, load_kernels
 from .probing import Probes
-from .propagation import _CLOCK, Network, _propagate_all, add_counters, interrupted, raise_stop
+from .propagation import (
+    _CLOCK,
+    Network,
+    _propagate_all,
+    add_counters,
+    interrupted,
+    raise_stop,
+    take_counters,
+)
 
-__all__ = ["SLICE", "SPARE", "SPREAD", "WARMUP_SECONDS", "Piece", "explore", "solve_split"]
+__all__ = [
+    "SLICE",
+    "SPARE",
+    "SPREAD",
+    "THINK",
+    "WARMUP_SECONDS",
+    "Piece",
+    "explore",
+    "solve_split",
+]
 
 WARMUP_SECONDS = 1.0
-"""Seconds the one-core search runs before the search is split."""
+"""Seconds the one-core search runs before the search is split (it goes on beside the tasks)."""
 SPREAD = 4
 """Open nodes a worker the parent's descent makes before the first tasks go out."""
 SLICE = 0.5
 """Seconds of a task at first (see the module docstring)."""
+THINK = 0.1
+"""Seconds of a slice of the parent's portfolio at first; doubled after a slice that finished
+no node."""
 SPARE = 0.5
 """Seconds a task ends before the run's deadline, for its answer to come back and the pool to
 close within the time limit."""
@@ -115,20 +142,66 @@ def _clock(probes: Probes) -> int:
     return max(int(probes.changed_at.max()), int(probes.probed_at.max()))
 
 
-def _warm_up(
-    net: Network, budget: Budget, max_solutions: int, seed: int
-) -> tuple[list[Grid], bool]:
-    """The one-core search for :data:`WARMUP_SECONDS` (or less, within the run's limits): the
-    solutions it found and whether it settled the puzzle."""
-    left = budget.remaining()
-    seconds = WARMUP_SECONDS if left is None else min(WARMUP_SECONDS, left)
-    limits = dataclasses.replace(budget.limits, time_limit=seconds, max_nodes=budget.nodes_left())
-    warm = limits.start(Stats())
-    with warm.alarm(functools.partial(raise_stop, net.counters)):
-        solutions, stopped = search(net, warm, max_solutions=max_solutions, seed=seed)
-    net.counters[:] = 0  # counted into the warm-up's stats; the stop flag down again
-    _add(budget.stats, warm.finish())
-    return solutions, stopped is None
+class _Thinker:
+    """The one-core portfolio search, run by the parent in slices (see the module docstring).
+
+    Parameters
+    ----------
+    puzzle : Nonogram
+        The clues (the portfolio has a network of its own).
+    seed : int
+        Seeds its randomized searches.
+    """
+
+    def __init__(self, puzzle: Nonogram, seed: int) -> None:
+        self.net = Network.build(puzzle)
+        self.seed = seed
+        self.portfolio: Portfolio | None = None
+        """Made once the root is propagated."""
+        self.exhausted = False
+        """Whether a search of the portfolio exhausted the tree (or the root is inconsistent):
+        every solution has then been found."""
+        self.seconds = THINK
+        """The length of the next slice."""
+
+    def think(
+        self, budget: Budget, found: list[Grid], max_solutions: int, *,
+        seconds: float | None = None, promised: int = 0,
+    ) -> bool:  # fmt: skip
+        """Search for ``seconds`` at most (by default the slice's length, :attr:`seconds`),
+        within ``budget`` and the nodes it has left beyond those ``promised`` to tasks;
+        solutions not in ``found`` are appended to it. Returns whether the puzzle is settled."""
+        seconds = self.seconds if seconds is None else seconds
+        left = budget.remaining()
+        seconds = seconds if left is None else min(seconds, left)
+        limits = dataclasses.replace(
+            budget.limits, time_limit=seconds, max_nodes=budget.nodes_left(promised)
+        )
+        part = limits.start(Stats())
+        settled, stopped = False, None
+        with part.alarm(functools.partial(raise_stop, self.net.counters)):
+            if self.portfolio is None:
+                root = self.net.unknown()
+                if not _propagate_all(self.net, root):
+                    self.exhausted = interrupted(self.net.counters, part) is None
+                    settled = self.exhausted
+                else:
+                    _seed(self.seed % 2**32)
+                    self.portfolio = Portfolio(self.net, root, resumable=True)
+            if self.portfolio is not None and not settled:
+                settled, stopped = self.portfolio.advance(part, found, max_solutions)
+                self.exhausted = settled and len(found) < max_solutions
+        take_counters(self.net, part.stats)
+        _add(budget.stats, part.finish())
+        extra = budget.stats.extra
+        extra["portfolio_nodes"] = extra.get("portfolio_nodes", 0) + part.stats.expanded
+        if stopped and part.stats.expanded <= 1:  # not one node finished
+            self.seconds *= 2
+        return settled
+
+    def can_think(self, budget: Budget, promised: int) -> bool:
+        """Whether the budget leaves the portfolio a node."""
+        return budget.nodes_left(promised) != 0
 
 
 def _add(total: Stats, part: Stats) -> None:
@@ -172,9 +245,15 @@ class _Farm:
     """The parent's side of the split search: the open nodes, the running tasks, the answer."""
 
     def __init__(
-        self, puzzle: Nonogram, budget: Budget, found: list[Grid], max_solutions: int
+        self,
+        puzzle: Nonogram,
+        budget: Budget,
+        found: list[Grid],
+        max_solutions: int,
+        thinker: _Thinker,
     ) -> None:
         self.puzzle = puzzle
+        self.thinker = thinker
         self.budget = budget
         self.found = found
         self.seen = set(found)
@@ -189,7 +268,9 @@ class _Farm:
 
     def settled(self) -> bool:
         """Whether the answer is known: enough solutions, or nothing left to search."""
-        return len(self.found) >= self.max_solutions or not (self.open or self.running)
+        if len(self.found) >= self.max_solutions or self.thinker.exhausted:
+            return True
+        return not (self.open or self.running)
 
     def hand_out(self, pool: cf.Executor, workers: int) -> None:
         """Give the free workers a share of the open nodes each (the deepest first)."""
@@ -210,9 +291,9 @@ class _Farm:
             self.running[task] = allowance or 0
             self.tasks += 1
 
-    def collect(self) -> None:
-        """Wait a moment for tasks to end and take in what they bring back."""
-        done, _ = cf.wait(self.running, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
+    def collect(self, timeout: float = _POLL) -> None:
+        """Wait up to ``timeout`` seconds for tasks to end and take in what they bring back."""
+        done, _ = cf.wait(self.running, timeout=timeout, return_when=cf.FIRST_COMPLETED)
         for task in done:
             del self.running[task]
             piece = task.result()
@@ -234,9 +315,15 @@ class _Farm:
             if stopped:
                 return stopped
             self.hand_out(pool, workers)
-            if not self.running:  # open nodes, but no node or second left to give
+            promised = sum(self.running.values())
+            if self.thinker.can_think(self.budget, promised):
+                self.thinker.think(self.budget, self.found, self.max_solutions, promised=promised)
+                self.seen.update(self.found)
+                self.collect(timeout=0)
+            elif not self.running:  # open nodes, but no node or second left to give
                 return self.budget.interrupted() or Status.LIMIT
-            self.collect()
+            else:
+                self.collect()
         return None
 
     def cancel(self) -> None:
@@ -276,19 +363,24 @@ def solve_split(
     Returns
     -------
     Result of Grid
-        As :func:`.probing.solve_probing`; ``stats.extra["tasks"]`` counts the tasks.
+        As :func:`.portfolio.solve_probing`; ``stats.extra["tasks"]`` counts the tasks,
+        ``stats.extra["portfolio_nodes"]`` the nodes of the parent's portfolio (both included
+        in ``stats.expanded``).
     """
     load_kernels()
     stats = Stats()
     budget = limits.start(stats)
-    net = Network.build(puzzle)
+    thinker = _Thinker(puzzle, seed)
+    found: list[Grid] = []
     seconds = WARMUP_SECONDS if warmup is None else warmup
-    found, settled = _warm_up(net, budget, max_solutions, seed) if seconds > 0 else ([], False)
-    stopped: Status | None = None
-    if not settled:
-        nodes, stopped = _descend(net, budget, found, max_solutions, spread * limits.workers)
+    settled = seconds > 0 and thinker.think(budget, found, max_solutions, seconds=seconds)
+    stopped = None if settled else budget.interrupted()
+    if not settled and not stopped:
+        net = Network.build(puzzle)
+        processes = _processes(limits)
+        nodes, stopped = _descend(net, budget, found, max_solutions, spread * processes)
         if nodes and not stopped:
-            stopped = _farm_out(puzzle, budget, found, max_solutions, nodes)
+            stopped = _farm_out(puzzle, budget, found, max_solutions, nodes, thinker)
     found = found[:max_solutions]  # tasks running at once may find more
     result = Result.from_solutions(
         budget.finish(), "probing", found, max_solutions=max_solutions, stopped=stopped
@@ -297,16 +389,29 @@ def solve_split(
     return result
 
 
+def _processes(limits: Limits) -> int:
+    """The processes that take tasks: a local pool leaves a core to the parent's portfolio; a
+    Dask cluster's workers all take them."""
+    return limits.workers if limits.scheduler is not None else max(1, limits.workers - 1)
+
+
 def _farm_out(
-    puzzle: Nonogram, budget: Budget, found: list[Grid], max_solutions: int, nodes: list[Node]
+    puzzle: Nonogram,
+    budget: Budget,
+    found: list[Grid],
+    max_solutions: int,
+    nodes: list[Node],
+    thinker: _Thinker,
 ) -> Status | None:
-    """Search the open ``nodes`` in tasks; returns the stop status (``None``: settled)."""
+    """Search the open ``nodes`` in tasks, the parent's portfolio going on between two looks at
+    them; returns the stop status (``None``: settled)."""
     limits = budget.limits
-    farm = _Farm(puzzle, budget, found, max_solutions)
+    farm = _Farm(puzzle, budget, found, max_solutions, thinker)
     farm.open = nodes
-    with executor(limits.workers, limits.scheduler) as pool:
+    processes = _processes(limits)
+    with executor(processes, limits.scheduler) as pool:
         try:
-            stopped = farm.run(pool, limits.workers)
+            stopped = farm.run(pool, processes)
         finally:
             farm.cancel()
     budget.stats.extra["tasks"] = farm.tasks

@@ -172,7 +172,9 @@ def test_a_split_run_stops_at_its_time_limit() -> None:
         spread=1,
     )
     assert result.stats.seconds <= limit + MARGIN
-    assert result.stats.extra["tasks"] >= 2
+    # One process of the pool takes tasks; the parent's portfolio searched beside it.
+    assert result.stats.extra["tasks"] >= 1
+    assert result.stats.extra["portfolio_nodes"] > 0
     assert result.status in (Status.LIMIT, Status.SOLVED)  # SOLVED: some of them listed
     puzzle = _endless()
     assert all(runs_match(puzzle, grid) for grid in result.solutions[:50])
@@ -183,7 +185,7 @@ def test_a_split_run_counts_the_nodes_of_every_task() -> None:
         _endless(), limits=Limits(max_nodes=60, workers=2), max_solutions=10**6, warmup=0, spread=1
     )
     assert result.stats.expanded <= 60
-    assert result.stats.extra["tasks"] >= 2
+    assert result.stats.extra["tasks"] >= 1
 
 
 def test_a_split_run_stops_when_cancelled() -> None:
@@ -197,7 +199,7 @@ def test_a_split_run_stops_when_cancelled() -> None:
     timer.cancel()
     assert cancel.is_set()
     assert time.perf_counter() - started < 0.3 + 2 * MARGIN + 1.0
-    assert result.stats.extra["tasks"] >= 2
+    assert result.stats.extra["tasks"] >= 1
 
 
 def test_a_dask_cluster_gives_the_one_core_answer(dask_scheduler: str) -> None:
