@@ -11,15 +11,17 @@ One run prints one table:
 * ``gac-astar`` and ``mac`` (the generic engine) beside ``probing`` on the first
   ``--engine-sample`` puzzles of ``taai2011``.
 * ``large/cauldron.non`` (512x512): every method but python-constraint.
-* ``webpbn-survey``: uniqueness settled for each puzzle, ``probing`` and CP-SAT, with their
-  verdicts compared.
+* ``webpbn-survey``: uniqueness settled for each puzzle, ``probing``, ``sat`` and CP-SAT, with
+  their verdicts compared.
 * ``colour``: colour puzzles (``instances/nonogram/mushroom.non``, ``tests/data/nonogram/colour/
   tricolour.non`` and seeded random colour grids of 2 to 5 colours, clues derived), uniqueness
   settled by ``probing`` and by CP-SAT, verdicts compared.
 * ``--parts large`` (not run by default, ~10 min): uniqueness of large puzzles, ``probing``
-  beside CP-SAT: the webpbn-cc puzzles (up to 60x60), cauldron (512x512) and random grids of
-  40x40 to 100x100 at fill probabilities 0.5-0.8 (clues derived; ``--large-seed``); the table
-  counts the puzzles CP-SAT settles and ``probing`` does not.
+  beside ``sat`` and CP-SAT: the webpbn-cc puzzles (up to 60x60), cauldron (512x512) and
+  random grids of 40x40 to 100x100 at fill probabilities 0.5-0.8 (clues derived;
+  ``--large-seed``); the table counts the puzzles another method settles and ``probing`` does not.
+* ``--parts random`` (not run by default, ~1 min): uniqueness of random 35x35 and 40x40
+  puzzles at fill 0.5 (``--random-count`` of each side, seeded), probing beside sat and CP-SAT.
 * ``--parts hard`` (not run by default): uniqueness of the hard puzzles ``--hard`` names
   (files outside the repository, ``FILE`` or ``FILE#N`` for puzzle ``N`` of a tournament set),
   by ``probing`` with each number of ``--workers`` (its search split over processes beyond one,
@@ -152,7 +154,7 @@ def time_fresh(puzzles: list[Nonogram], method: str, unique: bool, limit: float)
 
 def warm_up() -> None:
     """Load every method's code (OR-Tools, the compiled kernels) before any clock starts."""
-    for method in ("probing", "gac-astar", "mac", "cpsat"):
+    for method in ("probing", "gac-astar", "mac", "cpsat", "sat"):
         solve(Nonogram(rows=((1,),), columns=((1,),)), method)
     for method in ("probing", "cpsat"):
         solve(ColourNonogram(rows=(((1, 1),),), columns=(((1, 1),),), colours=PALETTE[:2]), method)
@@ -321,39 +323,61 @@ def from_grid(grid: list[list[bool]]) -> Nonogram:
     return Nonogram(rows=[clue_of(row) for row in grid], columns=[clue_of(c) for c in columns])
 
 
+UNIQUENESS_METHODS = ("probing", "sat", "cpsat")
+"""The methods that settle uniqueness side by side in :func:`uniqueness_table`."""
+
+
 def uniqueness_table(
     title: str, named: list[tuple[str, Nonogram]], args: argparse.Namespace, progress: Console
 ) -> Table:
-    """Uniqueness settled by probing and by CP-SAT (each in a fresh process), one row a puzzle,
-    the verdicts compared, and the puzzles CP-SAT settles and probing does not counted."""
+    """Uniqueness settled by each of :data:`UNIQUENESS_METHODS` (each in a fresh process), one
+    row a puzzle, the verdicts compared, and the puzzles another method settles and probing
+    does not counted."""
     puzzles = [p for _, p in named]
-    mine = time_fresh(puzzles, "probing", True, args.time_limit)
-    cpsat = time_fresh(puzzles, "cpsat", True, args.time_limit)
-    progress.print(f"[dim]{title}: {sum(mine.seconds):.2f} s, cpsat {sum(cpsat.seconds):.2f} s")
+    runs = {m: time_fresh(puzzles, m, True, args.time_limit) for m in UNIQUENESS_METHODS}
+    totals = ", ".join(f"{m} {sum(t.seconds):.2f} s" for m, t in runs.items())
+    progress.print(f"[dim]{title}: {totals}")
     table = Table(title=title)
-    columns = ("puzzle", "size", "probing s", "unique", "cpsat s", "unique (cpsat)", "agree")
-    for column in columns:
+    columns = ["puzzle", "size"]
+    for method in UNIQUENESS_METHODS:
+        columns += [f"{method} s", f"unique ({method})"]
+    for column in (*columns, "agree"):
         table.add_column(column, justify="left" if column == "puzzle" else "right")
     for k, (name, p) in enumerate(named):
-        ours, theirs = mine.verdicts[k], cpsat.verdicts[k]
-        agree = "-" if ours is None or theirs is None else "yes" if ours == theirs else "NO"
-        table.add_row(
-            name,
-            f"{p.width}x{p.height}",
-            f"{mine.seconds[k]:.3f}",
-            str(ours),
-            f"{cpsat.seconds[k]:.3f}",
-            str(theirs),
-            agree,
-        )
-    pairs = zip(mine.verdicts, cpsat.verdicts, strict=True)
-    missed = sum(ours is None and theirs is not None for ours, theirs in pairs)
-    sums = (f"{sum(mine.seconds):.3f}", f"{sum(cpsat.seconds):.3f}")
-    table.add_row("all", "", sums[0], "", sums[1], "", "", end_section=True)
-    worst = (f"{max(mine.seconds):.3f}", f"{max(cpsat.seconds):.3f}")
-    table.add_row("worst", "", worst[0], "", worst[1], "", "")
-    table.add_row("settled by CP-SAT only", "", str(missed), "", "", "", "")
+        verdicts = {runs[m].verdicts[k] for m in UNIQUENESS_METHODS} - {None}
+        agree = "-" if not verdicts else "yes" if len(verdicts) == 1 else "NO"
+        cells = [x for t in runs.values() for x in (f"{t.seconds[k]:.3f}", str(t.verdicts[k]))]
+        table.add_row(name, f"{p.width}x{p.height}", *cells, agree)
+    ours = runs["probing"].verdicts
+    missed = sum(
+        ours[k] is None and any(t.verdicts[k] is not None for t in runs.values())
+        for k in range(len(named))
+    )
+    blank = ["", ""] * len(runs)
+    sums = [cell for t in runs.values() for cell in (f"{sum(t.seconds):.3f}", "")]
+    table.add_row("all", "", *sums, "", end_section=True)
+    worst = [cell for t in runs.values() for cell in (f"{max(t.seconds):.3f}", "")]
+    table.add_row("worst", "", *worst, "")
+    table.add_row("settled by another method only", "", str(missed), *blank[1:], "")
     return table
+
+
+RANDOM_SIDES = (35, 40)
+"""``--parts random``: square puzzles of these sides, every cell filled with chance 0.5."""
+
+
+def random_square(args: argparse.Namespace, console: Console, progress: Console) -> None:
+    """Uniqueness of ``--random-count`` random puzzles of each of :data:`RANDOM_SIDES`: clues
+    from a random grid at fill 0.5, grid ``i`` of side ``n`` drawn by
+    ``random.Random(f"{n}:{i}")``."""
+    named = []
+    for side in RANDOM_SIDES:
+        for i in range(args.random_count):
+            rng = random.Random(f"{side}:{i}")
+            grid = [[rng.random() < 0.5 for _ in range(side)] for _ in range(side)]
+            named.append((f"random {side}x{side} #{i}", from_grid(grid)))
+    title = f"random puzzles at fill 0.5: uniqueness, {args.time_limit:g} s limit each"
+    console.print(uniqueness_table(title, named, args, progress))
 
 
 def random_colour(width: int, height: int, fill: float, rng: random.Random) -> ColourNonogram:
@@ -445,9 +469,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
     parser.add_argument("--skip-cauldron-cpsat", action="store_true")
     parser.add_argument(
-        "--parts", default="tournament,cauldron,survey,colour", help="and: seeds, large, hard"
+        "--parts",
+        default="tournament,cauldron,survey,colour",
+        help="and: seeds, large, random, hard",
     )
     parser.add_argument("--large-seed", type=int, default=1, help="random grids of large")
+    parser.add_argument("--random-count", type=int, default=10, help="for --parts random")
     parser.add_argument("--seeds", default="0,1000,2000,3000,4000", help="for --parts seeds")
     parser.add_argument("--seed-node-cap", type=int, default=60000, help="nodes per puzzle")
     parser.add_argument("--data", type=Path, default=DATA, help="shared nonogram data folder")
@@ -483,6 +510,8 @@ def main(argv: list[str] | None = None) -> None:
         seeds(args, console, progress)
     if "colour" in parts:
         colour(args, console, progress)
+    if "random" in parts:
+        random_square(args, console, progress)
     if "hard" in parts:
         hard(args, console, progress)
     console.print(f"load average at end {os.getloadavg()[0]:.2f}")

@@ -199,10 +199,6 @@ class _Thinker:
             self.seconds *= 2
         return settled
 
-    def can_think(self, budget: Budget, promised: int) -> bool:
-        """Whether the budget leaves the portfolio a node."""
-        return budget.nodes_left(promised) != 0
-
 
 def _add(total: Stats, part: Stats) -> None:
     """Add the counters of a part of the run to its total."""
@@ -316,7 +312,7 @@ class _Farm:
                 return stopped
             self.hand_out(pool, workers)
             promised = sum(self.running.values())
-            if self.thinker.can_think(self.budget, promised):
+            if self.budget.nodes_left(promised) != 0:  # a node left for the portfolio
                 self.thinker.think(self.budget, self.found, self.max_solutions, promised=promised)
                 self.seen.update(self.found)
                 self.collect(timeout=0)
