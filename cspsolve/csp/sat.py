@@ -71,10 +71,15 @@ class Cnf:
           ``q(i+1, t) -> letter_i = a`` when every move into ``t`` reads ``a`` (otherwise one
           variable per move into ``t`` stands for "that move was made").
 
-        Unit propagation on these clauses enforces generalized arc consistency on the
-        constraint (Bacchus, "GAC via unit propagation", CP 2007, LNCS 4741, §3; the constraint
-        is Pesant's *regular*, CP 2004). Cost: ``O(n m)`` variables and clauses for ``n``
-        letters and ``m`` states.
+        These are the state variables and clauses of the regular encoding of Bacchus, "GAC via
+        unit propagation", CP 2007, LNCS 4741, §3 (the constraint is Pesant's *regular*, CP
+        2004), with its transition variables only where a state is entered on both letters and
+        without the clauses that tie a letter's value or a state to the moves that support it:
+        Bacchus shows that with those, unit propagation alone enforces generalized arc
+        consistency; here a letter value without support is refuted when unit propagation
+        fails on it (the solver then learns the refutation). The models, projected on the
+        letters, are exactly the accepted words (tested against every word of random
+        automata). Cost: ``O(n m)`` variables and clauses for ``n`` letters and ``m`` states.
 
         Parameters
         ----------

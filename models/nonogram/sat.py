@@ -3,8 +3,8 @@
 One Boolean variable per cell (true = filled), numbered row by row from 1; each row and each
 column spells a word of its clue's regular language ``0* 1^b1 0+ ... 0+ 1^bk 0*``, stated
 with the automaton of :func:`.cpsat.automaton` in the encoding of Bacchus 2007
-(:meth:`cspsolve.csp.sat.Cnf.regular`), so that unit propagation does what an exact line
-solver does on each line, and the solver learns clauses from its conflicts (Marques-Silva &
+(:meth:`cspsolve.csp.sat.Cnf.regular`, whose models are exactly the clue's words); the
+solver propagates the clauses and learns new ones from its conflicts (Marques-Silva &
 Sakallah, "GRASP", *IEEE Trans. Computers* 48(5), 1999). Nonograms as SAT: Bosch, "Painting by
 numbers", *Optima* 65, 2001 (as an integer programme); Batenburg & Kosters 2012, "On the
 difficulty of nonograms", *ICGA Journal* 35(4).
