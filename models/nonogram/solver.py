@@ -6,7 +6,8 @@
     branching on the cell whose trials fixed the most cells. A puzzle of at most
     :data:`LINE_LOGIC_CELLS` cells first gets line logic alone in pure Python (the engine's GAC
     propagation on :mod:`.constraints`), and while the kernels are not loaded, a puzzle of at
-    most :data:`QUICK_CELLS` cells gets the engine's MAC for :data:`QUICK_NODES` nodes
+    most :data:`QUICK_CELLS` cells gets that line logic, then the engine's MAC for
+    :data:`QUICK_NODES` nodes
     (:func:`python_mac`: it answers only a puzzle it proves to have one solution or none, so
     that the answer does not depend on the path), until it fails once or has spent
     :data:`QUICK_TOTAL` seconds in the process; while either settles the puzzles, the compiled
@@ -58,7 +59,6 @@ from .constraints import LineDomain, build_csp, grid_from_assignment
 __all__ = [
     "GRADES",
     "LINE_LOGIC_CELLS",
-    "LINE_LOGIC_SPARE_CELLS",
     "NonogramOptions",
     "black_and_white_only",
     "cpsat",
@@ -209,10 +209,6 @@ def _engine(
 LINE_LOGIC_CELLS = 400
 """Largest puzzle (cells) that gets pure-Python line logic before the compiled search: there
 it costs at most a few milliseconds, against about half a second to load the kernels."""
-LINE_LOGIC_SPARE_CELLS = 4096
-"""Largest puzzle (cells) that gets pure-Python line logic first while the kernels are not
-loaded in the process: the webpbn puzzles of up to 3,600 cells take it 0.06 s at most, settled
-or not, against about 0.5 s to load the kernels (a file of many larger puzzles pays it once)."""
 
 
 def python_line_logic(
@@ -303,12 +299,14 @@ def spares_kernels(puzzle: Puzzle) -> TypeGuard[Nonogram]:
     return small and _COMPILED not in sys.modules and not compiling.is_eager()
 
 
-QUICK_CELLS = 1024
-"""Largest puzzle (cells) that may try :func:`python_mac` first."""
-QUICK_NODES = 30
-"""Nodes :func:`python_mac` may expand (about 10 ms each on a 25 x 25 puzzle, against about
-half a second to load the kernels)."""
-QUICK_SECONDS = 0.25
+QUICK_CELLS = 4096
+"""Largest puzzle (cells) that may try pure-Python line logic and :func:`python_mac` first:
+line logic takes the webpbn puzzles of up to 3,600 cells 0.06 s at most, settled or not."""
+QUICK_NODES = 200
+"""Nodes :func:`python_mac` may expand (about 10 ms each on a 25 x 25 puzzle; the webpbn
+survey puzzles of 1,360 to 3,300 cells that need search take it 8 to 154 nodes, 0.1 to 0.5 s,
+against about half a second to load the kernels)."""
+QUICK_SECONDS = 0.5
 """Seconds :func:`python_mac` may spend on a puzzle."""
 QUICK_TOTAL = 1.0
 """Seconds :func:`python_mac` may spend in all in a process: a tournament file fails it within
@@ -391,13 +389,11 @@ def _quick_mac(
 
 def _tries_line_logic(puzzle: Nonogram) -> bool:
     """Whether pure-Python line logic goes before the compiled search: up to
-    :data:`LINE_LOGIC_CELLS` cells, or :data:`LINE_LOGIC_SPARE_CELLS` while the kernels are not
-    loaded; never while :func:`cspsolve.compiling.eager` holds."""
+    :data:`LINE_LOGIC_CELLS` cells, or where plain Python may spare the kernels
+    (:func:`spares_kernels`); never while :func:`cspsolve.compiling.eager` holds."""
     if compiling.is_eager():
         return False
-    cells = puzzle.height * puzzle.width
-    spare = cells <= LINE_LOGIC_SPARE_CELLS and _COMPILED not in sys.modules
-    return cells <= LINE_LOGIC_CELLS or spare
+    return puzzle.height * puzzle.width <= LINE_LOGIC_CELLS or spares_kernels(puzzle)
 
 
 def _probing(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:

@@ -80,7 +80,6 @@ def test_uniqueness_and_unsolvability_match_brute_force(method: str, data: st.Da
     if method == COMPILED:
         with (
             mock.patch.object(solver, "LINE_LOGIC_CELLS", 0),
-            mock.patch.object(solver, "LINE_LOGIC_SPARE_CELLS", 0),
             mock.patch.object(solver, "QUICK_CELLS", 0),
         ):
             result = solve(puzzle, "probing", unique=True)
@@ -224,8 +223,8 @@ def test_small_solves_settled_in_plain_python_leave_the_kernels(path: str, first
 
 
 def test_line_logic_spares_the_kernels_of_a_larger_puzzle_it_settles() -> None:
-    """A 60 x 60 puzzle (over ``LINE_LOGIC_CELLS``, within ``LINE_LOGIC_SPARE_CELLS``) that line
-    logic settles is answered, unique, in a process that never imports numba."""
+    """A 60 x 60 puzzle (over ``LINE_LOGIC_CELLS``, within ``QUICK_CELLS``) that line logic
+    settles is answered, unique, in a process that never imports numba."""
     code = (
         "import sys; from cspsolve.models.nonogram import Nonogram, solve, board\n"
         "p = Nonogram(rows=[(59,)] * 60, columns=[(60,)] * 59 + [()])\n"
