@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cspsolve.csp.sat import SOLVER, Cnf, Solved, solve_cnf
+from cspsolve.csp.sat import SOLVER, Cnf, Solved, building, solve_cnf
 from cspsolve.limits import Limits
 from cspsolve.results import Result, Stats
 
@@ -31,8 +31,9 @@ __all__ = ["encode", "solve"]
 def encode(puzzle: Nonogram) -> Cnf:
     """The clauses of ``puzzle``: cell ``(i, j)`` is variable ``i * W + j + 1``."""
     cnf = Cnf()
-    for _ in _encoding(puzzle, cnf):
-        pass
+    with building():
+        for _ in _encoding(puzzle, cnf):
+            pass
     return cnf
 
 
@@ -82,7 +83,8 @@ def solve(
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     cnf = Cnf()
-    stopped = budget.step_through(_encoding(puzzle, cnf))
+    with building():
+        stopped = budget.step_through(_encoding(puzzle, cnf))
     cells = range(1, puzzle.height * puzzle.width + 1)
     if stopped:
         found = Solved([], stopped, {})
