@@ -25,21 +25,13 @@ from cspsolve.results import Result, Stats
 from .board import Grid, Nonogram
 from .cpsat import automaton
 
-__all__ = ["encode", "solve"]
-
-
-def encode(puzzle: Nonogram) -> Cnf:
-    """The clauses of ``puzzle``: cell ``(i, j)`` is variable ``i * W + j + 1``."""
-    cnf = Cnf()
-    with building():
-        for _ in _encoding(puzzle, cnf):
-            pass
-    return cnf
+__all__ = ["solve"]
 
 
 def _encoding(puzzle: Nonogram, cnf: Cnf) -> Iterator[None]:
-    """Add the cells and every line's clauses to the empty ``cnf``, yielding after each line
-    (see :meth:`cspsolve.limits.Budget.step_through`)."""
+    """Add the cells and every line's clauses to the empty ``cnf`` (cell ``(i, j)`` is variable
+    ``i * W + j + 1``), yielding after each line (see
+    :meth:`cspsolve.limits.Budget.step_through`)."""
     height, width = puzzle.height, puzzle.width
     cnf.new(height * width)
     for i, clue in enumerate(puzzle.rows):
