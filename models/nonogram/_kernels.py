@@ -31,7 +31,7 @@ from cspsolve.compiling import announce_compiling
 
 announce_compiling()
 
-__all__ = ["INTERNALS", "copy", "kernel", "lowest_bit", "popcount"]
+__all__ = ["INTERNALS", "copy", "kernel", "kernel_options", "lowest_bit", "popcount"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -46,6 +46,16 @@ else:
 """Whether the kernels use numba's internals (see the module docstring)."""
 
 
+def kernel_options() -> dict[str, Any]:
+    """The options of ``numba.njit`` for a kernel: without the GIL, cached, without the
+    runtime (see :func:`kernel`); also the ``jit_options`` of a kernel's
+    ``numba.extending.overload``."""
+    options: dict[str, Any] = {"nogil": True, "cache": INTERNALS}
+    if INTERNALS:
+        options["_nrt"] = False
+    return options
+
+
 def kernel(inline: bool = False) -> Callable[[_F], _F]:
     """``numba.njit`` for the hot loops: without the GIL, cached, without the runtime.
 
@@ -53,9 +63,7 @@ def kernel(inline: bool = False) -> Callable[[_F], _F]:
     another without reference counting, and cannot allocate. ``inline=True`` inlines the
     function into its callers at numba's level.
     """
-    options: dict[str, Any] = {"nogil": True, "cache": INTERNALS}
-    if INTERNALS:
-        options["_nrt"] = False
+    options = kernel_options()
     if inline:
         options["inline"] = "always"
     return cast(Callable[[_F], _F], numba.njit(**options))

@@ -45,7 +45,7 @@ def check(puzzle: Nonogram, limits: Limits) -> dict[str, Any]:
     from .search.portfolio import load_kernels
     from .search.propagation import line_logic
 
-    load_kernels()  # before the clock starts, as analyze does
+    load_kernels(puzzle)  # before the clock starts, as analyze does
     budget = limits.start(Stats())
     cells = puzzle.width * puzzle.height
     try:

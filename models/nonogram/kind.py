@@ -163,9 +163,12 @@ def _load_kernels(puzzle: Puzzle) -> None:
     """Load the compiled kernels :func:`line_logic` runs on ``puzzle`` (before a clock starts)."""
     if isinstance(puzzle, ColourNonogram):
         from .search.colour import load_kernels
+
+        load_kernels()
     else:
-        from .search.portfolio import load_kernels
-    load_kernels()
+        from .search.portfolio import load_kernels as load_black
+
+        load_black(puzzle)
 
 
 def analyze(

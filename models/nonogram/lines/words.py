@@ -65,7 +65,7 @@ def scratch_words(longest: int, blocks: int) -> Any:
     return np.zeros((5, max(blocks + 1, _TEMPS), words_for(longest)), np.uint64)
 
 
-@kernel(inline=True)
+@kernel()
 def low_word(n: int, i: int) -> Any:
     """Word ``i`` of the bit set of the cells ``0 .. n-1``."""
     if (i + 1) * 64 <= n:
@@ -75,7 +75,7 @@ def low_word(n: int, i: int) -> Any:
     return (_ONE << np.uint64(n - i * 64)) - _ONE
 
 
-@kernel(inline=True)
+@kernel()
 def _up_word(x: Any, count: int, i: int) -> Any:
     """Word ``i`` of ``x << count`` (``count`` >= 0, any size)."""
     low = i - (count >> 6)
@@ -88,7 +88,7 @@ def _up_word(x: Any, count: int, i: int) -> Any:
     return word
 
 
-@kernel(inline=True)
+@kernel()
 def _down_word(x: Any, count: int, i: int, words: int) -> Any:
     """Word ``i`` of ``x >> count`` over ``words`` words (``count`` >= 0, any size)."""
     high = i + (count >> 6)
@@ -101,7 +101,7 @@ def _down_word(x: Any, count: int, i: int, words: int) -> Any:
     return word
 
 
-@kernel(inline=True)
+@kernel()
 def _shift_up(x: Any, count: int, target: Any, words: int) -> None:
     """``target = x << count``; bits past the last word are lost; ``target`` may be ``x``
     (the words are written from the top, each after the words it reads)."""
@@ -109,28 +109,28 @@ def _shift_up(x: Any, count: int, target: Any, words: int) -> None:
         target[i] = _up_word(x, count, i)
 
 
-@kernel(inline=True)
+@kernel()
 def _shift_down(x: Any, count: int, target: Any, words: int) -> None:
     """``target = x >> count``; ``target`` may be ``x`` (written from the bottom)."""
     for i in range(words):
         target[i] = _down_word(x, count, i, words)
 
 
-@kernel(inline=True)
+@kernel()
 def _and(target: Any, x: Any, words: int) -> None:
     """``target &= x``."""
     for i in range(words):
         target[i] &= x[i]
 
 
-@kernel(inline=True)
+@kernel()
 def _or(target: Any, x: Any, words: int) -> None:
     """``target |= x``."""
     for i in range(words):
         target[i] |= x[i]
 
 
-@kernel(inline=True)
+@kernel()
 def _flood(seeds: Any, through: Any, target: Any, words: int) -> None:
     """``target`` = ``seeds`` and every position reached from one of them by steps ``i-1 -> i``
     with ``i`` in ``through`` (see :func:`.bits._flood`), the addition's carry rippling from
@@ -147,7 +147,7 @@ def _flood(seeds: Any, through: Any, target: Any, words: int) -> None:
         carry = _ONE if overflow else _ZERO
 
 
-@kernel(inline=True)
+@kernel()
 def _fits(can_fill: Any, length: int, target: Any, words: int) -> None:
     """``target`` = the positions ``s`` where cells ``s .. s+length-1`` can all be filled: an
     AND of ``can_fill`` shifted down by ``0 .. length-1``, by doubling."""
@@ -161,7 +161,7 @@ def _fits(can_fill: Any, length: int, target: Any, words: int) -> None:
         done += step
 
 
-@kernel(inline=True)
+@kernel()
 def _cover(starts: Any, length: int, words: int) -> None:
     """``starts`` becomes the cells covered by a block of ``length`` at any of ``starts``."""
     done = 1
@@ -172,7 +172,7 @@ def _cover(starts: Any, length: int, words: int) -> None:
         done += step
 
 
-@kernel(inline=True)
+@kernel()
 def _reverse(x: Any, count: int, target: Any, words: int) -> None:
     """``target`` = bits ``0 .. count-1`` of ``x`` in reverse order (bit ``p`` to
     ``count-1-p``; ``count`` <= ``64 * words``); ``target`` must not be ``x``."""
@@ -181,7 +181,7 @@ def _reverse(x: Any, count: int, target: Any, words: int) -> None:
     _shift_down(target, 64 * words - count, target, words)
 
 
-@kernel(inline=True)
+@kernel()
 def _placements(
     can_empty: Any, can_fill: Any, blocks: Any, first: int, k: int, backward: bool, held: Any,
     starts: Any, temp: Any, words: int,

@@ -25,13 +25,23 @@ from typing import Any
 import numba
 import numpy as np
 
+from cspsolve.compiling import is_eager
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Result, Stats, Status
 
 from .._kernels import copy, kernel
 from ..board import Grid, Nonogram
+from ..lines.bits import MAX_CELLS
 from .probing import _DEAD, _SOLVED, Probes, _likelihoods, both_trials, probe, stamp
-from .propagation import Network, _known, _propagate_all, add_counters, interrupted, raise_stop
+from .propagation import (
+    Network,
+    _known,
+    _propagate_all,
+    add_counters,
+    has_long_lines,
+    interrupted,
+    raise_stop,
+)
 
 __all__ = ["Portfolio", "children", "load_kernels", "luby", "search", "solve_probing"]
 
@@ -355,14 +365,26 @@ def search(
     return solutions, stopped
 
 
-@functools.cache
-def load_kernels() -> None:
-    """Load (or compile) the kernels before a run's clock starts: numba does it on first call.
+def load_kernels(puzzle: Nonogram | None = None) -> None:
+    """Load (or compile) the kernels a search of ``puzzle`` runs, before a run's clock starts:
+    numba does it on first call.
 
-    Two crossed diagonals need branching, so every kernel runs.
+    A puzzle with a line of over :data:`.lines.bits.MAX_CELLS` cells has kernels of their own,
+    which hold the long-line solver (:class:`.propagation.Work`); ``None`` stands for the
+    others. While :func:`cspsolve.compiling.eager` holds (a warm-up), both sets are loaded.
     """
-    net = Network.build(Nonogram(rows=((1,), (1,)), columns=((1,), (1,))))
-    search(net, Limits().start(Stats()), max_solutions=2)
+    _load_kernels(puzzle is not None and has_long_lines(puzzle))
+    if is_eager():
+        _load_kernels(True)
+
+
+@functools.cache
+def _load_kernels(long_lines: bool) -> None:
+    """Run every kernel once on two crossed diagonals (which need branching), in a grid of
+    two rows and either two columns or enough for long rows."""
+    width = MAX_CELLS + 1 if long_lines else 2
+    puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)) + ((),) * (width - 2))
+    search(Network.build(puzzle), Limits().start(Stats()), max_solutions=2)
 
 
 def solve_probing(
@@ -394,7 +416,7 @@ def solve_probing(
         ``stats.extra`` has ``line_cache_hits`` and ``rounds`` (of the portfolio, see
         :func:`search`); ``solutions`` lists every solution found.
     """
-    load_kernels()
+    load_kernels(puzzle)
     stats = Stats()
     budget = (limits or Limits()).start(stats)
     network = Network.build(puzzle)

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
+import numba
 import numpy as np
+from numba.extending import overload
 
 from cspsolve.csp.gac import StopPropagationError
 from cspsolve.limits import Budget, Limits
 from cspsolve.results import Stats, Status
 
-from .._kernels import kernel, lowest_bit, popcount
+from .._kernels import kernel, kernel_options, lowest_bit, popcount
 from ..board import Grid, Nonogram
 from ..lines.bits import MAX_CELLS, settle_bits
 from ..lines.cells import EMPTY, FILLED, UNKNOWN
@@ -40,6 +42,7 @@ __all__ = [
     "Work",
     "add_counters",
     "enqueue",
+    "has_long_lines",
     "interrupted",
     "line_logic",
     "propagate",
@@ -77,12 +80,14 @@ class Work(NamedTuple):
     queue, queued, ends : numpy.ndarray
         The worklist of dirty lines, a ring buffer (int64, (H + W,)); 1 for a line on it (uint8,
         (H + W,)); its head and size (int64, (2,)).
-    sides : numpy.ndarray of uint64, shape (2, words_for(n))
+    sides : numpy.ndarray of uint64, shape (2, words_for(n)), or None
         A line of over :data:`.lines.bits.MAX_CELLS` cells as :func:`.lines.words.settle_words`
-        takes it: the cells that may be empty, and those that may be filled.
-    wordwork : numpy.ndarray of uint64
+        takes it: the cells that may be empty, and those that may be filled. None when no line
+        is that long: numba then compiles the kernels without the long-line solver (a type
+        of their own, see :func:`_settle_any_long`).
+    wordwork : numpy.ndarray of uint64, or None
         The scratch of :func:`.lines.words.settle_words` (see
-        :func:`.lines.words.scratch_words`).
+        :func:`.lines.words.scratch_words`); None with ``sides``.
     narrowed : numpy.ndarray of uint64, shape (2, words_for(n))
         A line's bit sets (empty, filled) as the line solver narrowed them (``words_for(n)``,
         :func:`.lines.words.words_for`, is ``words`` or one more: room for the carry of
@@ -123,13 +128,13 @@ class Work(NamedTuple):
     @classmethod
     def allocate(cls, lines: int, longest: int, blocks: int) -> Work:
         """The work space of ``lines`` lines of up to ``longest`` cells and ``blocks`` blocks."""
-        words = words_for(longest)
+        words, long_lines = words_for(longest), longest > MAX_CELLS
         return cls(
             queue=np.zeros(lines, np.int64),
             queued=np.zeros(lines, np.uint8),
             ends=np.zeros(2, np.int64),
-            sides=np.zeros((2, words), np.uint64),
-            wordwork=scratch_words(longest, blocks),
+            sides=np.zeros((2, words), np.uint64) if long_lines else None,
+            wordwork=scratch_words(longest, blocks) if long_lines else None,
             narrowed=np.zeros((2, words), np.uint64),
             memo=np.zeros((1 << _MEMO_BITS, 2), np.uint64),
             bitwork=np.zeros((4, blocks + 1), np.uint64),
@@ -141,6 +146,12 @@ class Work(NamedTuple):
             odds=np.ones(longest),
             prefix=np.ones(longest + 1),
         )
+
+
+def has_long_lines(puzzle: Nonogram) -> bool:
+    """Whether ``puzzle`` has a line of over :data:`.lines.bits.MAX_CELLS` cells: its kernels
+    are then compiled with the long-line solver (see :class:`Work`)."""
+    return max(puzzle.width, puzzle.height) > MAX_CELLS
 
 
 @dataclass(frozen=True)
@@ -220,6 +231,41 @@ def _settle_long(
         sides[0, w] = full & ~filled
         sides[1, w] = full & ~empty
     return settle_words(sides[0], sides[1], n, blocks, first, k, wordwork, narrowed)
+
+
+def _settle_any_long(
+    grid: Any, line: int, n: int, blocks: Any, first: int, k: int, sides: Any, wordwork: Any,
+    narrowed: Any,
+) -> bool:  # fmt: skip
+    """In the kernels, :func:`_settle_long` when the work space holds the long-line solver's
+    scratch, else False (never reached: the puzzle has no such line). The kernels of a puzzle
+    without long lines (``sides`` None) are thus compiled without the long-line solver, which
+    about doubles numba's first compile."""
+    raise NotImplementedError("called only by the kernels")
+
+
+@overload(_settle_any_long, inline="always", jit_options=cast(Any, kernel_options()))
+def _settle_any_long_typed(
+    grid: Any, line: Any, n: Any, blocks: Any, first: Any, k: Any, sides: Any, wordwork: Any,
+    narrowed: Any,
+) -> Any:  # fmt: skip
+    if isinstance(sides, numba.types.NoneType):
+
+        def refuse(
+            grid: Any, line: Any, n: Any, blocks: Any, first: Any, k: Any, sides: Any,
+            wordwork: Any, narrowed: Any,
+        ) -> Any:  # fmt: skip
+            return False
+
+        return refuse
+
+    def settle(
+        grid: Any, line: Any, n: Any, blocks: Any, first: Any, k: Any, sides: Any,
+        wordwork: Any, narrowed: Any,
+    ) -> Any:  # fmt: skip
+        return _settle_long(grid, line, n, blocks, first, k, sides, wordwork, narrowed)
+
+    return settle
 
 
 @kernel(inline=True)
@@ -324,7 +370,9 @@ def _propagate(
             ok = _settle(grid, line, n, blocks, first, k, narrowed, memo, bitwork, counters)
         else:
             counters[_SOLVES] += 1
-            ok = _settle_long(grid, line, n, blocks, first, k, work.sides, work.wordwork, narrowed)
+            ok = _settle_any_long(
+                grid, line, n, blocks, first, k, work.sides, work.wordwork, narrowed
+            )
         if not ok:
             work.conflicts[line] += 1.0
             queued[:] = 0

@@ -119,7 +119,7 @@ def explore(
     (those are kept even when it stopped at ``max_solutions``: the parent may know some of its
     solutions already).
     """
-    load_kernels()
+    load_kernels(puzzle)
     stats = Stats()
     budget = Limits(time_limit=seconds, max_nodes=allowance).start(stats)
     net = Network.build(puzzle)
@@ -363,7 +363,7 @@ def solve_split(
         ``stats.extra["portfolio_nodes"]`` the nodes of the parent's portfolio (both included
         in ``stats.expanded``).
     """
-    load_kernels()
+    load_kernels(puzzle)
     stats = Stats()
     budget = limits.start(stats)
     thinker = _Thinker(puzzle, seed)

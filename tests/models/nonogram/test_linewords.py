@@ -6,6 +6,8 @@ cell-code solver. ``CSPSOLVE_FUZZ=N`` or ``pytest --fuzz N`` draws N lines of ea
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 from functools import cache
 
 import numpy as np
@@ -204,3 +206,31 @@ def test_line_logic_on_long_lines_reaches_the_cell_solver_fixpoint(
             assert consistent == expected
             if consistent:
                 assert (codes == grid).all()
+
+
+KERNEL_TYPES = """
+from cspsolve.models.nonogram.board import Nonogram
+from cspsolve.models.nonogram.search.portfolio import solve_probing
+from cspsolve.models.nonogram.search.propagation import propagate
+
+def sides_types():
+    return sorted({str(signature[4][3]) for signature in propagate.signatures})
+
+diagonals = ((1,), (1,))
+solve_probing(Nonogram(rows=diagonals, columns=diagonals), max_solutions=2)
+print(sides_types())
+solve_probing(Nonogram(rows=diagonals, columns=diagonals + ((),) * 61), max_solutions=2)
+print(sides_types())
+"""
+
+
+def test_kernels_of_puzzles_without_long_lines_leave_the_long_line_solver_out() -> None:
+    """A puzzle of lines of up to 62 cells runs kernels typed without the long-line solver's
+    scratch (so numba compiles them without it); one with a line of 63 cells, its own."""
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", KERNEL_TYPES], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    short, both = done.stdout.splitlines()
+    assert short == "['none']"
+    assert both == "['array(uint64, 2d, C)', 'none']"
