@@ -142,6 +142,17 @@ class Budget:
             return self.limits
         return dataclasses.replace(self.limits, time_limit=self.remaining())
 
+    def part(self, promised: int = 0, seconds: float | None = None) -> Limits:
+        """The limits of a part of this run that counts its own statistics: the time left (at
+        most ``seconds``, which also bounds a run without a time limit), and the nodes left
+        beyond those ``promised`` to work handed out (:meth:`nodes_left`); cancellation and
+        progress are kept."""
+        left = self.remaining()
+        time_limit = left if seconds is None else seconds if left is None else min(seconds, left)
+        return dataclasses.replace(
+            self.limits, time_limit=time_limit, max_nodes=self.nodes_left(promised)
+        )
+
     def exhausted(self) -> Status | None:
         """Return ``LIMIT`` or ``CANCELLED`` if the run must stop now, else ``None``.
 

@@ -25,7 +25,6 @@ side (:func:`default`) and refuses boards whose positions do not fit the key (:f
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 import sys
@@ -222,7 +221,7 @@ def breadth_first(board: Board, budget: Budget, *, steps: bool, plain: int) -> t
     from .cluster import explore
 
     stats = budget.stats
-    rest = dataclasses.replace(budget.rest(), max_nodes=budget.nodes_left())
+    rest = budget.part()
     cluster, found, stopped = explore(board, steps=steps, limits=rest)
     assert cluster is not None  # the key fits
     stats.expanded += found.expanded

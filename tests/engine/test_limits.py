@@ -166,3 +166,19 @@ def test_nodes_left_takes_off_the_nodes_expanded_and_promised() -> None:
     assert budget.nodes_left(50) == 20
     assert budget.nodes_left(90) == 0
     assert Limits().start(Stats()).nodes_left(5) is None
+
+
+def test_a_part_gets_the_time_and_nodes_left_and_keeps_cancellation() -> None:
+    stats, cancel = Stats(), threading.Event()
+    budget = Limits(time_limit=60.0, max_nodes=100, cancel=cancel).start(stats)
+    stats.expanded = 30
+    part = budget.part(promised=50)
+    assert part.max_nodes == 20
+    assert part.time_limit is not None and 59.0 < part.time_limit <= 60.0
+    assert part.cancel is cancel
+    assert budget.part(seconds=0.5).time_limit == 0.5
+    capped = budget.part(seconds=600.0).time_limit
+    assert capped is not None and capped <= 60.0
+    unlimited = Limits().start(Stats())
+    assert unlimited.part().time_limit is None and unlimited.part().max_nodes is None
+    assert unlimited.part(seconds=0.5).time_limit == 0.5

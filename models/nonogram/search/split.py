@@ -36,7 +36,6 @@ each task's allowance, and each slice of the portfolio, is a share of what is le
 from __future__ import annotations
 
 import concurrent.futures as cf
-import dataclasses
 import functools
 import sys
 from typing import Any, NamedTuple
@@ -171,12 +170,7 @@ class _Thinker:
         """Search for ``seconds`` at most (by default the slice's length, :attr:`seconds`),
         within ``budget`` and the nodes it has left beyond those ``promised`` to tasks;
         solutions not in ``found`` are appended to it. Returns whether the puzzle is settled."""
-        seconds = self.seconds if seconds is None else seconds
-        left = budget.remaining()
-        seconds = seconds if left is None else min(seconds, left)
-        limits = dataclasses.replace(
-            budget.limits, time_limit=seconds, max_nodes=budget.nodes_left(promised)
-        )
+        limits = budget.part(promised, self.seconds if seconds is None else seconds)
         part = limits.start(Stats())
         settled, stopped = False, None
         with part.alarm(functools.partial(raise_stop, self.net.counters)):
@@ -219,7 +213,7 @@ def _descend(
     """Probe the root to its fixpoint and descend depth-first until ``spread`` nodes are open
     (or the tree is settled); returns the open nodes and the budget's stop status."""
     stats = Stats()
-    part = dataclasses.replace(budget.rest(), max_nodes=budget.nodes_left()).start(stats)
+    part = budget.part().start(stats)
     dive = _Dive(net, net.unknown(), LIKELIER, 0.0)
     root = dive.stack[0][0]
     open_nodes: list[Node] = []
