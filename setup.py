@@ -14,9 +14,11 @@ EXAMPLES = [f"cspsolve.instances.{p}" for p in find_namespace_packages("instance
 """The folders of example puzzles, one per kind: data, shipped whole."""
 PAGE = ["cspsolve.web.static", "cspsolve.web.templates"]
 """The web page's script, style and template: data, shipped whole."""
+TABLES = {"cspsolve.models.npuzzle": ["duplicate_moves.json"]}
+"""Data files of the models' own (the sliding tiles' duplicate move sequences)."""
 
 setup(
     packages=[*ENGINE, *MODELS, "cspsolve.instances", *EXAMPLES, *PAGE],
-    package_data={"": ["py.typed"], **{name: ["*"] for name in [*EXAMPLES, *PAGE]}},
+    package_data={"": ["py.typed"], **{name: ["*"] for name in [*EXAMPLES, *PAGE]}, **TABLES},
     exclude_package_data={"": ["*.pyc"]},
 )

@@ -147,6 +147,8 @@ def ida_iteration(
     depth_box: np.ndarray,
     bound: int,
     adjacent: np.ndarray,
+    direction: np.ndarray,
+    pruning: np.ndarray,
     members: np.ndarray,
     pattern_of: np.ndarray,
     sizes: np.ndarray,
@@ -171,8 +173,10 @@ def ida_iteration(
     The search state lives in the arrays, so a paused iteration resumes where it stopped:
     ``tiles[cell]``, ``where[tile]`` and ``rwhere`` (the board reflected about the main
     diagonal), the per-pattern values ``parts``/``rparts`` and their sums ``totals[0:2]``, and
-    ``stack[d] = (move index tried next, blank cell, saved part, saved reflected part)`` per
-    depth, ``depth_box[0]`` the current depth. A subtree's root at depth ``floor > 0`` has the
+    ``stack[d] = (move index tried next, blank cell, saved part, saved reflected part, state of
+    the pruning automaton)`` per depth, ``depth_box[0]`` the current depth. A move is tried
+    only when ``pruning[state, direction[blank, m]]`` (:func:`.move_pruning.automaton`) is not
+    -1: it would end a duplicate move sequence. A subtree's root at depth ``floor > 0`` has the
     path to it in ``stack[:floor + 1, 1]`` (the move back to its parent is not tried) and is
     left when its moves are all tried. ``counters`` = (generated, expanded, next bound) are
     accumulated.
@@ -192,12 +196,16 @@ def ida_iteration(
         blank = stack[d, 1]
         m = stack[d, 0]
         c = -1
+        state = 0
         while m < 4:
             candidate = adjacent[blank, m]
-            m += 1
             if candidate < 0:
                 m = 4
-            elif d == 0 or candidate != stack[d - 1, 1]:  # never undo the previous move
+                break
+            state = pruning[stack[d, 4], direction[blank, m]]
+            m += 1
+            # never undo the previous move (a subtree's root starts the automaton afresh)
+            if state >= 0 and (d == 0 or candidate != stack[d - 1, 1]):
                 c = candidate
                 break
         stack[d, 0] = m
@@ -250,6 +258,7 @@ def ida_iteration(
         d += 1
         stack[d, 0] = 0
         stack[d, 1] = c
+        stack[d, 4] = state
         if f > bound:
             if f < counters[2]:
                 counters[2] = f

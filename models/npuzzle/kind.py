@@ -147,7 +147,7 @@ METHODS = (
     Method(
         name="tile-idastar",
         run=lazy(f"{__package__}.tile_idastar"),
-        summary="compiled IDA* on tile arrays with incremental heuristics (Korf 1985)",
+        summary="compiled IDA* on tile arrays, incremental heuristics, duplicate-move pruning",
         backend="compiled",
         optimal=True,
         complete=True,

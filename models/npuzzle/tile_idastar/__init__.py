@@ -7,7 +7,10 @@ The same algorithm as :func:`cspsolve.search.idastar` (Korf, "Depth-first iterat
 an optimal admissible tree search", Artificial Intelligence 27 (1985) 97-109) on a board held
 in arrays and changed in place, with the heuristic updated incrementally: a move changes one
 tile, so only that tile's pattern is looked up again (and the reflected board's). The blank
-never moves straight back (parent pruning); moves are tried in the order U, L, R, D.
+never moves straight back (parent pruning), nor completes a duplicate move sequence of up to
+:data:`.move_pruning.DEPTH` moves (Taylor & Korf's finite-state machine,
+:mod:`.move_pruning`: a shortest plan to every board is kept); moves are tried in the order
+U, L, R, D.
 The heuristic is additive pattern databases (:mod:`.pdb`) or, with one pattern per tile, the
 Manhattan distance. Both are admissible and consistent, so the first plan found is optimal.
 

@@ -17,7 +17,11 @@ Any plan found within ``B`` is optimal: every smaller bound was searched in full
 task reports ends the search and the tasks not yet started are cancelled. Keeping one of two
 equal boards at the same depth loses no plan: in a shortest plan within ``B``, replacing the
 path to the cut by the kept one gives a plan as short, within ``B``, with no board twice (else
-a shorter one would exist), so it never steps back to the kept path's previous board.
+a shorter one would exist), so it never steps back to the kept path's previous board. A
+subtree starts the duplicate-move automaton afresh (:mod:`..move_pruning`; it never steps
+back all the same): among the shortest plans through its root, the least one in the
+automaton's order from there contains no duplicate, and does not step back (that would make
+a shorter plan).
 
 A task searches for at most :data:`SLICE` seconds (and the time and nodes left), then hands
 back its search state, which the next task on that subtree resumes: the caller, which waits

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..move_pruning import automaton, directions
 from ..pdb import PatternDatabases, adjacency
 
 __all__ = ["DONE", "FOUND", "PAUSED", "Walk"]
@@ -40,7 +41,8 @@ class Walk:
         The node's board.
     path : sequence of int
         The blank's cells from the start to the node (the node's depth is ``len(path) - 1``;
-        the move back to the previous cell is never tried).
+        the move back to the previous cell is never tried). The duplicate-move automaton
+        (:func:`..move_pruning.automaton`) starts at the node, in its state 0.
     g_weight, h_weight : int
         ``f = g_weight * g + h_weight * h`` (weighted IDA* when ``h_weight > g_weight``).
     """
@@ -70,11 +72,14 @@ class Walk:
                 pdb_value(self.rwhere, *lookup, self.rparts),
             ]
         )
-        self.stack = np.zeros((max(256, 2 * len(path)), 4), np.int64)
+        self.stack = np.zeros((max(256, 2 * len(path)), 5), np.int64)
         self.stack[: self.floor + 1, 1] = path
         self.depth = np.array([self.floor], np.int64)
         self.counters = np.array([0, 0, _NO_BOUND], np.int64)
-        self.adjacent = adjacency(len(tiles) // cols, cols)
+        rows = len(tiles) // cols
+        self.adjacent = adjacency(rows, cols)
+        self.direction = directions(rows, cols, self.adjacent)
+        self.pruning = automaton()
 
     @property
     def h(self) -> int:
@@ -125,6 +130,8 @@ class Walk:
                 self.depth,
                 bound,
                 self.adjacent,
+                self.direction,
+                self.pruning,
                 dbs.members,
                 dbs.pattern_of,
                 dbs.sizes,
