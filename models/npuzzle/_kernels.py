@@ -174,9 +174,9 @@ def ida_iteration(
     ``tiles[cell]``, ``where[tile]`` and ``rwhere`` (the board reflected about the main
     diagonal), the per-pattern values ``parts``/``rparts`` and their sums ``totals[0:2]``, and
     ``stack[d] = (move index tried next, blank cell, saved part, saved reflected part, state of
-    the pruning automaton)`` per depth, ``depth_box[0]`` the current depth. A move is tried
-    only when ``pruning[state, direction[blank, m]]`` (:func:`.move_pruning.automaton`) is not
-    -1: it would end a duplicate move sequence. A subtree's root at depth ``floor > 0`` has the
+    the pruning automaton)`` per depth, ``depth_box[0]`` the current depth. A move is not
+    tried when ``pruning[state, direction[blank, m]]`` (:func:`.move_pruning.automaton`) is -1:
+    it would end a duplicate move sequence. A subtree's root at depth ``floor > 0`` has the
     path to it in ``stack[:floor + 1, 1]`` (the move back to its parent is not tried) and is
     left when its moves are all tried. ``counters`` = (generated, expanded, next bound) are
     accumulated.
