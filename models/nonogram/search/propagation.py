@@ -216,7 +216,7 @@ def _bit(i: Any) -> Any:
     return np.uint64(1) << np.uint64(i & 63)
 
 
-@kernel(inline=True)
+@kernel()
 def _settle_long(
     grid: Any, line: int, n: int, blocks: Any, first: int, k: int, sides: Any, wordwork: Any,
     narrowed: Any,
