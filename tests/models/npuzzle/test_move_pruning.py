@@ -2,8 +2,8 @@
 every move sequence of up to 8 moves that the automaton refuses has one it accepts, no longer,
 with the same effect and the blank kept within the refused one's rectangle (so a search that
 refuses it loses no shortest path); the automaton refuses more than the moves straight back;
-its table and cache. The searches that use it are checked against breadth-first search in
-``test_differential.py``."""
+the shipped list and the directions table. The searches that use it are checked against
+breadth-first search in ``test_differential.py``."""
 
 from __future__ import annotations
 
