@@ -87,7 +87,7 @@ METHODS = (
     Method(
         name="sat",
         run=sat,
-        summary="CDCL SAT (CaDiCaL via python-sat), each line's block starts in order encoding",
+        summary="CDCL SAT (CaDiCaL via python-sat), one regular encoding per line (Bacchus 2007)",
         backend="sat",
         optimal=None,
         complete=True,
