@@ -154,7 +154,7 @@ def time_fresh(puzzles: list[Nonogram], method: str, unique: bool, limit: float)
 
 def warm_up() -> None:
     """Load every method's code (OR-Tools, the compiled kernels) before any clock starts."""
-    for method in ("probing", "gac-astar", "mac", "cpsat", "sat"):
+    for method in ("probing", "cdcl", "gac-astar", "mac", "cpsat", "sat"):
         solve(Nonogram(rows=((1,),), columns=((1,),)), method)
     for method in ("probing", "cpsat"):
         solve(ColourNonogram(rows=(((1, 1),),), columns=(((1, 1),),), colours=PALETTE[:2]), method)
@@ -323,7 +323,7 @@ def from_grid(grid: list[list[bool]]) -> Nonogram:
     return Nonogram(rows=[clue_of(row) for row in grid], columns=[clue_of(c) for c in columns])
 
 
-UNIQUENESS_METHODS = ("probing", "sat", "cpsat")
+UNIQUENESS_METHODS = ("probing", "cdcl", "sat", "cpsat")
 """The methods that settle uniqueness side by side in :func:`uniqueness_table`."""
 
 

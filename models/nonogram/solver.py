@@ -21,6 +21,8 @@
     Depth-first search maintaining GAC (:func:`cspsolve.csp.mac`) on the same CSP.
 ``cpsat``
     The independent OR-Tools CP-SAT model of :mod:`.cpsat` (one automaton per line).
+``cdcl``
+    Clause learning over the line solvers of the compiled search (:mod:`.search.cdcl`).
 ``python-constraint``
     Explicit pattern lists handed to python-constraint2 (:mod:`.explicit`); small puzzles only.
 
@@ -61,6 +63,7 @@ __all__ = [
     "LINE_LOGIC_CELLS",
     "NonogramOptions",
     "black_and_white_only",
+    "cdcl",
     "cpsat",
     "gac_astar_method",
     "line_logic",
@@ -83,7 +86,8 @@ class NonogramOptions:
 
     unique: bool = option("also decide whether the solution is unique.", default=False)
     solutions: int | None = option(
-        "list up to N solutions (methods probing, cpsat and sat; N >= 2 also decides uniqueness)."
+        "list up to N solutions (methods probing, cdcl, cpsat and sat; N >= 2 also decides "
+        "uniqueness)."
     )
 
 
@@ -94,7 +98,7 @@ Solve = Callable[[Puzzle, Limits | None, int], Result[Grid]]
 """A solver given the puzzle, the limits and how many solutions to look for (1 or 2 to solve or
 decide uniqueness, up to :attr:`NonogramOptions.solutions` to list them)."""
 
-LISTING = ("probing", "cpsat", "sat")
+LISTING = ("probing", "cdcl", "cpsat", "sat")
 """The methods that list several solutions (:attr:`NonogramOptions.solutions`)."""
 
 GRADES = ("line logic", "probing", "deeper probes", "search")
@@ -438,6 +442,13 @@ def _sat(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     return solve_sat(puzzle, limits=limits, max_solutions=wanted)
 
 
+def _cdcl(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
+    assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
+    from .search.cdcl import solve_cdcl
+
+    return solve_cdcl(puzzle, limits=limits, max_solutions=wanted)
+
+
 def _python_constraint(puzzle: Puzzle, limits: Limits | None, wanted: int) -> Result[Grid]:
     assert isinstance(puzzle, Nonogram)  # colour puzzles are refused before
     from .explicit import solve_python_constraint
@@ -451,6 +462,7 @@ mac_method = _method(_engine(mac))
 cpsat = _method(_cpsat, refutes_totals=True, lists=True)
 python_constraint = _method(_python_constraint)
 sat = _method(_sat, lists=True)
+cdcl = _method(_cdcl, lists=True)
 
 
 def line_logic(

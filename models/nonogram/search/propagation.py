@@ -47,6 +47,7 @@ __all__ = [
     "line_logic",
     "propagate",
     "raise_stop",
+    "settle_line",
     "take_counters",
 ]
 
@@ -308,6 +309,23 @@ def _settle(
 
 
 @kernel(inline=True)
+def settle_line(grid: Any, line: int, n: int, clues: Any, work: Any, counters: Any) -> bool:
+    """Narrow line ``line`` of ``n`` cells into ``work.narrowed`` by the exact line solver for
+    its length (:func:`_settle` or :func:`_settle_long`), counting the solve. Returns False
+    when no fill of the line agrees with its clue and its decided cells."""
+    blocks, starts, counts = clues
+    first, k = starts[line], counts[line]
+    if n <= MAX_CELLS:
+        return _settle(
+            grid, line, n, blocks, first, k, work.narrowed, work.memo, work.bitwork, counters
+        )
+    counters[_SOLVES] += 1
+    return _settle_any_long(
+        grid, line, n, blocks, first, k, work.sides, work.wordwork, work.narrowed
+    )
+
+
+@kernel(inline=True)
 def enqueue(line: int, queue: Any, queued: Any, ends: Any) -> None:
     """Put a line at the end of the worklist unless it is there already."""
     if not queued[line]:
@@ -350,9 +368,8 @@ def _propagate(
 ) -> bool:
     """:func:`propagate`, inlined into the trials (a call would pass every array of ``work``
     member by member)."""
-    blocks, starts, counts = clues
     queue, queued, ends = work.queue, work.queued, work.ends
-    narrowed, memo, bitwork = work.narrowed, work.memo, work.bitwork
+    narrowed = work.narrowed
     lines = height + width
     while ends[1]:
         if counters[_STOP]:
@@ -365,15 +382,7 @@ def _propagate(
         queued[line] = 0
         read[0] |= _bit(line)
         n = width if line < height else height
-        first, k = starts[line], counts[line]
-        if n <= MAX_CELLS:
-            ok = _settle(grid, line, n, blocks, first, k, narrowed, memo, bitwork, counters)
-        else:
-            counters[_SOLVES] += 1
-            ok = _settle_any_long(
-                grid, line, n, blocks, first, k, work.sides, work.wordwork, narrowed
-            )
-        if not ok:
+        if not settle_line(grid, line, n, clues, work, counters):
             work.conflicts[line] += 1.0
             queued[:] = 0
             ends[:] = 0

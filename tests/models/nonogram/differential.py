@@ -51,7 +51,7 @@ from .colour_differential import (
 )
 from .oracles import Oracle, disagreement
 
-METHODS = ("probing", "gac-astar", "mac", "cpsat", "sat", "python-constraint")
+METHODS = ("probing", "cdcl", "gac-astar", "mac", "cpsat", "sat", "python-constraint")
 """Every method of the nonogram kind."""
 
 SPLIT = "probing, 2 workers"

@@ -71,7 +71,7 @@ COLOUR = colour_puzzle_of(random_grid(200, 7, 0.6, "rgb"))
 
 
 @pytest.mark.parametrize("unique", [False, True], ids=["solve", "unique"])
-@pytest.mark.parametrize("method", ["probing", "cpsat", "sat", "mac", "gac-astar"])
+@pytest.mark.parametrize("method", ["probing", "cdcl", "cpsat", "sat", "mac", "gac-astar"])
 def test_time_limit_200x200(method: str, unique: bool) -> None:
     assert_within(KIND, LARGE, solve(LARGE, method, unique=unique, time_limit=LIMIT), LIMIT)
 
@@ -101,7 +101,7 @@ def test_analyze(puzzle: Nonogram | ColourNonogram, method: str) -> None:
     assert analysis["status"] in ("limit", "solved")
 
 
-@pytest.mark.parametrize("method", ["probing", "sat"])
+@pytest.mark.parametrize("method", ["probing", "cdcl", "sat"])
 def test_cancellation_stops_a_search(method: str) -> None:
     cancel = threading.Event()
     timer = threading.Timer(LIMIT, cancel.set)
