@@ -200,7 +200,8 @@ def add_row(
 
 
 def tournament(args: argparse.Namespace, table: Table, progress: Console) -> None:
-    """The two tournament sets: probing on all, CP-SAT on a sample, the engine on the first."""
+    """The two tournament sets: probing on all, CP-SAT (and ``--cdcl-sample``: cdcl) on a
+    sample, the engine on the first."""
     slowest: list[tuple[float, str, int, float]] = []
     for name in set_names(args):
         puzzles = [e.puzzle for e in read(set_file(args, name))][: args.tournament]
@@ -213,15 +214,17 @@ def tournament(args: argparse.Namespace, table: Table, progress: Console) -> Non
             f"worst {full.seconds[worst]:.2f} s (#{worst + 1})[/dim]"
         )
         add_row(table, f"{name} (all {len(puzzles)})", "probing", full, None, False)
-        if args.cpsat_sample:
-            step = max(1, len(puzzles) // args.cpsat_sample)
-            picked = list(range(0, len(puzzles), step))[: args.cpsat_sample]
+        for method, count in (("cpsat", args.cpsat_sample), ("cdcl", args.cdcl_sample)):
+            if not count:
+                continue
+            step = max(1, len(puzzles) // count)
+            picked = list(range(0, len(puzzles), step))[:count]
             sample = [puzzles[i] for i in picked]
-            cpsat = time_fresh(sample, "cpsat", False, args.time_limit)
+            other = time_fresh(sample, method, False, args.time_limit)
             label = f"{name} (every {step}th, {len(sample)})"
             add_row(table, label, "probing", full.take(picked), None, False)
-            add_row(table, "", "cpsat", cpsat, full.take(picked), False)
-            progress.print(f"[dim]{name} cpsat sample: {sum(cpsat.seconds):.1f} s[/dim]")
+            add_row(table, "", method, other, full.take(picked), False)
+            progress.print(f"[dim]{name} {method} sample: {sum(other.seconds):.1f} s[/dim]")
         if name == "taai2011" and args.engine_sample:
             first = list(range(min(args.engine_sample, len(puzzles))))
             add_row(table, f"{name} (first {len(first)})", "probing", full.take(first), None, False)
@@ -464,6 +467,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--tournament", type=int, default=1000, help="first N of each set")
     parser.add_argument("--cpsat-sample", type=int, default=50, help="CP-SAT on N of each set")
+    parser.add_argument("--cdcl-sample", type=int, default=0, help="cdcl on N of each set")
     parser.add_argument("--engine-sample", type=int, default=50, help="gac-astar, mac on N")
     parser.add_argument("--engine-limit", type=float, default=20.0, help="their s per puzzle")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per puzzle")
