@@ -785,10 +785,12 @@ def load_kernels(puzzle: Nonogram | None = None) -> None:
 @functools.cache
 def _load_kernels(long_lines: bool) -> None:
     """Search two crossed diagonals (two solutions: a decision, a blocking clause), in a grid
-    of two rows and two columns or enough for long rows, then delete clauses once."""
+    of two rows and two columns or enough for long rows, then run the clause deletion on an
+    empty store (its kernel is called between searches, so the search does not compile it)."""
     width = MAX_CELLS + 1 if long_lines else 2
     puzzle = Nonogram(rows=((1,), (1,)), columns=((1,), (1,)) + ((),) * (width - 2))
     _search(puzzle, Limits().start(Stats()), 2)
+    reduce_clauses(Learning.allocate(1, 1, 1, 1), 0)
 
 
 def _decoded(learning: Learning, height: int, width: int) -> Grid:
@@ -839,7 +841,7 @@ def _search(puzzle: Nonogram, budget: Budget, max_solutions: int) -> _Run:
             elif outcome == RESTART:
                 restarts += 1
                 restart_at = int(learning.state[_CONFLICTS]) + _RESTART_UNIT * luby(restarts + 1)
-                if learning.state[_LEARNT] > allowed or is_eager():
+                if learning.state[_LEARNT] > allowed:
                     reduce_clauses(learning, allowed)
                     allowed = int(allowed * _GROWTH)
             elif outcome == NODE_LIMIT:

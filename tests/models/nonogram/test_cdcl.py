@@ -5,7 +5,10 @@ on every size, :mod:`.differential`)."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -98,3 +101,35 @@ def test_the_node_limit_counts_decisions() -> None:
     puzzle = _picture(7, 25, 25)
     result = cdcl.solve_cdcl(puzzle, limits=Limits(max_nodes=5), max_solutions=2)
     assert (result.status.name, result.stats.expanded) == ("LIMIT", 5)
+
+
+SEARCH_AFTER_LOADING = """
+import json
+import random
+from cspsolve.models.nonogram.board import Nonogram
+from cspsolve.models.nonogram.search import cdcl
+cdcl.load_kernels()
+kernels = (cdcl.run, cdcl.reduce_clauses)
+before = [len(k.signatures) for k in kernels]
+cdcl._SLOTS, cdcl._ARENA, cdcl._FIRST_REDUCTION, cdcl._RESTART_UNIT = 1, 1, 0, 3
+rng = random.Random(7)
+grid = ["".join("#" if rng.random() < 0.35 else " " for _ in range(20)) for _ in range(20)]
+columns = ["".join(column) for column in zip(*grid)]
+clues = [[tuple(map(len, line.split())) for line in lines] for lines in (grid, columns)]
+result = cdcl.solve_cdcl(Nonogram(rows=clues[0], columns=clues[1]), max_solutions=50)
+print(json.dumps([before, [len(k.signatures) for k in kernels], result.stats.extra["restarts"]]))
+"""
+"""In a fresh process: load the kernels, count their compiled signatures, search with a store
+that grows and clause deletion at every restart, count again."""
+
+
+def test_loading_compiles_what_the_search_runs() -> None:
+    """After :func:`cdcl.load_kernels`, a search that grows its store and deletes clauses
+    compiles nothing more (the time limit would pay for it)."""
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", SEARCH_AFTER_LOADING], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    before, after, restarts = json.loads(done.stdout.splitlines()[-1])
+    assert before == after and min(before) > 0, done.stdout
+    assert restarts > 0, done.stdout
