@@ -600,11 +600,13 @@ def make(options: GenerateOptions, rng: random.Random, limits: Limits) -> Made |
         For malformed options (:class:`GenerateOptions`), or a ``moves`` no position of the
         board needs, or none of :data:`TRIES` starts reached.
     """
+    budget = limits.start(Stats())
     rows, cols = options.shape
     goal = options.goal_name
     home = Puzzle(rows, cols, options.goal_tiles, options.goal_tiles)
+    if budget.interrupted():  # a time limit of 0 makes nothing, at once
+        return None
     kind = registry.get("npuzzle")
-    budget = limits.start(Stats())
     if options.moves is None:
         return _anywhere(kind, home, goal, rng, budget)
     if whole(rows, cols):
